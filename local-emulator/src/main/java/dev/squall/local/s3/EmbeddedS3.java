@@ -1,0 +1,142 @@
+package dev.squall.local.s3;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Properties;
+import org.gaul.s3proxy.AuthenticationType;
+import org.gaul.s3proxy.S3Proxy;
+import org.jclouds.ContextBuilder;
+import org.jclouds.blobstore.BlobStore;
+import org.jclouds.blobstore.BlobStoreContext;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * An S3 API on 127.0.0.1: S3Proxy running in this JVM over a jclouds blob store.
+ *
+ * <p>With a data directory the blobs live on disk under it (jclouds "filesystem" provider,
+ * one folder per bucket); without one they live in memory ("transient" provider), as in tests.
+ * Requests are signed with SigV4 against the fixed local access key {@link #ACCESS_KEY}.
+ *
+ * <p>Clients must not send aws-chunked trailing checksums (S3Proxy 2.9 rejects them); use
+ * {@link #newClient()} or set {@code aws.requestChecksumCalculation=when_required}.
+ */
+public final class EmbeddedS3 implements AutoCloseable {
+  /** Access key of the local stack. Not a secret: it only opens this loopback server. */
+  public static final String ACCESS_KEY = "squall-local";
+  /** Secret key of the local stack (loopback only). */
+  public static final String SECRET_KEY = "squall-local-secret";
+  /** Region name clients sign for. */
+  public static final Region REGION = Region.US_EAST_1;
+
+  private final S3Proxy proxy;
+  private final BlobStoreContext context;
+  private final URI endpoint;
+
+  private EmbeddedS3(S3Proxy proxy, BlobStoreContext context, URI endpoint) {
+    this.proxy = proxy;
+    this.context = context;
+    this.endpoint = endpoint;
+  }
+
+  /**
+   * Starts S3Proxy on 127.0.0.1.
+   *
+   * @param dataDir where blobs are stored, or {@code null} for an in-memory store
+   * @param port TCP port, or 0 for any free port
+   * @param buckets buckets to create at start (3 to 63 characters each)
+   * @throws IllegalStateException if the server does not start within 30 seconds
+   */
+  public static EmbeddedS3 start(Path dataDir, int port, List<String> buckets) throws Exception {
+    Properties props = new Properties();
+    String provider = "transient";
+    if (dataDir != null) {
+      Files.createDirectories(dataDir);
+      props.setProperty("jclouds.filesystem.basedir", dataDir.toAbsolutePath().toString());
+      provider = "filesystem";
+    }
+    BlobStoreContext context =
+        ContextBuilder.newBuilder(provider).overrides(props).buildView(BlobStoreContext.class);
+    BlobStore store = context.getBlobStore();
+    for (String bucket : buckets) {
+      if (!store.containerExists(bucket)) {
+        store.createContainerInLocation(null, bucket);
+      }
+    }
+    S3Proxy proxy = S3Proxy.builder()
+        .blobStore(store)
+        .endpoint(URI.create("http://127.0.0.1:" + port))
+        .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+        .ignoreUnknownHeaders(true)
+        .build();
+    proxy.start();
+    Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+    while (!"STARTED".equals(proxy.getState())) {
+      if (Instant.now().isAfter(deadline)) {
+        proxy.stop();
+        context.close();
+        throw new IllegalStateException("S3Proxy did not start within 30 s, state " + proxy.getState());
+      }
+      Thread.sleep(10);
+    }
+    return new EmbeddedS3(proxy, context, URI.create("http://127.0.0.1:" + proxy.getPort()));
+  }
+
+  /** Starts an in-memory S3 on a free port with the given buckets. */
+  public static EmbeddedS3 startTransient(String... buckets) throws Exception {
+    return start(null, 0, List.of(buckets));
+  }
+
+  /** The endpoint URI, {@code http://127.0.0.1:PORT}. */
+  public URI endpoint() {
+    return endpoint;
+  }
+
+  public int port() {
+    return proxy.getPort();
+  }
+
+  /** Creates a bucket if it does not exist. */
+  public void createBucket(String bucket) {
+    Objects.requireNonNull(bucket, "bucket");
+    BlobStore store = context.getBlobStore();
+    if (!store.containerExists(bucket)) {
+      store.createContainerInLocation(null, bucket);
+    }
+  }
+
+  /**
+   * A new S3 client for this server: path-style, SigV4 with the local keys, checksums only when
+   * an operation requires them. The caller closes it.
+   */
+  public S3Client newClient() {
+    return S3Client.builder()
+        .endpointOverride(endpoint)
+        .region(REGION)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
+        .forcePathStyle(true)
+        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+        .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+        .httpClientBuilder(UrlConnectionHttpClient.builder())
+        .build();
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      proxy.stop();
+    } finally {
+      context.close();
+    }
+  }
+}
