@@ -51,7 +51,9 @@ public final class LocalRestCatalogServer implements AutoCloseable {
    */
   public static LocalRestCatalogServer start(LocalCatalog local, int port) throws Exception {
     Objects.requireNonNull(local, "local");
-    Catalog backend = CatalogFactory.build(LocalCatalog.CATALOG_NAME + "-rest-backend", local.catalogProperties());
+    // Same name as the local catalog: JdbcCatalog keys its rows by catalog name, so only the same
+    // name sees the same tables in the SQLite file.
+    Catalog backend = CatalogFactory.build(LocalCatalog.CATALOG_NAME, local.catalogProperties());
     return start(backend, local.fileIoProperties(), port);
   }
 
