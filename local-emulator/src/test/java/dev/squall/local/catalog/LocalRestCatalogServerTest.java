@@ -71,4 +71,20 @@ class LocalRestCatalogServerTest {
       assertThat(response.body()).contains("defaults").doesNotContain(EmbeddedS3.SECRET_KEY);
     }
   }
+
+  @Test
+  void aTakenPortFailsToStartWithTheBindError() throws Exception {
+    try (EmbeddedS3 s3 = EmbeddedS3.startTransient(BUCKET);
+        LocalCatalog local = LocalCatalog.open(s3, null, BUCKET);
+        LocalRestCatalogServer first = LocalRestCatalogServer.start(local, 0)) {
+      int port = first.uri().getPort();
+      assertThatThrownBy(() -> LocalRestCatalogServer.start(local, port))
+          .hasMessageContaining("127.0.0.1:" + port);
+      // The first server still answers.
+      HttpResponse<String> response = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create(first.uri() + "/v1/config")).GET().build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(response.statusCode()).isEqualTo(200);
+    }
+  }
 }
