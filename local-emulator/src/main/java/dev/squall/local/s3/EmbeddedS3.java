@@ -42,11 +42,13 @@ public final class EmbeddedS3 implements AutoCloseable {
   private final S3Proxy proxy;
   private final BlobStoreContext context;
   private final URI endpoint;
+  private final Path dataDir;
 
-  private EmbeddedS3(S3Proxy proxy, BlobStoreContext context, URI endpoint) {
+  private EmbeddedS3(S3Proxy proxy, BlobStoreContext context, URI endpoint, Path dataDir) {
     this.proxy = proxy;
     this.context = context;
     this.endpoint = endpoint;
+    this.dataDir = dataDir;
   }
 
   /**
@@ -89,7 +91,8 @@ public final class EmbeddedS3 implements AutoCloseable {
       }
       Thread.sleep(10);
     }
-    return new EmbeddedS3(proxy, context, URI.create("http://127.0.0.1:" + proxy.getPort()));
+    Path root = dataDir == null ? null : dataDir.toAbsolutePath();
+    return new EmbeddedS3(proxy, context, URI.create("http://127.0.0.1:" + proxy.getPort()), root);
   }
 
   /** Starts an in-memory S3 on a free port with the given buckets. */
@@ -104,6 +107,29 @@ public final class EmbeddedS3 implements AutoCloseable {
 
   public int port() {
     return proxy.getPort();
+  }
+
+  /**
+   * The local file behind an object: {@code s3://bucket/key} maps to {@code dataDir/bucket/key}
+   * (the jclouds filesystem layout), so that other local readers (DuckDB in tests) can open it.
+   *
+   * @throws IllegalStateException if this store keeps blobs in memory
+   * @throws IllegalArgumentException if the URI is not {@code s3://bucket/key}
+   */
+  public Path localPathOf(String s3Uri) {
+    if (dataDir == null) {
+      throw new IllegalStateException("embedded S3 is in memory; no local file for " + s3Uri);
+    }
+    URI uri = URI.create(s3Uri);
+    String key = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/", "");
+    if (!"s3".equals(uri.getScheme()) || uri.getHost() == null || key.isEmpty()) {
+      throw new IllegalArgumentException("not an s3://bucket/key URI: " + s3Uri);
+    }
+    Path path = dataDir.resolve(uri.getHost()).resolve(key).normalize();
+    if (!path.startsWith(dataDir)) {
+      throw new IllegalArgumentException("object key escapes the data directory: " + s3Uri);
+    }
+    return path;
   }
 
   /** Creates a bucket if it does not exist. */
