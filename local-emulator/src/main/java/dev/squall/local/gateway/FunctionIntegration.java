@@ -1,5 +1,7 @@
 package dev.squall.local.gateway;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -25,6 +27,7 @@ import software.amazon.awssdk.services.lambda.model.TooManyRequestsException;
  */
 final class FunctionIntegration implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FunctionIntegration.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final LambdaClient client;
   private final String functionName;
@@ -36,7 +39,7 @@ final class FunctionIntegration implements AutoCloseable {
         .endpointOverride(lambdaEndpoint)
         .region(Region.US_EAST_1)
         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("squall-local", "squall-local")))
-        .httpClientBuilder(UrlConnectionHttpClient.builder())
+        .httpClientBuilder(UrlConnectionHttpClient.builder().socketTimeout(integrationTimeout))
         .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()).apiCallTimeout(integrationTimeout))
         .build();
   }
@@ -65,7 +68,7 @@ final class FunctionIntegration implements AutoCloseable {
     }
     if (response.functionError() != null) {
       LOG.warn("Request {}: function {} failed ({}): {}", requestId, functionName, response.functionError(),
-          response.payload() == null ? "" : response.payload().asUtf8String());
+          response.payload() == null ? "" : errorSummary(response.payload().asByteArray()));
       return HttpApiResponse.message(502, "Internal Server Error");
     }
     try {
@@ -73,6 +76,15 @@ final class FunctionIntegration implements AutoCloseable {
     } catch (GatewayException e) {
       LOG.warn("Request {}: malformed response from {}: {}", requestId, functionName, e.getMessage());
       return HttpApiResponse.message(502, "Internal Server Error");
+    }
+  }
+
+  private static String errorSummary(byte[] payload) {
+    try {
+      JsonNode error = JSON.readTree(payload);
+      return error.path("errorType").asText("?") + ": " + error.path("errorMessage").asText("");
+    } catch (java.io.IOException | RuntimeException e) {
+      return payload.length + " bytes, not JSON";
     }
   }
 

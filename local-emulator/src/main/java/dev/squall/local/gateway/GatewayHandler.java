@@ -28,6 +28,9 @@ final class GatewayHandler implements HttpHandler {
   private static final Logger LOG = LoggerFactory.getLogger(GatewayHandler.class);
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  private static final java.util.Set<String> FRAMING_HEADERS =
+      java.util.Set.of("content-length", "transfer-encoding", "connection", "keep-alive", "upgrade");
+
   private final FunctionIntegration integration;
 
   GatewayHandler(FunctionIntegration integration) {
@@ -90,6 +93,9 @@ final class GatewayHandler implements HttpHandler {
 
   private static void write(HttpExchange exchange, String requestId, HttpApiResponse response) throws IOException {
     for (Map.Entry<String, List<String>> header : response.headers().entrySet()) {
+      if (FRAMING_HEADERS.contains(header.getKey().toLowerCase(java.util.Locale.ROOT))) {
+        continue; // the server frames the body itself; a function's value could corrupt the stream
+      }
       for (String value : header.getValue()) {
         exchange.getResponseHeaders().add(header.getKey(), value);
       }

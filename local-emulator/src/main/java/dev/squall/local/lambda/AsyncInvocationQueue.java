@@ -120,7 +120,7 @@ final class AsyncInvocationQueue implements AutoCloseable {
       finished();
       return;
     }
-    String error = new String(result.payload(), java.nio.charset.StandardCharsets.UTF_8);
+    String error = FunctionErrorPayload.summary(result.payload());
     if (event.failures < ERROR_RETRY_DELAYS_MS.length) {
       long delay = ERROR_RETRY_DELAYS_MS[event.failures];
       LOG.warn("Event {} for {} failed (attempt {}), retrying in {} ms: {}",

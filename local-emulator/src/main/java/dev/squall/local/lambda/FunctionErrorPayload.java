@@ -1,6 +1,7 @@
 package dev.squall.local.lambda;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -42,6 +43,16 @@ final class FunctionErrorPayload {
         + limitBytes + " bytes).");
     node.put("errorType", "Function.ResponseSizeTooLarge");
     return toBytes(node);
+  }
+
+  /** "errorType: errorMessage" of an error document, for log lines (no stack trace). */
+  static String summary(byte[] errorPayload) {
+    try {
+      JsonNode node = JSON.readTree(errorPayload);
+      return node.path("errorType").asText("?") + ": " + node.path("errorMessage").asText("");
+    } catch (java.io.IOException | RuntimeException e) {
+      return new String(errorPayload, java.nio.charset.StandardCharsets.UTF_8);
+    }
   }
 
   private static ObjectNode describe(Throwable error, int depth) {

@@ -21,6 +21,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link ConcurrencyLimiter} for throttling and {@link AsyncInvocationQueue} for {@code Event}
  * invocations.
  *
+ * <p>As with AWS, a caller of a long-running function must give its HTTP client a socket/read
+ * timeout above the function's timeout (the SDK's default is 30 s). Not emulated: versions and
+ * aliases other than {@code $LATEST}, {@code X-Amz-Log-Type: Tail} log results, client context,
+ * memory limits (reported to the handler, not enforced), request signatures.
+ *
  * <pre>{@code
  * try (LambdaEmulator lambda = LambdaEmulator.start(0, List.of(FunctionDefinition.of("echo", (p, c) -> p)))) {
  *   LambdaClient client = LambdaClient.builder().endpointOverride(lambda.endpoint())...build();

@@ -81,6 +81,12 @@ class GatewayTest {
         response.putArray("cookies").add("job=q1; Path=/").add("attempt=2");
         response.putObject("multiValueHeaders").putArray("x-stage").add("scan").add("join");
       }
+      case "/framing" -> {
+        response.put("statusCode", 200);
+        response.putObject("headers").put("content-length", "3").put("transfer-encoding", "chunked")
+            .put("content-type", "text/plain");
+        response.put("body", "stage 2 done");
+      }
       case "/fail" -> throw new IllegalStateException("coordinator lost its job store");
       case "/slow" -> Thread.sleep(10_000);
       case "/not-json" -> {
@@ -191,6 +197,15 @@ class GatewayTest {
     assertThat(response.statusCode()).isEqualTo(204);
     assertThat(response.headers().allValues("set-cookie")).containsExactly("job=q1; Path=/", "attempt=2");
     assertThat(response.headers().allValues("x-stage")).containsExactly("scan", "join");
+  }
+
+  @Test
+  void framingHeadersFromTheFunctionCannotCorruptTheResponse() throws Exception {
+    HttpResponse<byte[]> response = send(HttpRequest.newBuilder(uri("/framing")));
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(new String(response.body(), StandardCharsets.UTF_8)).isEqualTo("stage 2 done");
+    assertStillServing();
   }
 
   @Test
