@@ -1,15 +1,10 @@
 package dev.squall.local.gateway;
 
-import com.sun.net.httpserver.HttpServer;
+import dev.squall.local.http.LoopbackHttpServer;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A local stand-in for an API Gateway HTTP API with one {@code $default} route and a Lambda proxy
@@ -26,16 +21,12 @@ public final class Gateway implements AutoCloseable {
   /** API Gateway HTTP APIs' maximum integration timeout. */
   public static final Duration DEFAULT_INTEGRATION_TIMEOUT = Duration.ofSeconds(30);
 
-  private final HttpServer server;
-  private final ExecutorService threads;
+  private final LoopbackHttpServer server;
   private final FunctionIntegration integration;
-  private final URI endpoint;
 
-  private Gateway(HttpServer server, ExecutorService threads, FunctionIntegration integration) {
+  private Gateway(LoopbackHttpServer server, FunctionIntegration integration) {
     this.server = server;
-    this.threads = threads;
     this.integration = integration;
-    this.endpoint = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
   }
 
   /**
@@ -61,40 +52,28 @@ public final class Gateway implements AutoCloseable {
     Objects.requireNonNull(lambdaEndpoint, "lambdaEndpoint");
     Objects.requireNonNull(functionName, "functionName");
     FunctionIntegration integration = new FunctionIntegration(lambdaEndpoint, functionName, integrationTimeout);
-    HttpServer server;
     try {
-      server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
+      return new Gateway(LoopbackHttpServer.start(port, "gateway-http", new GatewayHandler(integration)), integration);
     } catch (IOException e) {
       integration.close();
       throw e;
     }
-    AtomicInteger count = new AtomicInteger();
-    ExecutorService threads = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "gateway-http-" + count.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
-    server.setExecutor(threads);
-    server.createContext("/", new GatewayHandler(integration));
-    server.start();
-    return new Gateway(server, threads, integration);
   }
 
   /** The base URI clients send requests to: {@code http://127.0.0.1:PORT}. */
   public URI endpoint() {
-    return endpoint;
+    return server.endpoint();
   }
 
   /** The bound TCP port. */
   public int port() {
-    return server.getAddress().getPort();
+    return server.port();
   }
 
   /** Stops serving; requests in flight are cut off. */
   @Override
   public void close() {
-    server.stop(0);
-    threads.shutdownNow();
+    server.close();
     integration.close();
   }
 }

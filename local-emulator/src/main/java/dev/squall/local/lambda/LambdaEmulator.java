@@ -1,15 +1,10 @@
 package dev.squall.local.lambda;
 
-import com.sun.net.httpserver.HttpServer;
+import dev.squall.local.http.LoopbackHttpServer;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The AWS Lambda Invoke API on 127.0.0.1, running functions in this JVM on worker threads.
@@ -36,21 +31,19 @@ public final class LambdaEmulator implements AutoCloseable {
   /** AWS's default account concurrency limit. */
   public static final int DEFAULT_ACCOUNT_CONCURRENCY = 1000;
 
-  private final HttpServer server;
-  private final ExecutorService httpThreads;
+  private final LoopbackHttpServer server;
   private final FunctionRegistry registry;
   private final FunctionRunner runner;
   private final AsyncInvocationQueue events;
   private final URI endpoint;
 
-  private LambdaEmulator(HttpServer server, ExecutorService httpThreads, FunctionRegistry registry,
-      FunctionRunner runner, AsyncInvocationQueue events) {
+  private LambdaEmulator(LoopbackHttpServer server, FunctionRegistry registry, FunctionRunner runner,
+      AsyncInvocationQueue events) {
     this.server = server;
-    this.httpThreads = httpThreads;
     this.registry = registry;
     this.runner = runner;
     this.events = events;
-    this.endpoint = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    this.endpoint = server.endpoint();
   }
 
   /**
@@ -79,17 +72,15 @@ public final class LambdaEmulator implements AutoCloseable {
     functions.forEach(registry::register);
     FunctionRunner runner = new FunctionRunner();
     AsyncInvocationQueue events = new AsyncInvocationQueue(registry, limiter, runner);
-    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
-    AtomicInteger threads = new AtomicInteger();
-    ExecutorService httpThreads = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "lambda-invoke-http-" + threads.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
-    server.setExecutor(httpThreads);
-    server.createContext("/", new InvokeApiHandler(registry, limiter, runner, events));
-    server.start();
-    return new LambdaEmulator(server, httpThreads, registry, runner, events);
+    LoopbackHttpServer server;
+    try {
+      server = LoopbackHttpServer.start(port, "lambda-invoke-http", new InvokeApiHandler(registry, limiter, runner, events));
+    } catch (IOException e) {
+      events.close();
+      runner.close();
+      throw e;
+    }
+    return new LambdaEmulator(server, registry, runner, events);
   }
 
   /** The endpoint for {@code LambdaClient.builder().endpointOverride(...)}: {@code http://127.0.0.1:PORT}. */
@@ -99,7 +90,7 @@ public final class LambdaEmulator implements AutoCloseable {
 
   /** The bound TCP port. */
   public int port() {
-    return server.getAddress().getPort();
+    return server.port();
   }
 
   /** Adds a function, or replaces the one with the same name (running invocations finish as they were). */
@@ -119,9 +110,8 @@ public final class LambdaEmulator implements AutoCloseable {
   /** Stops accepting requests, drops queued events and interrupts running handlers. */
   @Override
   public void close() {
-    server.stop(0);
+    server.close();
     events.close();
     runner.close();
-    httpThreads.shutdownNow();
   }
 }
