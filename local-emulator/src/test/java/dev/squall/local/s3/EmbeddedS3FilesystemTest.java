@@ -38,6 +38,34 @@ class EmbeddedS3FilesystemTest {
   }
 
   @Test
+  void multipartObjectIsOnePlainFileOnDisk() throws Exception {
+    byte[] part1 = new byte[5 * 1024 * 1024];
+    byte[] part2 = new byte[777_777];
+    new Random(8).nextBytes(part1);
+    new Random(9).nextBytes(part2);
+    String key = "tpch/lineitem/data/00001-big.parquet";
+    try (EmbeddedS3 s3 = EmbeddedS3.start(dataDir, 0, List.of(BUCKET)); var client = s3.newClient()) {
+      String uploadId = client.createMultipartUpload(b -> b.bucket(BUCKET).key(key)).uploadId();
+      String etag1 = client.uploadPart(b -> b.bucket(BUCKET).key(key).uploadId(uploadId).partNumber(1),
+          RequestBody.fromBytes(part1)).eTag();
+      String etag2 = client.uploadPart(b -> b.bucket(BUCKET).key(key).uploadId(uploadId).partNumber(2),
+          RequestBody.fromBytes(part2)).eTag();
+      client.completeMultipartUpload(b -> b.bucket(BUCKET).key(key).uploadId(uploadId).multipartUpload(m -> m.parts(
+          p -> p.partNumber(1).eTag(etag1), p -> p.partNumber(2).eTag(etag2))));
+    }
+
+    byte[] onDisk = Files.readAllBytes(dataDir.resolve(BUCKET).resolve(key));
+    byte[] expected = new byte[part1.length + part2.length];
+    System.arraycopy(part1, 0, expected, 0, part1.length);
+    System.arraycopy(part2, 0, expected, part1.length, part2.length);
+    assertThat(onDisk).isEqualTo(expected);
+    try (var files = Files.walk(dataDir)) {
+      assertThat(files.filter(Files::isRegularFile).map(p -> dataDir.relativize(p).toString()))
+          .as("no part files left behind").containsExactly(BUCKET + "/" + key);
+    }
+  }
+
+  @Test
   void listingShowsObjectsButNotTheFoldersHoldingThem() throws Exception {
     try (EmbeddedS3 s3 = EmbeddedS3.start(dataDir, 0, List.of(BUCKET)); var client = s3.newClient()) {
       client.putObject(b -> b.bucket(BUCKET).key("tpch/orders/data/a.parquet"), RequestBody.fromString("a"));

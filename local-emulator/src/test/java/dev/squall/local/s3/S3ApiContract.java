@@ -128,6 +128,28 @@ abstract class S3ApiContract {
   }
 
   @Test
+  void multipartUploadAssemblesThePartsInOrder() {
+    byte[] part1 = randomBytes(5 * 1024 * 1024, 3); // S3's minimum size for all parts but the last
+    byte[] part2 = randomBytes(1_234_567, 4);
+    String key = "objects/multipart.parquet";
+    String uploadId = s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId();
+    String etag1 = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId).partNumber(1),
+        RequestBody.fromBytes(part1)).eTag();
+    String etag2 = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId).partNumber(2),
+        RequestBody.fromBytes(part2)).eTag();
+    s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId).multipartUpload(m -> m.parts(
+        p -> p.partNumber(1).eTag(etag1), p -> p.partNumber(2).eTag(etag2))));
+
+    byte[] expected = new byte[part1.length + part2.length];
+    System.arraycopy(part1, 0, expected, 0, part1.length);
+    System.arraycopy(part2, 0, expected, part1.length, part2.length);
+    assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray()).isEqualTo(expected);
+    int from = part1.length - 10;
+    assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key(key).range("bytes=" + from + "-" + (from + 19))).asByteArray())
+        .as("a range across the part boundary").isEqualTo(Arrays.copyOfRange(expected, from, from + 20));
+  }
+
+  @Test
   void deletedObjectIsGone() {
     s3.putObject(b -> b.bucket(bucket).key("objects/deleted.bin"), RequestBody.fromString("short-lived"));
 
