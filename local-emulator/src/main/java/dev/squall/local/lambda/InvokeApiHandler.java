@@ -70,7 +70,7 @@ final class InvokeApiHandler implements HttpHandler {
     }
     byte[] body = InvokeRequestBody.read(exchange.getRequestBody(), InvokeRequestBody.MAX_REQUEST_BYTES);
     FunctionName name = withQueryQualifier(
-        FunctionName.parse(URLDecoder.decode(route.group(1), StandardCharsets.UTF_8)),
+        FunctionName.parse(decode(route.group(1), "functionName")),
         exchange.getRequestURI().getRawQuery());
     FunctionDefinition function = registry.resolve(name);
     InvocationType type = InvocationType.parse(exchange.getRequestHeaders().getFirst("X-Amz-Invocation-Type"));
@@ -109,7 +109,7 @@ final class InvokeApiHandler implements HttpHandler {
     for (String pair : rawQuery.split("&")) {
       int eq = pair.indexOf('=');
       if (eq > 0 && pair.substring(0, eq).equals("Qualifier")) {
-        String qualifier = URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+        String qualifier = decode(pair.substring(eq + 1), "Qualifier");
         if (name.qualifier().isPresent() && !name.qualifier().get().equals(qualifier)) {
           throw InvokeApiException.invalidParameterValue("The derived qualifier from the function name ("
               + name.qualifier().get() + ") does not match the specified qualifier (" + qualifier + ").");
@@ -118,6 +118,14 @@ final class InvokeApiHandler implements HttpHandler {
       }
     }
     return name;
+  }
+
+  private static String decode(String raw, String parameter) {
+    try {
+      return URLDecoder.decode(raw, StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw InvokeApiException.invalidParameterValue("Malformed percent-encoding in " + parameter + " '" + raw + "'");
+    }
   }
 
   /** The values of {@code X-Amz-Invocation-Type}. */

@@ -311,6 +311,32 @@ class LambdaEmulatorInvokeTest {
   }
 
   @Test
+  void requestsOutsideTheInvokeApiGetClearErrors() throws Exception {
+    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    java.net.http.HttpResponse<String> unknownRoute = http.send(
+        java.net.http.HttpRequest.newBuilder(lambda.endpoint().resolve("/2015-03-31/functions")).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(unknownRoute.statusCode()).isEqualTo(404);
+    assertThat(unknownRoute.headers().firstValue("x-amzn-ErrorType")).hasValue("UnknownOperationException");
+    assertThat(unknownRoute.body()).contains("GET /2015-03-31/functions");
+
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", lambda.port())) {
+      socket.getOutputStream().write(("POST /2015-03-31/functions/%ZZ/invocations HTTP/1.1\r\nHost: x\r\n"
+          + "Content-Length: 2\r\nConnection: close\r\n\r\n{}").getBytes(StandardCharsets.ISO_8859_1));
+      String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+      assertThat(answer).as("refused by the HTTP server before routing").startsWith("HTTP/1.1 400");
+    }
+    java.net.http.HttpResponse<String> badName = http.send(
+        java.net.http.HttpRequest.newBuilder(lambda.endpoint().resolve("/2015-03-31/functions/bad%20name%21/invocations"))
+            .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{}")).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(badName.statusCode()).isEqualTo(400);
+    assertThat(badName.headers().firstValue("x-amzn-ErrorType")).hasValue("InvalidParameterValueException");
+    assertThat(badName.body()).contains("'bad name!'");
+    assertStillServing();
+  }
+
+  @Test
   void concurrentInvocationsWithinTheLimitAllSucceed() throws Exception {
     List<CompletableFuture<InvokeResponse>> calls = new ArrayList<>();
     for (int i = 0; i < 16; i++) {
