@@ -24,8 +24,14 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * An S3 API on 127.0.0.1: S3Proxy running in this JVM over a jclouds blob store.
  *
- * <p>With a data directory the blobs live on disk under it (jclouds "filesystem" provider,
- * one folder per bucket); without one they live in memory ("transient" provider), as in tests.
+ * <p>With a data directory the blobs live on disk under it: object {@code s3://bucket/a/b/c} is the
+ * plain file {@code dataDir/bucket/a/b/c} (S3Proxy's "filesystem-nio2" provider; object metadata in
+ * extended attributes). Without one they live in memory ("transient" provider), as in tests.
+ *
+ * <p>Why nio2: the older jclouds "filesystem" provider lists every folder under a prefix as an
+ * extra object ({@code a/}, {@code a/b/}, 4096 bytes each), which real S3 never does. The nio2
+ * provider lists only objects, but cannot list files put into the directory by other means (they
+ * lack its extended attributes; reading them by key works).
  * Requests are signed with SigV4 against the fixed local access key {@link #ACCESS_KEY}.
  *
  * <p>Clients must not send aws-chunked trailing checksums (S3Proxy 2.9 rejects them); use
@@ -65,10 +71,13 @@ public final class EmbeddedS3 implements AutoCloseable {
     if (dataDir != null) {
       Files.createDirectories(dataDir);
       props.setProperty("jclouds.filesystem.basedir", dataDir.toAbsolutePath().toString());
-      provider = "filesystem";
+      provider = "filesystem-nio2";
     }
-    BlobStoreContext context =
-        ContextBuilder.newBuilder(provider).overrides(props).buildView(BlobStoreContext.class);
+    // The nio2 provider insists on an identity; it is never checked.
+    BlobStoreContext context = ContextBuilder.newBuilder(provider)
+        .credentials("local", "local")
+        .overrides(props)
+        .buildView(BlobStoreContext.class);
     BlobStore store = context.getBlobStore();
     for (String bucket : buckets) {
       if (!store.containerExists(bucket)) {
