@@ -67,6 +67,11 @@ public final class BoolColumn extends Column {
   }
 
   @Override
+  protected void setValue(int i, Column src, int row) {
+    values[i] = ((BoolColumn) src).values[row];
+  }
+
+  @Override
   public void appendNull() {
     ensureCapacity(size + 1);
     markNull(size);

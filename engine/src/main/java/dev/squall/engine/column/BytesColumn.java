@@ -70,6 +70,11 @@ public final class BytesColumn extends Column {
   }
 
   @Override
+  protected void setValue(int i, Column src, int row) {
+    values[i] = ((BytesColumn) src).values[row];
+  }
+
+  @Override
   public void appendNull() {
     ensureCapacity(size + 1);
     markNull(size);

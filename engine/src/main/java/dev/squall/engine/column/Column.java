@@ -84,6 +84,21 @@ public abstract sealed class Column permits LongColumn, DoubleColumn, BoolColumn
 
   public abstract void appendNull();
 
+  /** Overwrites row {@code i} (i &lt; size) with row {@code row} of {@code src} (same physical kind), NULL included. */
+  public final void setFrom(int i, Column src, int row) {
+    if (src.isNull(row)) {
+      markNull(i);
+      return;
+    }
+    if (nulls != null) {
+      nulls[i] = false;
+    }
+    setValue(i, src, row);
+  }
+
+  /** Copies the non-null value of {@code src} row {@code row} into row i. */
+  protected abstract void setValue(int i, Column src, int row);
+
   /** The value at row i as a Java object (Long, Double, Boolean, BigDecimal, String or byte[]), null for NULL. */
   public abstract Object get(int i);
 

@@ -145,6 +145,18 @@ public final class DecimalColumn extends Column {
   }
 
   @Override
+  protected void setValue(int i, Column src, int row) {
+    DecimalColumn s = (DecimalColumn) src;
+    if (s.scale() != scale()) {
+      setBig(i, s.decimal(row).setScale(scale(), java.math.RoundingMode.HALF_UP).unscaledValue());
+    } else if (s.isBig(row)) {
+      setBig(i, s.big[row]);
+    } else {
+      setLong(i, s.unscaled[row]);
+    }
+  }
+
+  @Override
   public void appendNull() {
     ensureCapacity(size + 1);
     markNull(size);

@@ -68,6 +68,11 @@ public final class DoubleColumn extends Column {
   }
 
   @Override
+  protected void setValue(int i, Column src, int row) {
+    values[i] = ((DoubleColumn) src).values[row];
+  }
+
+  @Override
   public void appendNull() {
     ensureCapacity(size + 1);
     markNull(size);

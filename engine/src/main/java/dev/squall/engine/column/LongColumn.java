@@ -64,6 +64,11 @@ public final class LongColumn extends Column {
   }
 
   @Override
+  protected void setValue(int i, Column src, int row) {
+    values[i] = ((LongColumn) src).values[row];
+  }
+
+  @Override
   public void appendNull() {
     ensureCapacity(size + 1);
     markNull(size);

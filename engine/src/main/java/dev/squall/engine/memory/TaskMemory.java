@@ -44,7 +44,7 @@ public final class TaskMemory implements AutoCloseable {
 
   /** The most bytes in use at once so far. */
   public synchronized long peak() {
-    return Math.max(peak, used());
+    return Math.max(Math.max(peak, used()), allocator.getPeakMemoryAllocation());
   }
 
   synchronized void reserveHeap(String operator, long bytes) {
