@@ -1,0 +1,131 @@
+package dev.squall.engine;
+
+import dev.squall.engine.input.BatchSource;
+import dev.squall.engine.input.InputProvider;
+import dev.squall.engine.memory.TaskMemory;
+import dev.squall.engine.operator.BatchOperator;
+import dev.squall.engine.operator.OperatorBuilder;
+import dev.squall.proto.v1.Operator;
+import java.util.NoSuchElementException;
+import java.util.function.Consumer;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Runs one stage fragment (a plan-proto {@link Operator} tree) for one partition of one task.
+ *
+ * <pre>{@code
+ * try (FragmentExecutor.Execution run = FragmentExecutor.execute(spec.getFragment(), inputs, allocator,
+ *     spec.getMemoryBudgetBytes())) {
+ *   while (run.hasNext()) {
+ *     try (VectorSchemaRoot batch = run.next()) {
+ *       shuffleWriter.write(batch);
+ *     }
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>Errors are {@link EngineException}s carrying a wire {@code ErrorCode}: USER_ERROR for division
+ * by zero, overflow, bad casts; INSUFFICIENT_RESOURCES ({@link TaskMemoryExceededException}) when
+ * the memory budget would be exceeded; INTERNAL_ERROR for plans the engine cannot run. Exceptions
+ * of the input provider (e.g. a missing shuffle output) pass through unchanged.
+ */
+public final class FragmentExecutor {
+  private FragmentExecutor() {}
+
+  /**
+   * Builds the operators of {@code fragment} and returns its output as a stream of batches.
+   *
+   * @param fragment the operator tree (every node has its output schema)
+   * @param inputs the task's inputs by index
+   * @param allocator the allocator the task's Arrow buffers come from
+   * @param memoryBudgetBytes the task's memory budget ({@code TaskSpec.memory_budget_bytes}); 0 = unlimited
+   * @return the output batches; each returned batch belongs to the caller, who closes it
+   */
+  public static Execution execute(Operator fragment, InputProvider inputs, BufferAllocator allocator, long memoryBudgetBytes) {
+    TaskMemory memory = new TaskMemory(allocator, memoryBudgetBytes);
+    try {
+      BatchOperator root = new OperatorBuilder(memory, inputs).build(fragment);
+      return new Execution(memory, root);
+    } catch (RuntimeException e) {
+      memory.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Runs the fragment to the end, handing every output batch to {@code sink} (which must not keep
+   * it: the batch is closed when the sink returns).
+   *
+   * @return the number of rows produced
+   */
+  public static long run(Operator fragment, InputProvider inputs, BufferAllocator allocator, long memoryBudgetBytes,
+      Consumer<VectorSchemaRoot> sink) {
+    long rows = 0;
+    try (Execution ex = execute(fragment, inputs, allocator, memoryBudgetBytes)) {
+      while (ex.hasNext()) {
+        try (VectorSchemaRoot batch = ex.next()) {
+          rows += batch.getRowCount();
+          sink.accept(batch);
+        }
+      }
+    }
+    return rows;
+  }
+
+  /** A running fragment: its output batches, its schema and its memory figures. */
+  public static final class Execution implements BatchSource {
+    private final TaskMemory memory;
+    private final BatchOperator root;
+    private VectorSchemaRoot lookahead;
+    private boolean done;
+
+    Execution(TaskMemory memory, BatchOperator root) {
+      this.memory = memory;
+      this.root = root;
+    }
+
+    /** The Arrow schema of the output batches. */
+    public Schema schema() {
+      return root.schema();
+    }
+
+    /** The most bytes held at once (Arrow buffers plus reserved heap state) so far. */
+    public long peakMemoryBytes() {
+      return memory.peak();
+    }
+
+    @Override
+    public boolean hasNext() {
+      if (lookahead == null && !done) {
+        lookahead = root.next();
+        done = lookahead == null;
+      }
+      return lookahead != null;
+    }
+
+    @Override
+    public VectorSchemaRoot next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      VectorSchemaRoot r = lookahead;
+      lookahead = null;
+      return r;
+    }
+
+    @Override
+    public void close() {
+      try {
+        if (lookahead != null) {
+          lookahead.close();
+          lookahead = null;
+        }
+        root.close();
+      } finally {
+        memory.close();
+      }
+    }
+  }
+}

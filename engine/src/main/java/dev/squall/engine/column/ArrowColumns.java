@@ -1,0 +1,336 @@
+package dev.squall.engine.column;
+
+import dev.squall.engine.EngineException;
+import dev.squall.engine.types.SqlType;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.NullVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Conversion between Arrow vectors and engine {@link Column}s. Decimal128 values are read and
+ * written as two little-endian longs, with a BigInteger only for values beyond the long range.
+ */
+public final class ArrowColumns {
+  private ArrowColumns() {}
+
+  /** Reads an Arrow vector (of a type in {@link SqlType}'s mapping) into a column. */
+  public static Column read(FieldVector vector) {
+    SqlType type = SqlType.fromArrow(vector.getField().getType());
+    int n = vector.getValueCount();
+    boolean[] nulls = readNulls(vector, n);
+    if (vector instanceof BigIntVector v) {
+      long[] out = new long[n];
+      ArrowBuf buf = v.getDataBuffer();
+      for (int i = 0; i < n; i++) {
+        out[i] = buf.getLong((long) i << 3);
+      }
+      return new LongColumn(type, out, nulls, n);
+    } else if (vector instanceof IntVector v) {
+      long[] out = new long[n];
+      ArrowBuf buf = v.getDataBuffer();
+      for (int i = 0; i < n; i++) {
+        out[i] = buf.getInt((long) i << 2);
+      }
+      return new LongColumn(type, out, nulls, n);
+    } else if (vector instanceof DateDayVector v) {
+      long[] out = new long[n];
+      ArrowBuf buf = v.getDataBuffer();
+      for (int i = 0; i < n; i++) {
+        out[i] = buf.getInt((long) i << 2);
+      }
+      return new LongColumn(type, out, nulls, n);
+    } else if (vector instanceof TimeStampVector v) {
+      long[] out = new long[n];
+      ArrowBuf buf = v.getDataBuffer();
+      for (int i = 0; i < n; i++) {
+        out[i] = buf.getLong((long) i << 3);
+      }
+      return new LongColumn(type, out, nulls, n);
+    } else if (vector instanceof SmallIntVector v) {
+      long[] out = new long[n];
+      for (int i = 0; i < n; i++) {
+        out[i] = nulls != null && nulls[i] ? 0 : v.get(i);
+      }
+      return new LongColumn(type, out, nulls, n);
+    } else if (vector instanceof TinyIntVector v) {
+      long[] out = new long[n];
+      for (int i = 0; i < n; i++) {
+        out[i] = nulls != null && nulls[i] ? 0 : v.get(i);
+      }
+      return new LongColumn(type, out, nulls, n);
+    } else if (vector instanceof Float8Vector v) {
+      double[] out = new double[n];
+      ArrowBuf buf = v.getDataBuffer();
+      for (int i = 0; i < n; i++) {
+        out[i] = buf.getDouble((long) i << 3);
+      }
+      return new DoubleColumn(type, out, nulls, n);
+    } else if (vector instanceof Float4Vector v) {
+      double[] out = new double[n];
+      ArrowBuf buf = v.getDataBuffer();
+      for (int i = 0; i < n; i++) {
+        out[i] = buf.getFloat((long) i << 2);
+      }
+      return new DoubleColumn(type, out, nulls, n);
+    } else if (vector instanceof DecimalVector v) {
+      long[] out = new long[n];
+      BigInteger[] big = null;
+      ArrowBuf buf = v.getDataBuffer();
+      for (int i = 0; i < n; i++) {
+        long lo = buf.getLong((long) i << 4);
+        long hi = buf.getLong(((long) i << 4) + 8);
+        out[i] = lo;
+        if (hi != (lo >> 63) && (nulls == null || !nulls[i])) {
+          if (big == null) {
+            big = new BigInteger[n];
+          }
+          big[i] = toBig(lo, hi);
+        }
+      }
+      return new DecimalColumn(type, out, big, nulls, n);
+    } else if (vector instanceof BitVector v) {
+      boolean[] out = new boolean[n];
+      for (int i = 0; i < n; i++) {
+        out[i] = (nulls == null || !nulls[i]) && v.get(i) != 0;
+      }
+      return new BoolColumn(type, out, nulls, n);
+    } else if (vector instanceof VarCharVector v) {
+      byte[][] out = new byte[n][];
+      for (int i = 0; i < n; i++) {
+        out[i] = nulls != null && nulls[i] ? null : v.get(i);
+      }
+      return new BytesColumn(type, out, nulls, n);
+    } else if (vector instanceof VarBinaryVector v) {
+      byte[][] out = new byte[n][];
+      for (int i = 0; i < n; i++) {
+        out[i] = nulls != null && nulls[i] ? null : v.get(i);
+      }
+      return new BytesColumn(type, out, nulls, n);
+    } else if (vector instanceof NullVector) {
+      return Column.nulls(type, n);
+    }
+    throw EngineException.badPlan("unsupported Arrow vector " + vector.getClass().getSimpleName());
+  }
+
+  private static boolean[] readNulls(FieldVector vector, int n) {
+    if (vector instanceof NullVector) {
+      return null;
+    }
+    if (vector.getNullCount() == 0) {
+      return null;
+    }
+    boolean[] nulls = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      nulls[i] = vector.isNull(i);
+    }
+    return nulls;
+  }
+
+  private static BigInteger toBig(long lo, long hi) {
+    byte[] be = new byte[16];
+    for (int k = 0; k < 8; k++) {
+      be[k] = (byte) (hi >>> (56 - 8 * k));
+      be[8 + k] = (byte) (lo >>> (56 - 8 * k));
+    }
+    return new BigInteger(be);
+  }
+
+  /** Reads all columns of a batch. */
+  public static Column[] read(VectorSchemaRoot root) {
+    Column[] cols = new Column[root.getFieldVectors().size()];
+    for (int i = 0; i < cols.length; i++) {
+      cols[i] = read(root.getVector(i));
+    }
+    return cols;
+  }
+
+  /**
+   * Writes {@code n} rows of a column into a new Arrow vector of {@code field}'s type, allocated
+   * from {@code allocator}. The column's physical kind must match the field's type.
+   */
+  public static FieldVector write(Column col, int n, Field field, BufferAllocator allocator) {
+    FieldVector vector = field.createVector(allocator);
+    try {
+      fill(col, n, vector);
+      return vector;
+    } catch (RuntimeException e) {
+      vector.close();
+      throw e;
+    }
+  }
+
+  private static void fill(Column col, int n, FieldVector vector) {
+    if (vector instanceof NullVector v) {
+      v.setValueCount(n);
+      return;
+    }
+    if (vector instanceof BaseFixedWidthVector fixed) {
+      fixed.allocateNew(n);
+    } else if (vector instanceof VarCharVector v) {
+      v.allocateNew(Math.max(1, estimateBytes((BytesColumn) col, n)), n);
+    } else if (vector instanceof VarBinaryVector v) {
+      v.allocateNew(Math.max(1, estimateBytes((BytesColumn) col, n)), n);
+    }
+    boolean[] nulls = col.nullMask();
+    if (vector instanceof BigIntVector v) {
+      long[] vals = ((LongColumn) col).values();
+      ArrowBuf buf = v.getDataBuffer();
+      for (int i = 0; i < n; i++) {
+        buf.setLong((long) i << 3, vals[i]);
+      }
+      setValidity(v, nulls, n);
+    } else if (vector instanceof IntVector v) {
+      long[] vals = ((LongColumn) col).values();
+      for (int i = 0; i < n; i++) {
+        v.getDataBuffer().setInt((long) i << 2, (int) vals[i]);
+      }
+      setValidity(v, nulls, n);
+    } else if (vector instanceof DateDayVector v) {
+      long[] vals = ((LongColumn) col).values();
+      for (int i = 0; i < n; i++) {
+        v.getDataBuffer().setInt((long) i << 2, (int) vals[i]);
+      }
+      setValidity(v, nulls, n);
+    } else if (vector instanceof TimeStampVector v) {
+      long[] vals = ((LongColumn) col).values();
+      for (int i = 0; i < n; i++) {
+        v.getDataBuffer().setLong((long) i << 3, vals[i]);
+      }
+      setValidity(v, nulls, n);
+    } else if (vector instanceof SmallIntVector v) {
+      long[] vals = ((LongColumn) col).values();
+      for (int i = 0; i < n; i++) {
+        if (nulls == null || !nulls[i]) {
+          v.set(i, (short) vals[i]);
+        }
+      }
+    } else if (vector instanceof TinyIntVector v) {
+      long[] vals = ((LongColumn) col).values();
+      for (int i = 0; i < n; i++) {
+        if (nulls == null || !nulls[i]) {
+          v.set(i, (byte) vals[i]);
+        }
+      }
+    } else if (vector instanceof Float8Vector v) {
+      double[] vals = ((DoubleColumn) col).values();
+      for (int i = 0; i < n; i++) {
+        v.getDataBuffer().setDouble((long) i << 3, vals[i]);
+      }
+      setValidity(v, nulls, n);
+    } else if (vector instanceof Float4Vector v) {
+      double[] vals = ((DoubleColumn) col).values();
+      for (int i = 0; i < n; i++) {
+        v.getDataBuffer().setFloat((long) i << 2, (float) vals[i]);
+      }
+      setValidity(v, nulls, n);
+    } else if (vector instanceof DecimalVector v) {
+      DecimalColumn d = (DecimalColumn) col;
+      ArrowBuf buf = v.getDataBuffer();
+      for (int i = 0; i < n; i++) {
+        if (nulls != null && nulls[i]) {
+          continue;
+        }
+        if (d.isBig(i)) {
+          BigInteger b = d.unscaledBig(i);
+          buf.setLong((long) i << 4, b.longValue());
+          buf.setLong(((long) i << 4) + 8, b.shiftRight(64).longValue());
+        } else {
+          long lo = d.unscaledLong(i);
+          buf.setLong((long) i << 4, lo);
+          buf.setLong(((long) i << 4) + 8, lo >> 63);
+        }
+      }
+      setValidity(v, nulls, n);
+    } else if (vector instanceof BitVector v) {
+      boolean[] vals = ((BoolColumn) col).values();
+      for (int i = 0; i < n; i++) {
+        if (nulls == null || !nulls[i]) {
+          v.set(i, vals[i] ? 1 : 0);
+        }
+      }
+    } else if (vector instanceof VarCharVector v) {
+      byte[][] vals = ((BytesColumn) col).values();
+      for (int i = 0; i < n; i++) {
+        if (nulls == null || !nulls[i]) {
+          v.setSafe(i, vals[i]);
+        }
+      }
+    } else if (vector instanceof VarBinaryVector v) {
+      byte[][] vals = ((BytesColumn) col).values();
+      for (int i = 0; i < n; i++) {
+        if (nulls == null || !nulls[i]) {
+          v.setSafe(i, vals[i]);
+        }
+      }
+    } else {
+      throw EngineException.badPlan("unsupported Arrow vector " + vector.getClass().getSimpleName());
+    }
+    vector.setValueCount(n);
+  }
+
+  private static void setValidity(BaseFixedWidthVector v, boolean[] nulls, int n) {
+    ArrowBuf validity = v.getValidityBuffer();
+    int bytes = (n + 7) >>> 3;
+    if (nulls == null) {
+      // All valid: fill whole bytes with ones (bits past n are ignored).
+      validity.setOne(0, bytes);
+      return;
+    }
+    for (int b = 0; b < bytes; b++) {
+      int bits = 0;
+      int base = b << 3;
+      for (int k = 0; k < 8 && base + k < n; k++) {
+        if (!nulls[base + k]) {
+          bits |= 1 << k;
+        }
+      }
+      validity.setByte(b, bits);
+    }
+  }
+
+  private static int estimateBytes(BytesColumn col, int n) {
+    long total = 0;
+    byte[][] vals = col.values();
+    for (int i = 0; i < n; i++) {
+      if (vals[i] != null) {
+        total += vals[i].length;
+      }
+    }
+    return (int) Math.min(Integer.MAX_VALUE - 16, total);
+  }
+
+  /** Writes columns as a new batch with the given schema (rows {@code 0..n)} of each column). */
+  public static VectorSchemaRoot toRoot(Schema schema, Column[] cols, int n, BufferAllocator allocator) {
+    List<FieldVector> vectors = new ArrayList<>(cols.length);
+    try {
+      for (int i = 0; i < cols.length; i++) {
+        vectors.add(write(cols[i], n, schema.getFields().get(i), allocator));
+      }
+    } catch (RuntimeException e) {
+      vectors.forEach(FieldVector::close);
+      throw e;
+    }
+    VectorSchemaRoot root = new VectorSchemaRoot(schema.getFields(), vectors, n);
+    return root;
+  }
+}

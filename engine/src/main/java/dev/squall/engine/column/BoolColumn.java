@@ -1,0 +1,100 @@
+package dev.squall.engine.column;
+
+import dev.squall.engine.types.SqlType;
+import java.util.Arrays;
+
+/** BOOLEAN values. */
+public final class BoolColumn extends Column {
+  private boolean[] values;
+
+  public BoolColumn(SqlType type, boolean[] values, boolean[] nulls, int size) {
+    super(type, size, nulls);
+    this.values = values;
+  }
+
+  public BoolColumn(boolean[] values, boolean[] nulls, int size) {
+    this(SqlType.BOOLEAN, values, nulls, size);
+  }
+
+  public boolean[] values() {
+    return values;
+  }
+
+  /** Whether row i is TRUE (not FALSE and not NULL). */
+  public boolean isTrue(int i) {
+    return values[i] && (nulls == null || !nulls[i]);
+  }
+
+  @Override
+  public Column gather(int[] rows, int n) {
+    boolean[] out = new boolean[n];
+    for (int k = 0; k < n; k++) {
+      int r = rows[k];
+      out[k] = r >= 0 && values[r];
+    }
+    return new BoolColumn(type, out, gatherNulls(rows, n), n);
+  }
+
+  @Override
+  public int hash(int i) {
+    return values[i] ? 1231 : 1237;
+  }
+
+  @Override
+  public boolean valueEquals(int i, Column other, int j) {
+    return values[i] == ((BoolColumn) other).values[j];
+  }
+
+  @Override
+  public int compareValues(int i, Column other, int j) {
+    return Boolean.compare(values[i], ((BoolColumn) other).values[j]);
+  }
+
+  @Override
+  public void appendFrom(Column src, int row) {
+    ensureCapacity(size + 1);
+    if (src.isNull(row)) {
+      markNull(size);
+    } else {
+      values[size] = ((BoolColumn) src).values[row];
+    }
+    size++;
+  }
+
+  public void append(boolean v) {
+    ensureCapacity(size + 1);
+    values[size++] = v;
+  }
+
+  @Override
+  protected void setValue(int i, Column src, int row) {
+    values[i] = ((BoolColumn) src).values[row];
+  }
+
+  @Override
+  public void appendNull() {
+    ensureCapacity(size + 1);
+    markNull(size);
+    size++;
+  }
+
+  @Override
+  public Object get(int i) {
+    return isNull(i) ? null : values[i];
+  }
+
+  @Override
+  public long bytes() {
+    return 16L + values.length + (nulls == null ? 0 : nulls.length);
+  }
+
+  @Override
+  protected int capacity() {
+    return values.length;
+  }
+
+  @Override
+  protected void grow(int capacity) {
+    values = Arrays.copyOf(values, capacity);
+  }
+}

@@ -1,0 +1,163 @@
+package dev.squall.engine.column;
+
+import dev.squall.engine.types.SqlType;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One column of a batch in the engine's working form: a Java array of values of one physical kind
+ * plus a null mask. Expression evaluators and operator state (hash tables, sort buffers) work on
+ * columns; operators exchange Arrow batches and convert at their edges ({@link ArrowColumns}).
+ *
+ * <p>Columns handed to an evaluator are never modified by it. A column can also grow row by row
+ * ({@link #appendFrom}, {@link #appendNull}), which is how aggregation keys and join build sides
+ * are kept.
+ */
+public abstract sealed class Column permits LongColumn, DoubleColumn, BoolColumn, DecimalColumn, BytesColumn {
+  protected final SqlType type;
+  protected int size;
+  /** True where the value is NULL; {@code null} when the column has no NULL. */
+  protected boolean[] nulls;
+
+  protected Column(SqlType type, int size, boolean[] nulls) {
+    this.type = type;
+    this.size = size;
+    this.nulls = nulls;
+  }
+
+  public final SqlType type() {
+    return type;
+  }
+
+  public final int size() {
+    return size;
+  }
+
+  public final boolean isNull(int i) {
+    return nulls != null && nulls[i];
+  }
+
+  public final boolean mayHaveNulls() {
+    return nulls != null;
+  }
+
+  /** The null mask (true = NULL), or null when there is none; not a copy. */
+  public final boolean[] nullMask() {
+    return nulls;
+  }
+
+  /** An empty growable column of a type. */
+  public static Column empty(SqlType type, int capacity) {
+    int c = Math.max(capacity, 4);
+    return switch (type.physical()) {
+      case LONG -> new LongColumn(type, new long[c], null, 0);
+      case DOUBLE -> new DoubleColumn(type, new double[c], null, 0);
+      case BOOL -> new BoolColumn(type, new boolean[c], null, 0);
+      case DECIMAL -> new DecimalColumn(type, new long[c], null, null, 0);
+      case BYTES -> new BytesColumn(type, new byte[c][], null, 0);
+    };
+  }
+
+  /** A column of {@code n} NULLs. */
+  public static Column nulls(SqlType type, int n) {
+    Column c = empty(type, n);
+    for (int i = 0; i < n; i++) {
+      c.appendNull();
+    }
+    return c;
+  }
+
+  /** The rows {@code rows[0..n)} of this column in that order; a row index of -1 gives NULL. */
+  public abstract Column gather(int[] rows, int n);
+
+  /** Hash of the non-null value at row i; equal values (per {@link #valueEquals}) hash equally. */
+  public abstract int hash(int i);
+
+  /** Whether the non-null values at row i of this and row j of {@code other} (same physical kind) are equal. */
+  public abstract boolean valueEquals(int i, Column other, int j);
+
+  /** Order of the non-null values at row i of this and row j of {@code other} (same physical kind). */
+  public abstract int compareValues(int i, Column other, int j);
+
+  /** Appends row {@code row} of {@code src} (same physical kind), NULL included. */
+  public abstract void appendFrom(Column src, int row);
+
+  public abstract void appendNull();
+
+  /** Overwrites row {@code i} (i &lt; size) with row {@code row} of {@code src} (same physical kind), NULL included. */
+  public final void setFrom(int i, Column src, int row) {
+    if (src.isNull(row)) {
+      markNull(i);
+      return;
+    }
+    if (nulls != null) {
+      nulls[i] = false;
+    }
+    setValue(i, src, row);
+  }
+
+  /** Copies the non-null value of {@code src} row {@code row} into row i. */
+  protected abstract void setValue(int i, Column src, int row);
+
+  /** The value at row i as a Java object (Long, Double, Boolean, BigDecimal, String or byte[]), null for NULL. */
+  public abstract Object get(int i);
+
+  /** Approximate heap bytes held, for memory accounting. */
+  public abstract long bytes();
+
+  protected abstract int capacity();
+
+  protected abstract void grow(int capacity);
+
+  protected final void ensureCapacity(int needed) {
+    if (needed > capacity()) {
+      grow(Math.max(needed, capacity() * 2));
+    }
+    if (nulls != null && nulls.length < capacity()) {
+      nulls = Arrays.copyOf(nulls, capacity());
+    }
+  }
+
+  protected final void markNull(int i) {
+    if (nulls == null) {
+      nulls = new boolean[capacity()];
+    }
+    nulls[i] = true;
+  }
+
+  protected final boolean[] gatherNulls(int[] rows, int n) {
+    boolean[] out = null;
+    for (int k = 0; k < n; k++) {
+      int r = rows[k];
+      if (r < 0 || (nulls != null && nulls[r])) {
+        if (out == null) {
+          out = new boolean[n];
+        }
+        out[k] = true;
+      }
+    }
+    return out;
+  }
+
+  /** Rows of several columns of one type, one after another. */
+  public static Column concat(SqlType type, List<Column> parts) {
+    int total = 0;
+    for (Column c : parts) {
+      total += c.size();
+    }
+    Column out = empty(type, total);
+    for (Column c : parts) {
+      for (int i = 0; i < c.size(); i++) {
+        out.appendFrom(c, i);
+      }
+    }
+    return out;
+  }
+
+  protected static int mix(long h) {
+    h ^= (h >>> 33);
+    h *= 0xff51afd7ed558ccdL;
+    h ^= (h >>> 33);
+    return (int) h;
+  }
+}

@@ -1,0 +1,97 @@
+package dev.squall.engine.column;
+
+import dev.squall.engine.types.SqlType;
+import java.util.Arrays;
+
+/** Integral, DATE (days), TIMESTAMP (micros) and interval values as {@code long}. */
+public final class LongColumn extends Column {
+  private long[] values;
+
+  public LongColumn(SqlType type, long[] values, boolean[] nulls, int size) {
+    super(type, size, nulls);
+    this.values = values;
+  }
+
+  /** The values array (not a copy); entries at NULL rows are unspecified. */
+  public long[] values() {
+    return values;
+  }
+
+  public long value(int i) {
+    return values[i];
+  }
+
+  @Override
+  public Column gather(int[] rows, int n) {
+    long[] out = new long[n];
+    for (int k = 0; k < n; k++) {
+      int r = rows[k];
+      out[k] = r < 0 ? 0 : values[r];
+    }
+    return new LongColumn(type, out, gatherNulls(rows, n), n);
+  }
+
+  @Override
+  public int hash(int i) {
+    return mix(values[i]);
+  }
+
+  @Override
+  public boolean valueEquals(int i, Column other, int j) {
+    return values[i] == ((LongColumn) other).values[j];
+  }
+
+  @Override
+  public int compareValues(int i, Column other, int j) {
+    return Long.compare(values[i], ((LongColumn) other).values[j]);
+  }
+
+  @Override
+  public void appendFrom(Column src, int row) {
+    ensureCapacity(size + 1);
+    if (src.isNull(row)) {
+      markNull(size);
+    } else {
+      values[size] = ((LongColumn) src).values[row];
+    }
+    size++;
+  }
+
+  /** Appends a non-null value. */
+  public void append(long v) {
+    ensureCapacity(size + 1);
+    values[size++] = v;
+  }
+
+  @Override
+  protected void setValue(int i, Column src, int row) {
+    values[i] = ((LongColumn) src).values[row];
+  }
+
+  @Override
+  public void appendNull() {
+    ensureCapacity(size + 1);
+    markNull(size);
+    size++;
+  }
+
+  @Override
+  public Object get(int i) {
+    return isNull(i) ? null : values[i];
+  }
+
+  @Override
+  public long bytes() {
+    return 16L + values.length * 8L + (nulls == null ? 0 : nulls.length);
+  }
+
+  @Override
+  protected int capacity() {
+    return values.length;
+  }
+
+  @Override
+  protected void grow(int capacity) {
+    values = Arrays.copyOf(values, capacity);
+  }
+}

@@ -1,0 +1,254 @@
+package dev.squall.engine.expr;
+
+import dev.squall.engine.EngineException;
+import dev.squall.engine.column.Column;
+import dev.squall.engine.column.DecimalColumn;
+import dev.squall.engine.column.DoubleColumn;
+import dev.squall.engine.column.LongColumn;
+import dev.squall.engine.types.SqlType;
+import dev.squall.proto.v1.Function;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+
+/**
+ * Binary arithmetic (+, -, *, /, MOD) in the domain of the result type: integral (exact long
+ * arithmetic, overflow of the result type and division by zero are errors; division truncates),
+ * floating (IEEE; division by zero is an error), or DECIMAL(p, s) (operands as unscaled integers,
+ * products rounded HALF_UP to the result scale, quotients rounded HALF_UP, an unscaled result with
+ * more than p digits is an overflow error).
+ */
+final class ArithmeticEvaluator implements Evaluator {
+  private final Function op;
+  private final SqlType type;
+  private final Evaluator left;
+  private final Evaluator right;
+
+  ArithmeticEvaluator(Function op, SqlType type, Evaluator left, Evaluator right) {
+    this.op = op;
+    this.type = type;
+    this.left = left;
+    this.right = right;
+    if (!type.isNumeric()) {
+      throw EngineException.badPlan(op + " with result type " + type);
+    }
+  }
+
+  @Override
+  public SqlType type() {
+    return type;
+  }
+
+  @Override
+  public Column evaluate(Batch batch) {
+    Column a = left.evaluate(batch);
+    Column b = right.evaluate(batch);
+    int n = batch.rows();
+    boolean[] nulls = Coercions.orNulls(a.nullMask(), b.nullMask(), n);
+    if (type.isIntegral()) {
+      return integral((LongColumn) a, (LongColumn) b, nulls, n);
+    } else if (type.isFloating()) {
+      return floating(Coercions.toDouble(a), Coercions.toDouble(b), nulls, n);
+    }
+    return decimal(a, b, nulls, n);
+  }
+
+  private Column integral(LongColumn a, LongColumn b, boolean[] nulls, int n) {
+    long[] x = a.values();
+    long[] y = b.values();
+    long[] out = new long[n];
+    long min = type.minValue();
+    long max = type.maxValue();
+    try {
+      switch (op) {
+        case ADD -> {
+          for (int i = 0; i < n; i++) {
+            out[i] = Math.addExact(x[i], y[i]);
+          }
+        }
+        case SUBTRACT -> {
+          for (int i = 0; i < n; i++) {
+            out[i] = Math.subtractExact(x[i], y[i]);
+          }
+        }
+        case MULTIPLY -> {
+          for (int i = 0; i < n; i++) {
+            out[i] = Math.multiplyExact(x[i], y[i]);
+          }
+        }
+        case DIVIDE, MOD -> {
+          for (int i = 0; i < n; i++) {
+            if (nulls != null && nulls[i]) {
+              continue;
+            }
+            if (y[i] == 0) {
+              throw EngineException.user("division by zero");
+            }
+            if (op == Function.DIVIDE) {
+              if (x[i] == Long.MIN_VALUE && y[i] == -1) {
+                throw new ArithmeticException("overflow");
+              }
+              out[i] = x[i] / y[i];
+            } else {
+              out[i] = y[i] == -1 ? 0 : x[i] % y[i];
+            }
+          }
+        }
+        default -> throw EngineException.badPlan("not arithmetic: " + op);
+      }
+    } catch (ArithmeticException e) {
+      throw Decimals.overflow(type);
+    }
+    if (min != Long.MIN_VALUE || max != Long.MAX_VALUE) {
+      for (int i = 0; i < n; i++) {
+        if ((out[i] < min || out[i] > max) && (nulls == null || !nulls[i])) {
+          throw Decimals.overflow(type);
+        }
+      }
+    }
+    return new LongColumn(type, out, nulls, n);
+  }
+
+  private Column floating(DoubleColumn a, DoubleColumn b, boolean[] nulls, int n) {
+    double[] x = a.values();
+    double[] y = b.values();
+    double[] out = new double[n];
+    switch (op) {
+      case ADD -> {
+        for (int i = 0; i < n; i++) {
+          out[i] = x[i] + y[i];
+        }
+      }
+      case SUBTRACT -> {
+        for (int i = 0; i < n; i++) {
+          out[i] = x[i] - y[i];
+        }
+      }
+      case MULTIPLY -> {
+        for (int i = 0; i < n; i++) {
+          out[i] = x[i] * y[i];
+        }
+      }
+      case DIVIDE, MOD -> {
+        for (int i = 0; i < n; i++) {
+          if (nulls != null && nulls[i]) {
+            continue;
+          }
+          if (y[i] == 0) {
+            throw EngineException.user("division by zero");
+          }
+          out[i] = op == Function.DIVIDE ? x[i] / y[i] : x[i] % y[i];
+        }
+      }
+      default -> throw EngineException.badPlan("not arithmetic: " + op);
+    }
+    if (type.kind() == dev.squall.proto.v1.DataType.Kind.REAL) {
+      for (int i = 0; i < n; i++) {
+        out[i] = (float) out[i];
+      }
+    }
+    return new DoubleColumn(type, out, nulls, n);
+  }
+
+  private Column decimal(Column a, Column b, boolean[] nulls, int n) {
+    int s = type.scale();
+    int p = type.precision();
+    DecimalColumn out = new DecimalColumn(type, new long[n], null, nulls, n);
+    switch (op) {
+      case ADD, SUBTRACT -> {
+        // Align both operands to the result scale, then add exactly.
+        DecimalColumn x = Coercions.toDecimal(a, s);
+        DecimalColumn y = Coercions.toDecimal(b, s);
+        boolean sub = op == Function.SUBTRACT;
+        long[] xv = x.unscaledValues();
+        long[] yv = y.unscaledValues();
+        boolean wide = x.hasBig() || y.hasBig();
+        for (int i = 0; i < n; i++) {
+          if (nulls != null && nulls[i]) {
+            continue;
+          }
+          if (!wide || (!x.isBig(i) && !y.isBig(i))) {
+            try {
+              long r = sub ? Math.subtractExact(xv[i], yv[i]) : Math.addExact(xv[i], yv[i]);
+              if (!Decimals.fits(r, p)) {
+                throw Decimals.overflow(type);
+              }
+              out.setLong(i, r);
+              continue;
+            } catch (ArithmeticException e) {
+              // wide path below
+            }
+          }
+          BigInteger r = sub ? x.unscaledBig(i).subtract(y.unscaledBig(i)) : x.unscaledBig(i).add(y.unscaledBig(i));
+          setChecked(out, i, r, p);
+        }
+      }
+      case MULTIPLY -> {
+        int sa = scaleOf(a);
+        int sb = scaleOf(b);
+        DecimalColumn x = Coercions.toDecimal(a, sa);
+        DecimalColumn y = Coercions.toDecimal(b, sb);
+        int raw = sa + sb;
+        long[] xv = x.unscaledValues();
+        long[] yv = y.unscaledValues();
+        boolean wide = x.hasBig() || y.hasBig();
+        for (int i = 0; i < n; i++) {
+          if (nulls != null && nulls[i]) {
+            continue;
+          }
+          if (!wide || (!x.isBig(i) && !y.isBig(i))) {
+            try {
+              long r = Decimals.rescale(Math.multiplyExact(xv[i], yv[i]), raw, s);
+              if (!Decimals.fits(r, p)) {
+                throw Decimals.overflow(type);
+              }
+              out.setLong(i, r);
+              continue;
+            } catch (ArithmeticException e) {
+              // wide path below
+            }
+          }
+          setChecked(out, i, Decimals.rescale(x.unscaledBig(i).multiply(y.unscaledBig(i)), raw, s), p);
+        }
+      }
+      case DIVIDE, MOD -> {
+        for (int i = 0; i < n; i++) {
+          if (nulls != null && nulls[i]) {
+            continue;
+          }
+          BigDecimal x = decimalAt(a, i);
+          BigDecimal y = decimalAt(b, i);
+          if (y.signum() == 0) {
+            throw EngineException.user("division by zero");
+          }
+          BigDecimal r = op == Function.DIVIDE ? x.divide(y, s, RoundingMode.HALF_UP) : x.remainder(y).setScale(s, RoundingMode.HALF_UP);
+          setChecked(out, i, r.unscaledValue(), p);
+        }
+      }
+      default -> throw EngineException.badPlan("not arithmetic: " + op);
+    }
+    return out;
+  }
+
+  private void setChecked(DecimalColumn out, int i, BigInteger r, int p) {
+    if (!Decimals.fits(r, p)) {
+      throw Decimals.overflow(type);
+    }
+    out.setBig(i, r);
+  }
+
+  private static int scaleOf(Column c) {
+    return c instanceof DecimalColumn d ? d.scale() : 0;
+  }
+
+  static BigDecimal decimalAt(Column c, int i) {
+    if (c instanceof DecimalColumn d) {
+      return d.decimal(i);
+    } else if (c instanceof LongColumn l) {
+      return BigDecimal.valueOf(l.value(i));
+    } else if (c instanceof DoubleColumn d) {
+      return BigDecimal.valueOf(d.value(i));
+    }
+    throw EngineException.badPlan("not a number: " + c.type());
+  }
+}

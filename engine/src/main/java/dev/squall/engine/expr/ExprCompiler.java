@@ -1,0 +1,260 @@
+package dev.squall.engine.expr;
+
+import dev.squall.engine.EngineException;
+import dev.squall.engine.column.Column;
+import dev.squall.engine.column.DecimalColumn;
+import dev.squall.engine.column.DoubleColumn;
+import dev.squall.engine.column.LongColumn;
+import dev.squall.engine.types.SqlType;
+import dev.squall.proto.v1.Call;
+import dev.squall.proto.v1.Expr;
+import dev.squall.proto.v1.Function;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Compiles a plan-proto {@link Expr} tree once into a tree of {@link Evaluator}s, each of which
+ * loops over whole columns. The result type of every node is the one the planner gave in
+ * {@code Expr.type} (decimal precision and scale as Calcite derives them); the compiler checks
+ * argument counts and column indexes and fails with INTERNAL_ERROR naming the problem.
+ */
+public final class ExprCompiler {
+  private final List<SqlType> inputTypes;
+
+  /** @param inputTypes the types of the input batch's columns, by index */
+  public ExprCompiler(List<SqlType> inputTypes) {
+    this.inputTypes = inputTypes;
+  }
+
+  public Evaluator compile(Expr expr) {
+    SqlType type = SqlType.of(expr.getType());
+    switch (expr.getKindCase()) {
+      case COLUMN: {
+        int index = expr.getColumn();
+        if (index < 0 || index >= inputTypes.size()) {
+          throw EngineException.badPlan("column " + index + " is outside the input's " + inputTypes.size() + " columns");
+        }
+        return new ColumnRef(index, inputTypes.get(index));
+      }
+      case LITERAL:
+        return new Literals.Constant(expr.getLiteral(), type);
+      case CALL:
+        return call(expr.getCall(), type);
+      default:
+        throw EngineException.badPlan("expression without a kind");
+    }
+  }
+
+  private Evaluator call(Call call, SqlType type) {
+    Function f = call.getFunction();
+    List<Evaluator> args = new ArrayList<>();
+    for (Expr a : call.getArgsList()) {
+      args.add(compile(a));
+    }
+    switch (f) {
+      case ADD, SUBTRACT, MULTIPLY, DIVIDE, MOD:
+        arity(f, args, 2, 2);
+        return new ArithmeticEvaluator(f, type, args.get(0), args.get(1));
+      case NEGATE, ABS:
+        arity(f, args, 1, 1);
+        return new SignEvaluator(f == Function.NEGATE, type, args.get(0));
+      case EQUAL, NOT_EQUAL, LESS_THAN, LESS_THAN_OR_EQUAL, GREATER_THAN, GREATER_THAN_OR_EQUAL,
+          IS_DISTINCT_FROM, IS_NOT_DISTINCT_FROM:
+        arity(f, args, 2, 2);
+        return new ComparisonEvaluator(f, args.get(0), args.get(1));
+      case AND, OR:
+        arity(f, args, 1, Integer.MAX_VALUE);
+        return new LogicEvaluators.Junction(f == Function.AND, args);
+      case NOT, IS_NULL, IS_NOT_NULL, IS_TRUE, IS_FALSE, IS_NOT_TRUE, IS_NOT_FALSE:
+        arity(f, args, 1, 1);
+        return new LogicEvaluators.Unary(f, args.get(0));
+      case BETWEEN: {
+        arity(f, args, 3, 3);
+        Evaluator v = new Shared(args.get(0));
+        return new LogicEvaluators.Junction(true, List.of(
+            new ComparisonEvaluator(Function.GREATER_THAN_OR_EQUAL, v, args.get(1)),
+            new ComparisonEvaluator(Function.LESS_THAN_OR_EQUAL, v, args.get(2))));
+      }
+      case IN: {
+        arity(f, args, 2, Integer.MAX_VALUE);
+        Evaluator v = new Shared(args.get(0));
+        List<Evaluator> tests = new ArrayList<>();
+        for (int i = 1; i < args.size(); i++) {
+          tests.add(new ComparisonEvaluator(Function.EQUAL, v, args.get(i)));
+        }
+        return new LogicEvaluators.Junction(false, tests);
+      }
+      case CASE: {
+        arity(f, args, 2, Integer.MAX_VALUE);
+        List<Evaluator> conditions = new ArrayList<>();
+        List<Evaluator> values = new ArrayList<>();
+        for (int i = 0; i + 1 < args.size(); i += 2) {
+          conditions.add(args.get(i));
+          values.add(args.get(i + 1));
+        }
+        Evaluator otherwise = args.size() % 2 == 1 ? args.get(args.size() - 1) : null;
+        return new ConditionalEvaluators.Case(type, conditions, values, otherwise);
+      }
+      case COALESCE:
+        arity(f, args, 1, Integer.MAX_VALUE);
+        return new ConditionalEvaluators.Coalesce(type, args);
+      case NULLIF:
+        arity(f, args, 2, 2);
+        return new ConditionalEvaluators.NullIf(type, args.get(0), args.get(1));
+      case CAST:
+        arity(f, args, 1, 1);
+        return new CastEvaluator(type, args.get(0));
+      case LIKE:
+        arity(f, args, 2, 3);
+        return new StringFunctions.Like(args.get(0), args.get(1), args.size() > 2 ? args.get(2) : null);
+      case SUBSTRING:
+        arity(f, args, 2, 3);
+        return new StringFunctions.StringCall(f, type, args);
+      case UPPER, LOWER, CHAR_LENGTH:
+        arity(f, args, 1, 1);
+        return new StringFunctions.StringCall(f, type, args);
+      case TRIM:
+        arity(f, args, 3, 3);
+        return new StringFunctions.StringCall(f, type, args);
+      case CONCAT:
+        arity(f, args, 2, 2);
+        return new StringFunctions.StringCall(f, type, args);
+      case EXTRACT_YEAR, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_QUARTER, EXTRACT_DOW:
+        arity(f, args, 1, 1);
+        return new DateFunctions.Extract(f, type, args.get(0));
+      case DATE_PLUS_INTERVAL, DATE_MINUS_INTERVAL:
+        arity(f, args, 2, 2);
+        return new DateFunctions.PlusInterval(f == Function.DATE_MINUS_INTERVAL, type, args.get(0), args.get(1));
+      default:
+        throw EngineException.badPlan("unsupported function " + f);
+    }
+  }
+
+  private static void arity(Function f, List<Evaluator> args, int min, int max) {
+    if (args.size() < min || args.size() > max) {
+      throw EngineException.badPlan(f + " takes " + (min == max ? min : min + ".." + (max == Integer.MAX_VALUE ? "n" : max))
+          + " arguments, got " + args.size());
+    }
+  }
+
+  /** An input column. */
+  static final class ColumnRef implements Evaluator {
+    private final int index;
+    private final SqlType type;
+
+    ColumnRef(int index, SqlType type) {
+      this.index = index;
+      this.type = type;
+    }
+
+    @Override
+    public SqlType type() {
+      return type;
+    }
+
+    @Override
+    public Column evaluate(Batch batch) {
+      return batch.column(index);
+    }
+  }
+
+  /** Evaluates its argument once per batch even when used by several parents (BETWEEN, IN). */
+  static final class Shared implements Evaluator {
+    private final Evaluator inner;
+    private Batch lastBatch;
+    private Column last;
+
+    Shared(Evaluator inner) {
+      this.inner = inner;
+    }
+
+    @Override
+    public SqlType type() {
+      return inner.type();
+    }
+
+    @Override
+    public Column evaluate(Batch batch) {
+      if (batch != lastBatch) {
+        last = inner.evaluate(batch);
+        lastBatch = batch;
+      }
+      return last;
+    }
+  }
+
+  /** CAST(x AS type). */
+  static final class CastEvaluator implements Evaluator {
+    private final SqlType type;
+    private final Evaluator arg;
+
+    CastEvaluator(SqlType type, Evaluator arg) {
+      this.type = type;
+      this.arg = arg;
+    }
+
+    @Override
+    public SqlType type() {
+      return type;
+    }
+
+    @Override
+    public Column evaluate(Batch batch) {
+      return Casts.cast(arg.evaluate(batch), type);
+    }
+  }
+
+  /** Unary minus and ABS; overflow (e.g. -(-2^63)) is an error. */
+  static final class SignEvaluator implements Evaluator {
+    private final boolean negate;
+    private final SqlType type;
+    private final Evaluator arg;
+
+    SignEvaluator(boolean negate, SqlType type, Evaluator arg) {
+      this.negate = negate;
+      this.type = type;
+      this.arg = arg;
+    }
+
+    @Override
+    public SqlType type() {
+      return type;
+    }
+
+    @Override
+    public Column evaluate(Batch batch) {
+      Column c = Casts.cast(arg.evaluate(batch), type);
+      int n = batch.rows();
+      if (c instanceof LongColumn l) {
+        long[] out = new long[n];
+        long[] v = l.values();
+        for (int i = 0; i < n; i++) {
+          long x = v[i];
+          long r = negate || x < 0 ? -x : x;
+          if ((x == type.minValue() && (negate || x < 0)) && !c.isNull(i)) {
+            throw Decimals.overflow(type);
+          }
+          out[i] = r;
+        }
+        return new LongColumn(type, out, c.nullMask(), n);
+      } else if (c instanceof DoubleColumn d) {
+        double[] out = new double[n];
+        for (int i = 0; i < n; i++) {
+          out[i] = negate ? -d.value(i) : Math.abs(d.value(i));
+        }
+        return new DoubleColumn(type, out, c.nullMask(), n);
+      } else if (c instanceof DecimalColumn d) {
+        DecimalColumn out = new DecimalColumn(type, new long[n], null, c.nullMask(), n);
+        for (int i = 0; i < n; i++) {
+          if (c.isNull(i)) {
+            continue;
+          }
+          java.math.BigInteger u = d.unscaledBig(i);
+          out.setBig(i, negate ? u.negate() : u.abs());
+        }
+        return out;
+      }
+      throw EngineException.badPlan((negate ? "NEGATE" : "ABS") + " of " + c.type());
+    }
+  }
+}

@@ -1,0 +1,115 @@
+package dev.squall.engine.expr;
+
+import dev.squall.engine.EngineException;
+import dev.squall.engine.column.BoolColumn;
+import dev.squall.engine.column.BytesColumn;
+import dev.squall.engine.column.Column;
+import dev.squall.engine.column.DecimalColumn;
+import dev.squall.engine.column.DoubleColumn;
+import dev.squall.engine.column.LongColumn;
+import dev.squall.engine.types.SqlType;
+import dev.squall.proto.v1.Literal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/** Plan-proto literals as constant columns. */
+public final class Literals {
+  private Literals() {}
+
+  /** A column of {@code n} copies of a literal of the given type. */
+  public static Column column(Literal lit, SqlType type, int n) {
+    if (lit.getIsNull() || lit.getValueCase() == Literal.ValueCase.VALUE_NOT_SET) {
+      return Column.nulls(type, n);
+    }
+    Column one = single(lit, type);
+    int[] rows = new int[n];
+    return one.gather(rows, n);
+  }
+
+  private static Column single(Literal lit, SqlType type) {
+    switch (lit.getValueCase()) {
+      case BOOL_VALUE:
+        return new BoolColumn(type, new boolean[] {lit.getBoolValue()}, null, 1);
+      case LONG_VALUE:
+        return fromLong(lit.getLongValue(), type);
+      case DATE_DAYS:
+        return fromLong(lit.getDateDays(), type);
+      case TIMESTAMP_MICROS:
+        return fromLong(lit.getTimestampMicros(), type);
+      case DOUBLE_VALUE:
+        if (type.isDecimal()) {
+          return Casts.cast(new DoubleColumn(SqlType.DOUBLE, new double[] {lit.getDoubleValue()}, null, 1), type);
+        }
+        return new DoubleColumn(type, new double[] {lit.getDoubleValue()}, null, 1);
+      case DECIMAL_UNSCALED: {
+        BigInteger u = new BigInteger(lit.getDecimalUnscaled());
+        if (!type.isDecimal()) {
+          SqlType asDecimal = SqlType.decimal(38, 0);
+          DecimalColumn d = new DecimalColumn(asDecimal, new long[1], null, null, 1);
+          d.setBig(0, u);
+          return Casts.cast(d, type);
+        }
+        DecimalColumn d = new DecimalColumn(type, new long[1], null, null, 1);
+        d.setBig(0, u);
+        return d;
+      }
+      case STRING_VALUE: {
+        Column s = new BytesColumn(SqlType.VARCHAR, new byte[][] {lit.getStringValue().getBytes(StandardCharsets.UTF_8)}, null, 1);
+        return type.isString() ? new BytesColumn(type, ((BytesColumn) s).values(), null, 1) : Casts.cast(s, type);
+      }
+      case BINARY_VALUE:
+        return new BytesColumn(type, new byte[][] {lit.getBinaryValue().toByteArray()}, null, 1);
+      default:
+        throw EngineException.badPlan("literal without a value: " + lit);
+    }
+  }
+
+  private static Column fromLong(long v, SqlType type) {
+    return switch (type.physical()) {
+      case LONG -> new LongColumn(type, new long[] {v}, null, 1);
+      case DOUBLE -> new DoubleColumn(type, new double[] {v}, null, 1);
+      case DECIMAL -> Casts.cast(new LongColumn(SqlType.BIGINT, new long[] {v}, null, 1), type);
+      default -> throw EngineException.badPlan("integer literal " + v + " of type " + type);
+    };
+  }
+
+  /** A literal evaluator; the constant column is kept and reused for batches of the same size. */
+  static final class Constant implements Evaluator {
+    private final Literal literal;
+    private final SqlType type;
+    private Column cached;
+
+    Constant(Literal literal, SqlType type) {
+      this.literal = literal;
+      this.type = type;
+      column(literal, type, 1); // validate now, not at the first batch
+    }
+
+    @Override
+    public SqlType type() {
+      return type;
+    }
+
+    @Override
+    public Column evaluate(Batch batch) {
+      int n = batch.rows();
+      Column c = cached;
+      if (c == null || c.size() != n) {
+        c = column(literal, type, n);
+        cached = c;
+      }
+      return c;
+    }
+
+    Literal literal() {
+      return literal;
+    }
+  }
+
+  static int[] zeros(int n) {
+    int[] z = new int[n];
+    Arrays.fill(z, 0);
+    return z;
+  }
+}

@@ -1,0 +1,76 @@
+package dev.squall.engine.memory;
+
+import dev.squall.engine.TaskMemoryExceededException;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
+
+/**
+ * The share of the task's memory held by one operator: an Arrow child allocator for the batches it
+ * produces or keeps, and a counter of the heap bytes its state reserves. Closing it returns both.
+ */
+public final class OperatorMemory implements AutoCloseable {
+  private final TaskMemory task;
+  private final String operator;
+  private final BufferAllocator allocator;
+  private long heapReserved;
+
+  OperatorMemory(TaskMemory task, String operator, BufferAllocator allocator) {
+    this.task = task;
+    this.operator = operator;
+    this.allocator = allocator;
+  }
+
+  public String operator() {
+    return operator;
+  }
+
+  public BufferAllocator allocator() {
+    return allocator;
+  }
+
+  /**
+   * Reserves heap bytes for operator state (hash table, buffered rows).
+   *
+   * @throws TaskMemoryExceededException when the task budget would be exceeded
+   */
+  public void reserve(long bytes) {
+    if (bytes <= 0) {
+      return;
+    }
+    task.reserveHeap(operator, bytes);
+    heapReserved += bytes;
+  }
+
+  /** Returns heap bytes reserved earlier. */
+  public void release(long bytes) {
+    long b = Math.min(bytes, heapReserved);
+    if (b > 0) {
+      task.releaseHeap(b);
+      heapReserved -= b;
+    }
+  }
+
+  /** Sets the reservation to exactly {@code bytes}, reserving or releasing the difference. */
+  public void reserveTotal(long bytes) {
+    if (bytes > heapReserved) {
+      reserve(bytes - heapReserved);
+    } else {
+      release(heapReserved - bytes);
+    }
+  }
+
+  public long reserved() {
+    return heapReserved;
+  }
+
+  /** Turns Arrow's allocation failure into the task's memory error naming this operator. */
+  public TaskMemoryExceededException translate(OutOfMemoryException e) {
+    return new TaskMemoryExceededException(operator, -1, task.budget(), e);
+  }
+
+  @Override
+  public void close() {
+    release(heapReserved);
+    allocator.close();
+  }
+}

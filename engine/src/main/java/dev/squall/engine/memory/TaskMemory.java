@@ -1,0 +1,73 @@
+package dev.squall.engine.memory;
+
+import dev.squall.engine.TaskMemoryExceededException;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
+
+/**
+ * The memory budget of one task: one Arrow allocator (limited to the budget) from which every
+ * operator takes a child allocator, plus reservations for operator state kept on the Java heap
+ * (hash tables, sort buffers). A heap reservation lowers the Arrow allocator's limit by the same
+ * amount, so Arrow buffers and heap state share one budget.
+ *
+ * <p>Running over the budget raises {@link TaskMemoryExceededException} naming the operator; Arrow's
+ * own {@link OutOfMemoryException} is translated by {@link OperatorMemory#translate}.
+ */
+public final class TaskMemory implements AutoCloseable {
+  private final BufferAllocator allocator;
+  private final long budget;
+  private long heapReserved;
+  private long peak;
+
+  /**
+   * @param parent the allocator the task's buffers come from (its own limit still applies)
+   * @param budgetBytes the task's budget in bytes; zero or negative means unlimited
+   */
+  public TaskMemory(BufferAllocator parent, long budgetBytes) {
+    this.budget = budgetBytes <= 0 ? Long.MAX_VALUE : budgetBytes;
+    this.allocator = parent.newChildAllocator("task", 0, budget);
+  }
+
+  public long budget() {
+    return budget;
+  }
+
+  /** A child allocator for one operator, named after it (e.g. {@code Sort#4}). */
+  public OperatorMemory forOperator(String name) {
+    return new OperatorMemory(this, name, allocator.newChildAllocator(name, 0, Long.MAX_VALUE));
+  }
+
+  /** Bytes in use: Arrow buffers plus heap reservations. */
+  public synchronized long used() {
+    return allocator.getAllocatedMemory() + heapReserved;
+  }
+
+  /** The most bytes in use at once so far. */
+  public synchronized long peak() {
+    return Math.max(Math.max(peak, used()), allocator.getPeakMemoryAllocation());
+  }
+
+  synchronized void reserveHeap(String operator, long bytes) {
+    long inUse = allocator.getAllocatedMemory() + heapReserved;
+    if (bytes > budget - inUse) {
+      throw new TaskMemoryExceededException(operator, bytes, budget, null);
+    }
+    heapReserved += bytes;
+    peak = Math.max(peak, inUse + bytes);
+    if (budget != Long.MAX_VALUE) {
+      allocator.setLimit(budget - heapReserved);
+    }
+  }
+
+  synchronized void releaseHeap(long bytes) {
+    heapReserved -= bytes;
+    if (budget != Long.MAX_VALUE) {
+      allocator.setLimit(budget - heapReserved);
+    }
+  }
+
+  @Override
+  public void close() {
+    allocator.close();
+  }
+}

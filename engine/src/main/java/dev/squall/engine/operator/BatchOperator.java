@@ -1,0 +1,110 @@
+package dev.squall.engine.operator;
+
+import dev.squall.engine.column.ArrowColumns;
+import dev.squall.engine.column.Column;
+import dev.squall.engine.memory.OperatorMemory;
+import dev.squall.engine.types.SqlType;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.OutOfMemoryException;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * A pull-based physical operator: {@link #next()} returns the next Arrow batch of the operator's
+ * output schema, owned by the caller (who closes it), or {@code null} at the end. Buffers come from
+ * the operator's own share of the task memory; state kept on the heap is reserved there too, so an
+ * operator over the task budget fails with {@code TaskMemoryExceededException} naming it.
+ */
+public abstract class BatchOperator implements AutoCloseable {
+  /** Rows per output batch for operators that build their own batches. */
+  public static final int BATCH_ROWS = 8192;
+
+  protected final OperatorMemory memory;
+  protected final Schema schema;
+  protected final List<SqlType> types;
+  private final List<BatchOperator> children;
+  private boolean closed;
+
+  protected BatchOperator(OperatorMemory memory, Schema schema, List<BatchOperator> children) {
+    this.memory = memory;
+    this.schema = schema;
+    this.types = new ArrayList<>();
+    schema.getFields().forEach(f -> types.add(SqlType.fromArrow(f.getType())));
+    this.children = children;
+  }
+
+  /** The output schema (Arrow form of the plan's {@code Operator.output_schema}). */
+  public Schema schema() {
+    return schema;
+  }
+
+  public String name() {
+    return memory.operator();
+  }
+
+  /** The next output batch, or null when the operator is exhausted. */
+  public final VectorSchemaRoot next() {
+    try {
+      return produce();
+    } catch (OutOfMemoryException e) {
+      throw memory.translate(e);
+    }
+  }
+
+  protected abstract VectorSchemaRoot produce();
+
+  /** Columns as an output batch of this operator's schema, allocated from its memory. */
+  protected VectorSchemaRoot toRoot(Column[] cols, int n) {
+    return ArrowColumns.toRoot(schema, cols, n, memory.allocator());
+  }
+
+  /** Reads every batch of an input into columns, reserving their heap bytes; closes the batches. */
+  protected static List<Column[]> drain(BatchOperator input, OperatorMemory memory) {
+    List<Column[]> out = new ArrayList<>();
+    VectorSchemaRoot root;
+    while ((root = input.next()) != null) {
+      try (VectorSchemaRoot r = root) {
+        if (r.getRowCount() == 0) {
+          continue;
+        }
+        Column[] cols = ArrowColumns.read(r);
+        long bytes = 0;
+        for (Column c : cols) {
+          bytes += c.bytes();
+        }
+        memory.reserve(bytes);
+        out.add(cols);
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    RuntimeException failure = null;
+    for (BatchOperator c : children) {
+      try {
+        c.close();
+      } catch (RuntimeException e) {
+        failure = failure == null ? e : failure;
+      }
+    }
+    try {
+      releaseState();
+      memory.close();
+    } catch (RuntimeException e) {
+      failure = failure == null ? e : failure;
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /** Drops operator state before the memory is closed. */
+  protected void releaseState() {}
+}

@@ -1,0 +1,38 @@
+package dev.squall.engine.operator;
+
+import dev.squall.engine.column.Column;
+import dev.squall.engine.expr.Casts;
+import dev.squall.engine.expr.ColumnBatch;
+import dev.squall.engine.expr.Evaluator;
+import dev.squall.engine.memory.OperatorMemory;
+import java.util.List;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/** Computes one output column per expression, a batch at a time. */
+public final class ProjectOperator extends BatchOperator {
+  private final BatchOperator input;
+  private final List<Evaluator> expressions;
+
+  public ProjectOperator(OperatorMemory memory, Schema schema, BatchOperator input, List<Evaluator> expressions) {
+    super(memory, schema, List.of(input));
+    this.input = input;
+    this.expressions = expressions;
+  }
+
+  @Override
+  protected VectorSchemaRoot produce() {
+    VectorSchemaRoot root = input.next();
+    if (root == null) {
+      return null;
+    }
+    try (VectorSchemaRoot r = root) {
+      ColumnBatch batch = ColumnBatch.of(r);
+      Column[] out = new Column[expressions.size()];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = Casts.cast(expressions.get(i).evaluate(batch), types.get(i));
+      }
+      return toRoot(out, r.getRowCount());
+    }
+  }
+}

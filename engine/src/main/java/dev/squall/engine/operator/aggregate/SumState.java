@@ -1,0 +1,159 @@
+package dev.squall.engine.operator.aggregate;
+
+import dev.squall.engine.EngineException;
+import dev.squall.engine.column.Column;
+import dev.squall.engine.column.DecimalColumn;
+import dev.squall.engine.column.DoubleColumn;
+import dev.squall.engine.column.LongColumn;
+import dev.squall.engine.expr.Casts;
+import dev.squall.engine.types.SqlType;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.Arrays;
+
+/**
+ * Per-group sums in the domain of a sum type: exact long (integral; overflow is an error), double,
+ * or unscaled decimal at the type's scale (long, widened to BigInteger on overflow). A group with
+ * no non-NULL input has a NULL sum.
+ */
+final class SumState {
+  private final SqlType sumType;
+  private long[] longs = new long[1024];
+  private double[] doubles;
+  private BigInteger[] wide;
+  private boolean[] seen = new boolean[1024];
+
+  SumState(SqlType sumType) {
+    this.sumType = sumType;
+    if (sumType.isFloating()) {
+      doubles = new double[1024];
+    } else if (!sumType.isIntegral() && !sumType.isDecimal()) {
+      throw EngineException.badPlan("SUM of type " + sumType);
+    }
+  }
+
+  SqlType type() {
+    return sumType;
+  }
+
+  private void ensure(int groups) {
+    if (groups > seen.length) {
+      int c = Math.max(groups, seen.length * 2);
+      seen = Arrays.copyOf(seen, c);
+      longs = Arrays.copyOf(longs, c);
+      if (doubles != null) {
+        doubles = Arrays.copyOf(doubles, c);
+      }
+      if (wide != null) {
+        wide = Arrays.copyOf(wide, c);
+      }
+    }
+  }
+
+  void add(int[] ids, int n, int groups, Column arg) {
+    ensure(groups);
+    if (sumType.isFloating()) {
+      DoubleColumn c = (DoubleColumn) Casts.cast(arg, SqlType.DOUBLE);
+      double[] v = c.values();
+      for (int i = 0; i < n; i++) {
+        if (!c.isNull(i)) {
+          doubles[ids[i]] += v[i];
+          seen[ids[i]] = true;
+        }
+      }
+    } else if (sumType.isIntegral()) {
+      LongColumn c = (LongColumn) arg;
+      long[] v = c.values();
+      try {
+        for (int i = 0; i < n; i++) {
+          if (!c.isNull(i)) {
+            int g = ids[i];
+            longs[g] = Math.addExact(longs[g], v[i]);
+            seen[g] = true;
+          }
+        }
+      } catch (ArithmeticException e) {
+        throw EngineException.user("numeric overflow: SUM out of range for " + sumType);
+      }
+    } else {
+      DecimalColumn c = (DecimalColumn) Casts.cast(arg, SqlType.decimal(38, sumType.scale()));
+      long[] v = c.unscaledValues();
+      for (int i = 0; i < n; i++) {
+        if (c.isNull(i)) {
+          continue;
+        }
+        int g = ids[i];
+        seen[g] = true;
+        if ((wide == null || wide[g] == null) && !c.isBig(i)) {
+          long r = longs[g] + v[i];
+          // Overflow iff both operands have the sign opposite to the result (Hacker's Delight 2-13).
+          if (((longs[g] ^ r) & (v[i] ^ r)) >= 0) {
+            longs[g] = r;
+            continue;
+          }
+        }
+        if (wide == null) {
+          wide = new BigInteger[longs.length];
+        }
+        BigInteger cur = wide[g] != null ? wide[g] : BigInteger.valueOf(longs[g]);
+        wide[g] = cur.add(c.unscaledBig(i));
+      }
+    }
+  }
+
+  /** Merges another column of partial sums (same domain) — same as add. */
+  boolean isNull(int g) {
+    return !seen[g];
+  }
+
+  /** Sum of group g as an exact decimal (integral and decimal domains) or double. */
+  BigDecimal decimal(int g) {
+    if (sumType.isDecimal()) {
+      return wide != null && wide[g] != null ? new BigDecimal(wide[g], sumType.scale()) : BigDecimal.valueOf(longs[g], sumType.scale());
+    }
+    return BigDecimal.valueOf(longs[g]);
+  }
+
+  double asDouble(int g) {
+    if (doubles != null) {
+      return doubles[g];
+    }
+    return sumType.isIntegral() ? (double) longs[g] : decimal(g).doubleValue();
+  }
+
+  long asLong(int g) {
+    return longs[g];
+  }
+
+  /** The sums as a column of {@code out} type (integral range and decimal precision are checked). */
+  Column result(int groups, SqlType out) {
+    boolean[] nulls = new boolean[groups];
+    for (int g = 0; g < groups; g++) {
+      nulls[g] = !seen[g];
+    }
+    Column col;
+    if (doubles != null) {
+      col = new DoubleColumn(SqlType.DOUBLE, Arrays.copyOf(doubles, groups), nulls, groups);
+    } else if (sumType.isIntegral()) {
+      col = new LongColumn(SqlType.BIGINT, Arrays.copyOf(longs, groups), nulls, groups);
+    } else {
+      DecimalColumn d = new DecimalColumn(SqlType.decimal(38, sumType.scale()), new long[groups], null, nulls, groups);
+      for (int g = 0; g < groups; g++) {
+        if (wide != null && wide[g] != null) {
+          if (!dev.squall.engine.expr.Decimals.fits(wide[g], 38)) {
+            throw EngineException.user("numeric overflow: SUM out of range for " + out);
+          }
+          d.setBig(g, wide[g]);
+        } else {
+          d.setLong(g, longs[g]);
+        }
+      }
+      col = d;
+    }
+    return Casts.cast(col, out);
+  }
+
+  long bytes() {
+    return seen.length * (doubles != null ? 17L : 9L) + (wide == null ? 0 : wide.length * 8L);
+  }
+}
