@@ -45,6 +45,33 @@ public record Distribution(Kind kind, List<List<Integer>> keyLists) {
   }
 
   /**
+   * Positions within {@code keys} of a key list this placement hashes on, when every column of
+   * that list is one of {@code keys}: rows equal on {@code keys} are then already together, and a
+   * second input hashed on its columns at the same positions lands in the same tasks. Empty when
+   * no such key list exists.
+   */
+  public java.util.Optional<List<Integer>> hashPositionsWithin(List<Integer> keys) {
+    if (kind != Kind.HASH) {
+      return java.util.Optional.empty();
+    }
+    for (List<Integer> list : keyLists) {
+      List<Integer> positions = new ArrayList<>();
+      for (int column : list) {
+        int position = keys.indexOf(column);
+        if (position < 0) {
+          positions = null;
+          break;
+        }
+        positions.add(position);
+      }
+      if (positions != null && !positions.isEmpty()) {
+        return java.util.Optional.of(positions);
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
+  /**
    * True when all rows of any group of the given grouping columns are already in one task: the
    * draft is single, or hashed on a non-empty subset of the grouping columns.
    */

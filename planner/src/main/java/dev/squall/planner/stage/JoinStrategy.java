@@ -11,8 +11,8 @@ import org.apache.calcite.rel.core.JoinRelType;
  *   <li>a side estimated at most {@code broadcastThresholdBytes} is broadcast when the join type
  *       keeps the other side's rows independent (right side: INNER, LEFT, SEMI, ANTI; left side:
  *       INNER, RIGHT); if both qualify, the smaller;</li>
- *   <li>a side already hash-placed on exactly its join keys stays, and only the other side is
- *       shuffled into its partitions (co-located join);</li>
+ *   <li>a side already hash-placed on its join keys (or on some of them) stays, and only the
+ *       other side is shuffled into its partitions by the matching keys (co-located join);</li>
  *   <li>otherwise both sides are hash-partitioned on their keys.</li>
  * </ol>
  */
@@ -46,10 +46,10 @@ public enum JoinStrategy {
     if (leftSmall) {
       return BROADCAST_LEFT;
     }
-    if (left.distribution().hashedOn(left.keys())) {
+    if (left.distribution().hashPositionsWithin(left.keys()).isPresent()) {
       return SHUFFLE_RIGHT;
     }
-    if (right.distribution().hashedOn(right.keys())) {
+    if (right.distribution().hashPositionsWithin(right.keys()).isPresent()) {
       return SHUFFLE_LEFT;
     }
     return HASH_BOTH;

@@ -190,16 +190,18 @@ public final class StageGraphTranslator {
         placed = right.distribution().shifted(leftWidth);
       }
       case SHUFFLE_RIGHT -> {
+        List<Integer> positions = left.distribution().hashPositionsWithin(leftKeys).orElseThrow();
         draft = left;
         leftOp = left.root();
-        rightOp = graph.exchange(right, Partitionings.hash(rightKeys, left.taskCount()), left);
-        placed = keyPlacement(type, leftKeys, rightKeys, leftWidth);
+        rightOp = graph.exchange(right, Partitionings.hash(pick(rightKeys, positions), left.taskCount()), left);
+        placed = keyPlacement(type, pick(leftKeys, positions), pick(rightKeys, positions), leftWidth);
       }
       case SHUFFLE_LEFT -> {
+        List<Integer> positions = right.distribution().hashPositionsWithin(rightKeys).orElseThrow();
         draft = right;
         rightOp = right.root();
-        leftOp = graph.exchange(left, Partitionings.hash(leftKeys, right.taskCount()), right);
-        placed = keyPlacement(type, leftKeys, rightKeys, leftWidth);
+        leftOp = graph.exchange(left, Partitionings.hash(pick(leftKeys, positions), right.taskCount()), right);
+        placed = keyPlacement(type, pick(leftKeys, positions), pick(rightKeys, positions), leftWidth);
       }
       case HASH_BOTH -> {
         int tasks = taskCounts.forBytes(left.bytes() + right.bytes());
@@ -238,6 +240,10 @@ public final class StageGraphTranslator {
     draft.setRoot(op.build());
     draft.setDistribution(placed);
     return estimated(draft, join);
+  }
+
+  private static List<Integer> pick(List<Integer> keys, List<Integer> positions) {
+    return positions.stream().map(keys::get).toList();
   }
 
   private static HashJoin.BuildSide buildSide(JoinStrategy strategy, JoinRelType type, double leftBytes, double rightBytes) {
