@@ -59,7 +59,7 @@ public final class LambdaTaskInvoker implements TaskInvoker, AutoCloseable {
       byte[] payload = response.payload() == null ? new byte[0] : response.payload().asByteArray();
       if (response.functionError() != null) {
         return failed(spec, ErrorCode.EXTERNAL, "task function failed (" + response.functionError() + "): "
-            + new String(payload, StandardCharsets.UTF_8));
+            + FunctionErrors.summary(payload));
       }
       return TaskPayloads.decodeResult(payload);
     } catch (TooManyRequestsException e) {
