@@ -16,7 +16,10 @@ import dev.squall.planner.split.ScanAssignment;
 import dev.squall.planner.split.SplitPlanner;
 import dev.squall.proto.v1.ErrorCode;
 import dev.squall.proto.v1.QuerySummary;
+import dev.squall.proto.v1.Stage;
 import dev.squall.proto.v1.StageGraph;
+import dev.squall.proto.v1.StageSummary;
+import dev.squall.proto.v1.TaskResult;
 import dev.squall.proto.v1.TaskMetrics;
 import dev.squall.shuffle.ShuffleCleaner;
 import java.io.ByteArrayOutputStream;
@@ -104,7 +107,7 @@ public final class QueryCoordinator implements QueryService {
       Schema schema = SqlType.arrowSchema(planned.outputSchema());
       ResultCollector.Collected result = new ResultCollector(s3, allocator)
           .collect(settings.shuffleBucket(), run.winners().get(graph.getRootStageId()), schema);
-      QuerySummary summary = summary(graph, run, result.rows(), millisSince(start));
+      QuerySummary summary = summary(graph, splits, run, result.rows(), millisSince(start));
       if (result.arrowIpc().length > settings.inlineResultCapBytes()) {
         String key = "results/" + queryId + ".arrows";
         s3.putObject(b -> b.bucket(settings.shuffleBucket()).key(key).contentType("application/vnd.apache.arrow.stream"),
@@ -123,7 +126,7 @@ public final class QueryCoordinator implements QueryService {
     }
   }
 
-  static QuerySummary summary(StageGraph graph, JobRun run, long rows, long wallMillis) {
+  static QuerySummary summary(StageGraph graph, ScanAssignment scans, JobRun run, long rows, long wallMillis) {
     long scanned = 0;
     long shuffled = 0;
     long requests = 0;
@@ -132,9 +135,21 @@ public final class QueryCoordinator implements QueryService {
       shuffled += m.getBytesShuffleWritten();
       requests += m.getS3PutRequests() + m.getS3GetRequests();
     }
-    return QuerySummary.newBuilder().setStages(graph.getStagesCount()).setTasks(run.tasks())
+    QuerySummary.Builder summary = QuerySummary.newBuilder().setStages(graph.getStagesCount()).setTasks(run.tasks())
         .setAttempts(run.attempts()).setRows(rows).setBytesScanned(scanned).setBytesShuffled(shuffled)
-        .setS3Requests(requests).setWallMillis(wallMillis).build();
+        .setS3Requests(requests).setWallMillis(wallMillis);
+    for (Stage stage : graph.getStagesList()) {
+      int id = stage.getStageId();
+      String edge = graph.getEdgesList().stream().filter(e -> e.getProducerStageId() == id).findFirst()
+          .map(e -> e.getPartitioning().getKindCase().name().toLowerCase(java.util.Locale.ROOT)).orElse("");
+      TaskResult[] winners = run.winners().get(id);
+      summary.addStageSummaries(StageSummary.newBuilder().setStageId(id)
+          .setTasks(winners == null ? 0 : winners.length)
+          .setAttempts(run.attemptsByStage().getOrDefault(id, 0))
+          .setOutputEdge(edge)
+          .setScans(scans.isLeaf(id)));
+    }
+    return summary.build();
   }
 
   private byte[] textAnswer(String column, String text) {

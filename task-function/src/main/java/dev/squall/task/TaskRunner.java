@@ -95,7 +95,7 @@ public final class TaskRunner {
       MapOutput output = writer.close();
       output.addTo(result);
       TaskMetrics.Builder metrics = result.getMetricsBuilder();
-      metrics.setRowsWritten(rows).setPeakMemoryBytes(peak);
+      metrics.setRowsWritten(rows).setPeakMemoryBytes(peak).setBytesScanned(scannedBytes(spec));
       for (ShuffleMetrics m : inputs.readerMetrics()) {
         metrics.setBytesShuffleRead(metrics.getBytesShuffleRead() + m.bytesRead())
             .setRowsRead(metrics.getRowsRead() + m.rowsRead())
@@ -113,6 +113,17 @@ public final class TaskRunner {
     }
     result.getMetricsBuilder().setWallMillis((System.nanoTime() - start) / 1_000_000);
     return result.build();
+  }
+
+  /** Bytes of data-file ranges the task's splits cover. */
+  static long scannedBytes(TaskSpec spec) {
+    long bytes = 0;
+    for (var input : spec.getInputsList()) {
+      for (var split : input.getScan().getSplitsList()) {
+        bytes += split.getLength();
+      }
+    }
+    return bytes;
   }
 
   /** The shuffle output of the spec; a result output is written as one partition. */

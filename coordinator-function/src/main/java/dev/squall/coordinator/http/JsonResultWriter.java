@@ -90,6 +90,11 @@ final class JsonResultWriter {
     node.put("bytesShuffled", s.getBytesShuffled());
     node.put("s3Requests", s.getS3Requests());
     node.put("wallMillis", s.getWallMillis());
+    ArrayNode stages = node.putArray("stageSummaries");
+    for (var st : s.getStageSummariesList()) {
+      stages.addObject().put("stageId", st.getStageId()).put("tasks", st.getTasks()).put("attempts", st.getAttempts())
+          .put("outputEdge", st.getOutputEdge()).put("scans", st.getScans());
+    }
     return node;
   }
 

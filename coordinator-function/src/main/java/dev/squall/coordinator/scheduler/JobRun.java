@@ -11,6 +11,8 @@ import java.util.Map;
  * @param winners for each stage id, the winning (first successful) attempt's result per partition
  * @param tasks number of tasks (partitions over all stages)
  * @param attempts number of attempts started, retries included
+ * @param attemptsByStage attempts started per stage id
  * @param metrics metrics of every finished attempt, winners and losers
  */
-public record JobRun(Map<Integer, TaskResult[]> winners, int tasks, int attempts, List<TaskMetrics> metrics) {}
+public record JobRun(Map<Integer, TaskResult[]> winners, int tasks, int attempts, Map<Integer, Integer> attemptsByStage,
+    List<TaskMetrics> metrics) {}

@@ -73,6 +73,7 @@ public final class StageScheduler {
     Set<Integer> started = new HashSet<>();
     List<TaskMetrics> metrics = new ArrayList<>();
     int[] attempts = {0};
+    Map<Integer, Integer> attemptsByStage = new HashMap<>();
     int[] inFlight = {0};
     long deadline = System.nanoTime() + timeout.toNanos();
     int tasks = 0;
@@ -91,13 +92,14 @@ public final class StageScheduler {
           remaining.put(id, n);
           for (int p = 0; p < n; p++) {
             launch(specs.build(stage, p, 0, winners), done, attempts, inFlight);
+            attemptsByStage.merge(id, 1, Integer::sum);
           }
           if (n == 0) {
             throw new IllegalArgumentException("invalid stage graph: stage " + id + " has no tasks");
           }
         }
         if (remaining.getOrDefault(topology.rootStageId(), -1) == 0) {
-          return new JobRun(winners, tasks, attempts[0], metrics);
+          return new JobRun(winners, tasks, attempts[0], attemptsByStage, metrics);
         }
         Completion c = done.poll(200, TimeUnit.MILLISECONDS);
         if (cancelled.getAsBoolean()) {
@@ -128,6 +130,7 @@ public final class StageScheduler {
           LOG.info("job {} task {}.{} attempt {} failed ({}), retrying", plan.jobId(), c.stageId(), c.partition(), attempt, error.getMessage());
           TaskSpec next = specs.build(topology.stage(c.stageId()), c.partition(), attempt + 1, winners);
           attempts[0]++;
+          attemptsByStage.merge(c.stageId(), 1, Integer::sum);
           inFlight[0]++;
           timer.schedule(() -> invoke(next, done), retry.delayBefore(attempt + 1).toMillis(), TimeUnit.MILLISECONDS);
           continue;
