@@ -152,6 +152,11 @@ public final class LocalDeployment implements AutoCloseable {
     return new TpchLoader(catalog.catalog()).withProgressBar(progressBar).load(scaleFactor);
   }
 
+  /** As {@link #loadTpch(double, boolean)}, with at most {@code rowsPerFile} rows per data file. */
+  public TpchLoader.LoadReport loadTpch(double scaleFactor, boolean progressBar, long rowsPerFile) {
+    return new TpchLoader(catalog.catalog()).withProgressBar(progressBar).withRowsPerFile(rowsPerFile).load(scaleFactor);
+  }
+
   /** The HTTP endpoint, {@code http://127.0.0.1:PORT}. */
   public URI gatewayEndpoint() {
     return gateway.endpoint();
