@@ -42,8 +42,9 @@ final class LocalCommand implements Callable<Integer> {
       System.err.println("--tpch must be a positive scale factor, got " + tpchScaleFactor);
       return 2;
     }
-    LocalDeployment.Options options = new LocalDeployment.Options(dataDir.toAbsolutePath(), port, taskConcurrency, 2048,
-        Duration.ofSeconds(integrationTimeoutSeconds));
+    LocalDeployment.Options options = LocalDeployment.Options.defaults().withDataDir(dataDir.toAbsolutePath())
+        .withGatewayPort(port).withTaskConcurrency(taskConcurrency)
+        .withIntegrationTimeout(Duration.ofSeconds(integrationTimeoutSeconds));
     LocalDeployment stack = LocalDeployment.start(options);
     Runtime.getRuntime().addShutdownHook(new Thread(stack::close, "squall-local-shutdown"));
     if (tpchScaleFactor != null) {

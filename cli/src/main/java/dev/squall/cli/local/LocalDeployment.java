@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.iceberg.io.FileIO;
@@ -54,22 +55,33 @@ public final class LocalDeployment implements AutoCloseable {
    * @param taskConcurrency concurrent task invocations (the task function's reserved concurrency)
    * @param taskMemoryMb the task function's memory size; tasks budget 60% of it for Arrow buffers
    * @param integrationTimeout the gateway's wait for the coordinator (API Gateway allows 30 s)
+   * @param taskHandlerWrapper wraps the task function's handler as deployed (identity normally;
+   *     tests put fault injection here, at the Lambda boundary)
    */
-  public record Options(Path dataDir, int gatewayPort, int taskConcurrency, int taskMemoryMb, Duration integrationTimeout) {
+  public record Options(Path dataDir, int gatewayPort, int taskConcurrency, int taskMemoryMb, Duration integrationTimeout,
+      UnaryOperator<LambdaHandler> taskHandlerWrapper) {
     public static Options defaults() {
-      return new Options(null, 0, 8, 2048, Duration.ofSeconds(30));
+      return new Options(null, 0, 8, 2048, Duration.ofSeconds(30), UnaryOperator.identity());
     }
 
     public Options withDataDir(Path dir) {
-      return new Options(dir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout);
+      return new Options(dir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper);
     }
 
     public Options withGatewayPort(int port) {
-      return new Options(dataDir, port, taskConcurrency, taskMemoryMb, integrationTimeout);
+      return new Options(dataDir, port, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper);
+    }
+
+    public Options withTaskConcurrency(int n) {
+      return new Options(dataDir, gatewayPort, n, taskMemoryMb, integrationTimeout, taskHandlerWrapper);
     }
 
     public Options withIntegrationTimeout(Duration timeout) {
-      return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, timeout);
+      return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, timeout, taskHandlerWrapper);
+    }
+
+    public Options withTaskHandlerWrapper(UnaryOperator<LambdaHandler> wrapper) {
+      return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, wrapper);
     }
   }
 
@@ -95,7 +107,7 @@ public final class LocalDeployment implements AutoCloseable {
       LambdaHandler taskHandler = (payload, ctx) -> taskFunction.handle(payload, ctx::isCancelled);
 
       lambda = track(LambdaEmulator.start(0, List.of(
-          FunctionDefinition.of(TASK_FUNCTION, taskHandler)
+          FunctionDefinition.of(TASK_FUNCTION, options.taskHandlerWrapper().apply(taskHandler))
               .withMemoryMb(options.taskMemoryMb())
               .withTimeout(Duration.ofMinutes(15))
               .withReservedConcurrency(options.taskConcurrency()))));

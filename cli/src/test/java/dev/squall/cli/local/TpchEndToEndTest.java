@@ -3,26 +3,14 @@ package dev.squall.cli.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.squall.local.tpch.TpchLoader;
-import io.trino.tpch.TpchTable;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
-import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.Table;
-import org.apache.iceberg.io.CloseableIterable;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -40,10 +28,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class TpchEndToEndTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  Path dataDir;
-  LocalDeployment stack;
+  TestStack stack;
   Connection duck;
-  final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
   abstract double scaleFactor();
 
@@ -56,24 +42,8 @@ abstract class TpchEndToEndTest {
 
   @BeforeAll
   void startStackAndOracle() throws Exception {
-    dataDir = java.nio.file.Files.createTempDirectory("squall-e2e");
-    stack = LocalDeployment.start(LocalDeployment.Options.defaults().withDataDir(dataDir)
-        .withIntegrationTimeout(Duration.ofMinutes(10)));
-    stack.loadTpch(scaleFactor(), false, rowsPerFile());
-    duck = DriverManager.getConnection("jdbc:duckdb:");
-    try (Statement st = duck.createStatement()) {
-      for (TpchTable<?> t : TpchTable.getTables()) {
-        Table table = stack.catalog().catalog().loadTable(TpchLoader.identifier(t));
-        List<String> files = new ArrayList<>();
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-          for (FileScanTask task : tasks) {
-            files.add("'" + stack.catalog().localPathOf(task.file().location()) + "'");
-          }
-        }
-        st.execute("create view " + t.getTableName() + " as select * from read_parquet(["
-            + String.join(", ", files) + "])");
-      }
-    }
+    stack = TestStack.start(scaleFactor(), rowsPerFile(), UnaryOperator.identity());
+    duck = stack.duckDb();
   }
 
   @AfterAll
@@ -83,11 +53,6 @@ abstract class TpchEndToEndTest {
     }
     if (stack != null) {
       stack.close();
-    }
-    if (dataDir != null) {
-      try (var paths = java.nio.file.Files.walk(dataDir)) {
-        paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
     }
   }
 
@@ -99,24 +64,11 @@ abstract class TpchEndToEndTest {
     return q;
   }
 
-  /** Posts the SQL through the gateway; returns status, body and headers. */
-  HttpResponse<byte[]> post(String sql, Map<String, String> properties) throws Exception {
-    ObjectNode body = JSON.createObjectNode().put("sql", sql);
-    ObjectNode props = body.putObject("properties");
-    properties.forEach(props::put);
-    HttpRequest request = HttpRequest.newBuilder(URI.create(stack.gatewayEndpoint() + "/v1/queries"))
-        .timeout(Duration.ofMinutes(10))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)))
-        .build();
-    return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-  }
-
   @ParameterizedTest(name = "Q{0}")
   @MethodSource("queries")
   void answerEqualsDuckDb(int n) throws Exception {
     String sql = TpchQueries.text(n);
-    HttpResponse<byte[]> response = post(sql, properties());
+    HttpResponse<byte[]> response = stack.post(sql, properties(), "application/vnd.apache.arrow.stream");
     assertThat(response.statusCode()).as("Q%d: %s", n, new String(response.body())).isEqualTo(200);
     List<List<Object>> actual = ResultRows.fromArrow(response.body());
     List<List<Object>> expected;
@@ -141,7 +93,4 @@ abstract class TpchEndToEndTest {
     }
   }
 
-  static String describe(List<List<Object>> rows) {
-    return rows.stream().map(Object::toString).collect(Collectors.joining("\n"));
-  }
 }

@@ -1,0 +1,108 @@
+package dev.squall.cli.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Bad requests through the whole HTTP path: each gets a clear 4xx that names the problem (with
+ * line and column for SQL), no task runs for it, and the stack keeps serving afterwards.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BadInputTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String JSON_TYPE = "application/json";
+  private TestStack stack;
+
+  @BeforeAll
+  void start() throws Exception {
+    stack = TestStack.start(0.01, 100_000, UnaryOperator.identity());
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    stack.close();
+  }
+
+  @AfterEach
+  void stackKeepsServing() throws Exception {
+    HttpResponse<byte[]> ok = stack.post("select count(*) from tpch.region", Map.of(), JSON_TYPE);
+    assertThat(ok.statusCode()).isEqualTo(200);
+    assertThat(JSON.readTree(ok.body()).at("/rows/0/0").asLong()).isEqualTo(5);
+    assertThat(stack.shuffleObjects()).isEmpty();
+  }
+
+  private JsonNode error(HttpResponse<byte[]> r, int status) throws Exception {
+    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(status);
+    return JSON.readTree(r.body()).get("error");
+  }
+
+  @Test
+  void syntaxErrorNamesLineAndColumn() throws Exception {
+    // The select list ends in a comma, so FROM on line 2, column 1 is where parsing fails.
+    JsonNode e = error(stack.post("select n_name,\nfrom tpch.nation", Map.of(), JSON_TYPE), 400);
+    assertThat(e.get("code").asText()).isEqualTo("USER_ERROR");
+    assertThat(e.get("message").asText()).containsIgnoringCase("from");
+    assertThat(e.get("line").asInt()).isEqualTo(2);
+    assertThat(e.get("column").asInt()).isEqualTo(1);
+  }
+
+  @Test
+  void unknownTableIsNamed() throws Exception {
+    JsonNode e = error(stack.post("select * from tpch.nations", Map.of(), JSON_TYPE), 400);
+    assertThat(e.get("message").asText()).containsIgnoringCase("nations");
+    assertThat(e.get("line").asInt()).isEqualTo(1);
+    assertThat(e.get("column").asInt()).isEqualTo(15);
+  }
+
+  @Test
+  void unknownColumnIsNamed() throws Exception {
+    JsonNode e = error(stack.post("select n_nam from tpch.nation", Map.of(), JSON_TYPE), 400);
+    assertThat(e.get("message").asText()).containsIgnoringCase("n_nam");
+    assertThat(e.get("line").asInt()).isEqualTo(1);
+    assertThat(e.get("column").asInt()).isEqualTo(8);
+  }
+
+  @Test
+  void unsupportedConstructIsNamedAndTheWholeQueryRefused() throws Exception {
+    JsonNode e = error(stack.post("select n_name,\n  rank() over (order by n_regionkey) from tpch.nation", Map.of(), JSON_TYPE), 400);
+    assertThat(e.get("message").asText()).contains("window function");
+    assertThat(e.get("line").asInt()).isEqualTo(2);
+  }
+
+  @Test
+  void emptyBodyIsRefused() throws Exception {
+    JsonNode e = error(stack.postRaw(new byte[0], JSON_TYPE), 400);
+    assertThat(e.get("message").asText()).contains("request body is empty");
+  }
+
+  @Test
+  void brokenJsonBodyIsRefused() throws Exception {
+    JsonNode e = error(stack.postRaw("{\"sql\": ".getBytes(StandardCharsets.UTF_8), JSON_TYPE), 400);
+    assertThat(e.get("message").asText()).contains("not valid JSON");
+  }
+
+  @Test
+  void oneMegabyteSqlIsRefused() throws Exception {
+    String sql = "select 1 from tpch.region where r_name in (" + "'x', ".repeat(1 << 18) + "'y')";
+    assertThat(sql.length()).isGreaterThan(1 << 20);
+    JsonNode e = error(stack.post(sql, Map.of(), JSON_TYPE), 413);
+    assertThat(e.get("message").asText()).contains("SQL text is").contains("the limit is");
+  }
+
+  @Test
+  void unknownQueryPropertyIsRefused() throws Exception {
+    JsonNode e = error(stack.post("select 1", Map.of("no_such_setting", "1"), JSON_TYPE), 400);
+    assertThat(e.get("message").asText()).contains("no_such_setting");
+  }
+}
