@@ -32,6 +32,10 @@ final class LocalCommand implements Callable<Integer> {
   @Option(names = "--integration-timeout", defaultValue = "30", description = "Seconds the gateway waits for the coordinator (default: ${DEFAULT-VALUE}, as API Gateway).")
   int integrationTimeoutSeconds;
 
+  @Option(names = "--run-tpch", split = ",", paramLabel = "N",
+      description = "Once serving, run these TPC-H queries (1-22) through the gateway and print their results and summaries.")
+  java.util.List<Integer> runTpch = java.util.List.of();
+
   static boolean isServing() {
     return serving;
   }
@@ -57,6 +61,18 @@ final class LocalCommand implements Callable<Integer> {
     System.out.println("gateway: " + stack.gatewayEndpoint());
     System.out.flush();
     serving = true;
+    if (!runTpch.isEmpty()) {
+      QueryClient client = new QueryClient(stack.gatewayEndpoint(), Duration.ofMinutes(15));
+      for (int n : runTpch) {
+        String sql = TpchQueryTexts.text(n);
+        System.out.println();
+        System.out.println("-- TPC-H Q" + n);
+        var response = client.send(sql, java.util.Map.of("default_schema", "tpch"), QueryClient.ARROW_STREAM);
+        AnswerPrinter.print(response, ResultFormat.TABLE, System.out, System.out);
+      }
+      System.out.println();
+      System.out.println("serving on " + stack.gatewayEndpoint() + " (Ctrl-C stops)");
+    }
     return 0;
   }
 }
