@@ -64,7 +64,7 @@ final class LocalCommand implements Callable<Integer> {
     if (!runTpch.isEmpty()) {
       QueryClient client = new QueryClient(stack.gatewayEndpoint(), Duration.ofMinutes(15));
       for (int n : runTpch) {
-        String sql = TpchQueryTexts.text(n);
+        String sql = dev.squall.local.tpch.TpchQueries.text(n);
         System.out.println();
         System.out.println("-- TPC-H Q" + n);
         var response = client.send(sql, java.util.Map.of("default_schema", "tpch"), QueryClient.ARROW_STREAM);

@@ -67,15 +67,15 @@ abstract class TpchEndToEndTest {
   @ParameterizedTest(name = "Q{0}")
   @MethodSource("queries")
   void answerEqualsDuckDb(int n) throws Exception {
-    String sql = TpchQueries.text(n);
+    String sql = dev.squall.local.tpch.TpchQueries.text(n);
     HttpResponse<byte[]> response = stack.post(sql, properties(), "application/vnd.apache.arrow.stream");
     assertThat(response.statusCode()).as("Q%d: %s", n, new String(response.body())).isEqualTo(200);
     List<List<Object>> actual = ResultRows.fromArrow(response.body());
     List<List<Object>> expected;
-    try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(TpchQueries.forDuckDb(sql))) {
+    try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(TpchDialect.forDuckDb(sql))) {
       expected = ResultRows.fromJdbc(rs);
     }
-    String diff = ResultRows.difference(actual, expected, TpchQueries.ordered(sql));
+    String diff = ResultRows.difference(actual, expected, TpchDialect.ordered(sql));
     assertThat(diff).as("Q%d differs from DuckDB", n).isNull();
 
     var summary = JSON.readTree(response.headers().firstValue("x-squall-summary").orElseThrow());
