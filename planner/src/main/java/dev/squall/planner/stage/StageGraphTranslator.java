@@ -173,7 +173,7 @@ public final class StageGraphTranslator {
     JoinStrategy strategy = JoinStrategy.choose(type,
         new JoinStrategy.Side(left.bytes(), left.distribution(), leftKeys),
         new JoinStrategy.Side(right.bytes(), right.distribution(), rightKeys),
-        settings.broadcastThresholdBytes());
+        settings.broadcastThresholdBytes(), keyTypesMatch(join, leftKeys, rightKeys));
     int leftWidth = join.getLeft().getRowType().getFieldCount();
     StageDraft draft;
     Operator leftOp;
@@ -243,6 +243,19 @@ public final class StageGraphTranslator {
     draft.setRoot(op.build());
     draft.setDistribution(placed);
     return estimated(draft, join);
+  }
+
+  private static boolean keyTypesMatch(Join join, List<Integer> leftKeys, List<Integer> rightKeys) {
+    var left = join.getLeft().getRowType().getFieldList();
+    var right = join.getRight().getRowType().getFieldList();
+    for (int i = 0; i < leftKeys.size(); i++) {
+      var l = TypeTranslator.toProto(left.get(leftKeys.get(i)).getType()).toBuilder().setNullable(false).build();
+      var r = TypeTranslator.toProto(right.get(rightKeys.get(i)).getType()).toBuilder().setNullable(false).build();
+      if (!l.equals(r)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static List<Integer> pick(List<Integer> keys, List<Integer> positions) {

@@ -106,6 +106,20 @@ class ExchangePlacementTest {
   }
 
   @Test
+  void joinKeysOfDifferentTypesAreHashedInOneCommonType() {
+    // l_linenumber is INTEGER, o_orderkey BIGINT: both hash edges must carry BIGINT keys, so that
+    // equal values hash alike.
+    StageGraph graph = Planning.sf100("select o_orderkey from orders join lineitem on o_orderkey = l_linenumber").stageGraph();
+    StageGraphs.assertWellFormed(graph);
+    var hashEdges = graph.getEdgesList().stream().filter(e -> e.getPartitioning().hasHash()).toList();
+    assertThat(hashEdges).hasSize(2).allSatisfy(e -> {
+      var schema = StageGraphs.stage(graph, e.getProducerStageId()).getOutputSchema();
+      int key = e.getPartitioning().getHash().getKeys(0);
+      assertThat(schema.getFields(key).getType().getKind()).isEqualTo(dev.squall.proto.v1.DataType.Kind.BIGINT);
+    });
+  }
+
+  @Test
   void fullOuterJoinOfLargeSidesIsHashPartitioned() {
     StageGraph graph = Planning.sf100("select o_orderkey, l_orderkey from orders full join lineitem on o_orderkey = l_orderkey").stageGraph();
     assertThat(edgeKinds(graph)).isEqualTo(Map.of(HASH, 2));

@@ -65,6 +65,16 @@ class JoinStrategyTest {
   }
 
   @Test
+  void keysOfDifferentTypesAreNeverHashPartitioned() {
+    assertThat(JoinStrategy.choose(JoinRelType.INNER, side(1e9, Distribution.ANY, 0), side(1e9, Distribution.ANY, 0), THRESHOLD, false))
+        .isEqualTo(JoinStrategy.BROADCAST_RIGHT);
+    assertThat(JoinStrategy.choose(JoinRelType.RIGHT, side(1e9, Distribution.ANY, 0), side(1e9, Distribution.ANY, 0), THRESHOLD, false))
+        .isEqualTo(JoinStrategy.BROADCAST_LEFT);
+    assertThat(JoinStrategy.choose(JoinRelType.FULL, side(1e9, Distribution.ANY, 0), side(1e9, Distribution.ANY, 0), THRESHOLD, false))
+        .isEqualTo(JoinStrategy.SINGLE_BOTH);
+  }
+
+  @Test
   void joinWithoutEquiKeysBroadcastsTheRightOrRunsInOneTask() {
     assertThat(JoinStrategy.choose(JoinRelType.INNER, side(1e9, Distribution.ANY), side(1e9, Distribution.ANY), THRESHOLD))
         .isEqualTo(JoinStrategy.BROADCAST_RIGHT);
