@@ -74,6 +74,13 @@ class PlanningErrorTest {
   }
 
   @Test
+  void dateDifferenceIsRefused() {
+    PlanningException e = refused("select (l_receiptdate - l_shipdate) day from lineitem");
+    assertThat(e.code()).isEqualTo(PlanningException.Code.UNSUPPORTED);
+    assertThat(e.reason()).contains("interval arithmetic");
+  }
+
+  @Test
   void typeErrorIsAValidationError() {
     PlanningException e = refused("select l_orderkey from lineitem where l_shipdate = true");
     assertThat(e.code()).isEqualTo(PlanningException.Code.VALIDATION_ERROR);
