@@ -98,6 +98,26 @@ class SplitPlannerTest {
   }
 
   @Test
+  void partitionPruningSkipsFilesOfOtherPartitions() {
+    InMemoryCatalog catalog = TpchCatalog.create(0.01);
+    org.apache.iceberg.Schema schema = TpchCatalog.nationSchema();
+    PartitionSpec byRegion = PartitionSpec.builderFor(schema).identity("n_regionkey").build();
+    Table nations = catalog.createTable(TableIdentifier.of("tpch", "nation_by_region"), schema, byRegion);
+    var append = nations.newAppend();
+    for (long region = 0; region < 5; region++) {
+      append.appendFile(DataFiles.builder(byRegion)
+          .withPath("memory://tpch/nation_by_region/r" + region + ".parquet").withFormat(FileFormat.PARQUET)
+          .withPartitionPath("n_regionkey=" + region).withRecordCount(5).withFileSizeInBytes(500).build());
+    }
+    append.commit();
+    PlannedQuery planned = new DistributedPlanner(catalog)
+        .plan("select n_name from nation_by_region where n_regionkey in (1, 3)", Planning.SETTINGS);
+    ScanAssignment assignment = new SplitPlanner(catalog, 128 * MB).plan(planned.stageGraph());
+    assertThat(allSplits(assignment, planned.stageGraph().getRootStageId())).extracting(ScanSplit::getDataFilePath)
+        .containsExactlyInAnyOrder("memory://tpch/nation_by_region/r1.parquet", "memory://tpch/nation_by_region/r3.parquet");
+  }
+
+  @Test
   void stagesWithoutScansGetNoAssignment() {
     PlannedQuery planned = Planning.sf1("select l_returnflag, count(*) from lineitem group by l_returnflag");
     ScanAssignment assignment = new SplitPlanner(Planning.SF1, 128 * MB).plan(planned.stageGraph());
