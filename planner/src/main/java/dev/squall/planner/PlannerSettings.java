@@ -65,6 +65,48 @@ public record PlannerSettings(
     return new PlannerSettings(defaultSchema, broadcastThresholdBytes, targetSplitSizeBytes, targetBytesPerTask, tasks);
   }
 
+  /** Property keys understood by {@link #withProperties}. */
+  public static final String DEFAULT_SCHEMA = "planner.default-schema";
+  public static final String BROADCAST_THRESHOLD_BYTES = "planner.broadcast-threshold-bytes";
+  public static final String TARGET_SPLIT_SIZE_BYTES = "planner.target-split-size-bytes";
+  public static final String TARGET_BYTES_PER_TASK = "planner.target-bytes-per-task";
+  public static final String MAX_TASKS_PER_STAGE = "planner.max-tasks-per-stage";
+
+  /**
+   * These settings overridden by query properties (e.g. QueryRequest.properties). Keys outside
+   * the {@code planner.} prefix are ignored.
+   *
+   * @throws IllegalArgumentException naming an unknown {@code planner.} key or a value that is not
+   *     a valid number for its key
+   */
+  public PlannerSettings withProperties(java.util.Map<String, String> properties) {
+    PlannerSettings s = this;
+    for (var e : properties.entrySet()) {
+      String key = e.getKey();
+      String value = e.getValue();
+      if (!key.startsWith("planner.")) {
+        continue;
+      }
+      s = switch (key) {
+        case DEFAULT_SCHEMA -> s.withDefaultSchema(value);
+        case BROADCAST_THRESHOLD_BYTES -> s.withBroadcastThresholdBytes(number(key, value));
+        case TARGET_SPLIT_SIZE_BYTES -> s.withTargetSplitSizeBytes(number(key, value));
+        case TARGET_BYTES_PER_TASK -> s.withTargetBytesPerTask(number(key, value));
+        case MAX_TASKS_PER_STAGE -> s.withMaxTasksPerStage((int) number(key, value));
+        default -> throw new IllegalArgumentException("Unknown planner property: " + key);
+      };
+    }
+    return s;
+  }
+
+  private static long number(String key, String value) {
+    try {
+      return Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Invalid value for " + key + ": '" + value + "' is not a whole number");
+    }
+  }
+
   /** The default schema as a Calcite schema path (empty when none). */
   public List<String> defaultSchemaPath() {
     return defaultSchema.isEmpty() ? List.of() : List.of(defaultSchema.split("\\."));

@@ -25,8 +25,9 @@ import org.apache.calcite.tools.RelBuilder;
  *   <li>sub-queries to joins ({@code SubQueryRemoveRule}), then {@code RelDecorrelator};</li>
  *   <li>simplification: constant folding ({@code ReduceExpressionsRule}), filter push-down into and
  *       through joins, projects and aggregates, set operations to aggregates, DISTINCT aggregates
- *       expanded, AVG reduced to SUM/COUNT ({@code AggregateReduceFunctionsRule}, AVG only, so that SUM
+ *       expanded into joins of aggregates, AVG reduced to SUM/COUNT ({@code AggregateReduceFunctionsRule}, AVG only, so that SUM
  *       stays SUM);</li>
+ *   <li>aggregate FILTER arguments turned into CASE arguments ({@link AggregateFilterToCase});</li>
  *   <li>unused columns trimmed ({@code RelFieldTrimmer}) so that scans read only what is used;</li>
  *   <li>join ordering: inner joins merged into a {@code MultiJoin} and ordered by
  *       {@code LoptOptimizeJoinRule} from the tables' row counts (Iceberg snapshot summaries);</li>
@@ -52,7 +53,7 @@ public final class LogicalOptimizer {
       CoreRules.UNION_TO_DISTINCT,
       CoreRules.INTERSECT_TO_DISTINCT,
       CoreRules.MINUS_TO_DISTINCT,
-      CoreRules.AGGREGATE_EXPAND_DISTINCT_AGGREGATES,
+      CoreRules.AGGREGATE_EXPAND_DISTINCT_AGGREGATES_TO_JOIN,
       AggregateReduceFunctionsRule.Config.DEFAULT
           .withFunctionsToReduce(EnumSet.of(SqlKind.AVG)).toRule());
 
@@ -82,6 +83,7 @@ public final class LogicalOptimizer {
         CoreRules.JOIN_SUB_QUERY_TO_CORRELATE));
     plan = RelDecorrelator.decorrelateQuery(plan, builder);
     plan = hep(plan, HepMatchOrder.BOTTOM_UP, SIMPLIFY);
+    plan = AggregateFilterToCase.rewrite(plan);
     plan = new RelFieldTrimmer(null, builder).trim(plan);
     plan = orderJoins(plan);
     plan = hep(plan, HepMatchOrder.BOTTOM_UP, CLEAN_UP);

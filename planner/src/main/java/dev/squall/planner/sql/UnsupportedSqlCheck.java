@@ -17,7 +17,7 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 /**
  * Refuses, before validation and before any task runs, SQL that Squall's engine does not execute:
  * window functions, grouping sets, MATCH_RECOGNIZE, UNNEST/LATERAL, TABLESAMPLE, PIVOT, DML,
- * recursive WITH, aggregate FILTER/WITHIN GROUP, and every function outside the engine's list.
+ * recursive WITH, WITHIN GROUP, and every function outside the engine's list.
  * The error names the construct and its line and column.
  */
 public final class UnsupportedSqlCheck extends SqlBasicVisitor<Void> {
@@ -54,7 +54,6 @@ public final class UnsupportedSqlCheck extends SqlBasicVisitor<Void> {
       case TABLESAMPLE -> "TABLESAMPLE";
       case PIVOT, UNPIVOT -> "PIVOT/UNPIVOT";
       case INSERT, UPDATE, DELETE, MERGE -> kind + " statement";
-      case FILTER -> "aggregate FILTER clause";
       case WITHIN_GROUP, WITHIN_DISTINCT -> "WITHIN GROUP";
       case SIMILAR -> "SIMILAR TO";
       case COLLECTION_TABLE -> "table function";

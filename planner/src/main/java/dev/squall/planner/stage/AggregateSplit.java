@@ -1,6 +1,7 @@
 package dev.squall.planner.stage;
 
 import dev.squall.planner.PlanningException;
+import dev.squall.planner.translate.RexTranslator;
 import dev.squall.planner.translate.TypeTranslator;
 import dev.squall.proto.v1.Aggregate;
 import dev.squall.proto.v1.AggregateCall;
@@ -28,13 +29,18 @@ import org.apache.calcite.sql.SqlKind;
  * BIGINT count; MIN/MAX: the value. The FINAL aggregate groups by columns 0..k-1 of the partial
  * rows and every FINAL aggregate call has exactly one argument, the column of its partial state
  * (COUNT and COUNT(*) states are summed). Calcite's {@code $SUM0} (a SUM that is 0 instead of NULL
- * over no rows) runs as SUM followed by a Project with COALESCE(sum, 0).
+ * over no rows) runs as SUM followed by a Project with COALESCE(sum, 0); Calcite's
+ * {@code LITERAL_AGG} (a constant per group) is not computed by the engine but supplied by that
+ * Project.
  */
 public final class AggregateSplit {
   private final org.apache.calcite.rel.core.Aggregate aggregate;
   private final List<Integer> groupKeys;
+  /** Engine kind of each original call; null for LITERAL_AGG, which the post-projection supplies. */
   private final List<AggregateCall.Kind> kinds = new ArrayList<>();
-  private final boolean hasSum0;
+  /** Original call indexes that the engine aggregate computes, in its output order. */
+  private final List<Integer> computed = new ArrayList<>();
+  private final boolean needsPostProjection;
 
   /**
    * @throws PlanningException UNSUPPORTED for grouping sets, FILTER, DISTINCT left over, or an
@@ -47,7 +53,14 @@ public final class AggregateSplit {
     }
     this.groupKeys = aggregate.getGroupSet().asList();
     boolean sum0 = false;
+    boolean literal = false;
     for (org.apache.calcite.rel.core.AggregateCall call : aggregate.getAggCallList()) {
+      if (call.getAggregation().getKind() == SqlKind.LITERAL_AGG) {
+        // A constant per group (Calcite's decorrelation markers): projected after aggregation.
+        literal = true;
+        kinds.add(null);
+        continue;
+      }
       if (call.hasFilter()) {
         throw unsupported("aggregate FILTER clause");
       }
@@ -68,9 +81,10 @@ public final class AggregateSplit {
         throw unsupported("COUNT with several arguments");
       }
       sum0 |= kind == SqlKind.SUM0;
+      computed.add(kinds.size());
       kinds.add(mapped);
     }
-    this.hasSum0 = sum0;
+    this.needsPostProjection = sum0 || literal;
   }
 
   public List<Integer> groupKeys() {
@@ -81,20 +95,18 @@ public final class AggregateSplit {
   public Operator single(Operator input) {
     Aggregate.Builder agg = Aggregate.newBuilder().setInput(input).setMode(Aggregate.Mode.SINGLE)
         .addAllGroupKeys(groupKeys);
-    List<org.apache.calcite.rel.core.AggregateCall> calls = aggregate.getAggCallList();
-    for (int i = 0; i < calls.size(); i++) {
-      agg.addAggregates(call(i, calls.get(i).getArgList(), finalType(i)));
+    for (int i : computed) {
+      agg.addAggregates(call(i, aggregate.getAggCallList().get(i).getArgList(), finalType(i)));
     }
-    return coalesceSums(Operator.newBuilder().setOutputSchema(finalAggregateSchema()).setAggregate(agg).build());
+    return postProject(Operator.newBuilder().setOutputSchema(finalAggregateSchema()).setAggregate(agg).build());
   }
 
   /** The map-side aggregate over {@code input}; its output is {@link #partialSchema()}. */
   public Operator partial(Operator input) {
     Aggregate.Builder agg = Aggregate.newBuilder().setInput(input).setMode(Aggregate.Mode.PARTIAL)
         .addAllGroupKeys(groupKeys);
-    List<org.apache.calcite.rel.core.AggregateCall> calls = aggregate.getAggCallList();
-    for (int i = 0; i < calls.size(); i++) {
-      agg.addAggregates(call(i, calls.get(i).getArgList(), partialType(i)));
+    for (int i : computed) {
+      agg.addAggregates(call(i, aggregate.getAggCallList().get(i).getArgList(), partialType(i)));
     }
     return Operator.newBuilder().setOutputSchema(partialSchema()).setAggregate(agg).build();
   }
@@ -106,10 +118,10 @@ public final class AggregateSplit {
     for (int i = 0; i < k; i++) {
       agg.addGroupKeys(i);
     }
-    for (int i = 0; i < kinds.size(); i++) {
-      agg.addAggregates(call(i, List.of(k + i), finalType(i)));
+    for (int j = 0; j < computed.size(); j++) {
+      agg.addAggregates(call(computed.get(j), List.of(k + j), finalType(computed.get(j))));
     }
-    return coalesceSums(Operator.newBuilder().setOutputSchema(finalAggregateSchema()).setAggregate(agg).build());
+    return postProject(Operator.newBuilder().setOutputSchema(finalAggregateSchema()).setAggregate(agg).build());
   }
 
   /** Output of the partial aggregate: group keys, then one state per aggregate. */
@@ -119,7 +131,7 @@ public final class AggregateSplit {
     for (int i = 0; i < groupKeys.size(); i++) {
       schema.addFields(field(fields.get(i).getName(), TypeTranslator.toProto(fields.get(i).getType())));
     }
-    for (int i = 0; i < kinds.size(); i++) {
+    for (int i : computed) {
       schema.addFields(field(fields.get(groupKeys.size() + i).getName(), partialType(i)));
     }
     return schema.build();
@@ -158,24 +170,34 @@ public final class AggregateSplit {
     for (int i = 0; i < groupKeys.size(); i++) {
       schema.addFields(field(fields.get(i).getName(), TypeTranslator.toProto(fields.get(i).getType())));
     }
-    for (int i = 0; i < kinds.size(); i++) {
+    for (int i : computed) {
       schema.addFields(field(fields.get(groupKeys.size() + i).getName(), finalType(i)));
     }
     return schema.build();
   }
 
-  private Operator coalesceSums(Operator aggregateOp) {
-    if (!hasSum0) {
+  /** Restores the Calcite output row: SUM results of $SUM0 coalesced to 0, LITERAL_AGG constants. */
+  private Operator postProject(Operator aggregateOp) {
+    if (!needsPostProjection) {
       return aggregateOp;
     }
     Schema in = aggregateOp.getOutputSchema();
     Project.Builder project = Project.newBuilder().setInput(aggregateOp);
+    int k = groupKeys.size();
+    for (int c = 0; c < k; c++) {
+      project.addExpressions(Expr.newBuilder().setType(in.getFields(c).getType()).setColumn(c));
+    }
     List<org.apache.calcite.rel.core.AggregateCall> calls = aggregate.getAggCallList();
-    for (int c = 0; c < in.getFieldsCount(); c++) {
+    for (int i = 0; i < calls.size(); i++) {
+      org.apache.calcite.rel.core.AggregateCall call = calls.get(i);
+      if (call.getAggregation().getKind() == SqlKind.LITERAL_AGG) {
+        project.addExpressions(RexTranslator.toProto(call.rexList.get(0)));
+        continue;
+      }
+      int c = k + computed.indexOf(i);
       DataType type = in.getFields(c).getType();
       Expr column = Expr.newBuilder().setType(type).setColumn(c).build();
-      int callIndex = c - groupKeys.size();
-      if (callIndex >= 0 && calls.get(callIndex).getAggregation().getKind() == SqlKind.SUM0) {
+      if (call.getAggregation().getKind() == SqlKind.SUM0) {
         DataType nonNull = type.toBuilder().setNullable(false).build();
         Expr zero = Expr.newBuilder().setType(nonNull).setLiteral(zero(nonNull)).build();
         column = Expr.newBuilder().setType(nonNull)

@@ -15,6 +15,8 @@ import org.apache.calcite.rel.core.JoinRelType;
  *       other side is shuffled into its partitions by the matching keys (co-located join);</li>
  *   <li>otherwise both sides are hash-partitioned on their keys.</li>
  * </ol>
+ * Hash edges are used only when each pair of join keys has the same type on both sides, so that
+ * equal values hash alike; otherwise a side is broadcast (or both run in one task).
  */
 public enum JoinStrategy {
   BROADCAST_RIGHT,
@@ -30,6 +32,14 @@ public enum JoinStrategy {
   public record Side(double bytes, Distribution distribution, List<Integer> keys) {}
 
   public static JoinStrategy choose(JoinRelType type, Side left, Side right, long broadcastThresholdBytes) {
+    return choose(type, left, right, broadcastThresholdBytes, true);
+  }
+
+  /**
+   * @param keyTypesMatch false when some join key pair differs in type, which rules out hash edges
+   */
+  public static JoinStrategy choose(JoinRelType type, Side left, Side right, long broadcastThresholdBytes,
+      boolean keyTypesMatch) {
     boolean rightBroadcastable = switch (type) {
       case INNER, LEFT, SEMI, ANTI -> true;
       default -> false;
@@ -45,6 +55,9 @@ public enum JoinStrategy {
     }
     if (leftSmall) {
       return BROADCAST_LEFT;
+    }
+    if (!keyTypesMatch) {
+      return rightBroadcastable ? BROADCAST_RIGHT : leftBroadcastable ? BROADCAST_LEFT : SINGLE_BOTH;
     }
     if (left.distribution().hashPositionsWithin(left.keys()).isPresent()) {
       return SHUFFLE_RIGHT;

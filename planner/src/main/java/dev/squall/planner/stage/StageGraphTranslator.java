@@ -65,7 +65,7 @@ public final class StageGraphTranslator {
 
   private StageDraft visit(RelNode rel) {
     if (ScanTranslator.matches(rel)) {
-      return scan(rel);
+      return scan(rel, false);
     }
     if (rel instanceof Filter filter) {
       StageDraft draft = visit(filter.getInput());
@@ -106,8 +106,8 @@ public final class StageGraphTranslator {
         "Unsupported SQL: plan node " + rel.getRelTypeName() + " is not supported by Squall");
   }
 
-  private StageDraft scan(RelNode rel) {
-    ScanTranslator.ScanLeaf leaf = ScanTranslator.translate(rel, 0);
+  private StageDraft scan(RelNode rel, boolean outputUnused) {
+    ScanTranslator.ScanLeaf leaf = ScanTranslator.translate(rel, 0, outputUnused);
     var stats = leaf.table().statistics();
     StageDraft draft = StageDraft.leaf(taskCounts.forScan(stats.fileBytes()));
     draft.addScan(leaf.tableName());
@@ -132,7 +132,10 @@ public final class StageGraphTranslator {
 
   private StageDraft aggregate(Aggregate aggregate) {
     AggregateSplit split = new AggregateSplit(aggregate);
-    StageDraft input = visit(aggregate.getInput());
+    boolean readsNoColumn = aggregate.getGroupSet().isEmpty()
+        && aggregate.getAggCallList().stream().allMatch(c -> c.getArgList().isEmpty());
+    StageDraft input = readsNoColumn && ScanTranslator.matches(aggregate.getInput())
+        ? scan(aggregate.getInput(), true) : visit(aggregate.getInput());
     List<Integer> groupKeys = split.groupKeys();
     if (input.distribution().groupsAreLocal(groupKeys)) {
       input.setRoot(split.single(input.root()));
@@ -170,7 +173,7 @@ public final class StageGraphTranslator {
     JoinStrategy strategy = JoinStrategy.choose(type,
         new JoinStrategy.Side(left.bytes(), left.distribution(), leftKeys),
         new JoinStrategy.Side(right.bytes(), right.distribution(), rightKeys),
-        settings.broadcastThresholdBytes());
+        settings.broadcastThresholdBytes(), keyTypesMatch(join, leftKeys, rightKeys));
     int leftWidth = join.getLeft().getRowType().getFieldCount();
     StageDraft draft;
     Operator leftOp;
@@ -240,6 +243,19 @@ public final class StageGraphTranslator {
     draft.setRoot(op.build());
     draft.setDistribution(placed);
     return estimated(draft, join);
+  }
+
+  private static boolean keyTypesMatch(Join join, List<Integer> leftKeys, List<Integer> rightKeys) {
+    var left = join.getLeft().getRowType().getFieldList();
+    var right = join.getRight().getRowType().getFieldList();
+    for (int i = 0; i < leftKeys.size(); i++) {
+      var l = TypeTranslator.toProto(left.get(leftKeys.get(i)).getType()).toBuilder().setNullable(false).build();
+      var r = TypeTranslator.toProto(right.get(rightKeys.get(i)).getType()).toBuilder().setNullable(false).build();
+      if (!l.equals(r)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static List<Integer> pick(List<Integer> keys, List<Integer> positions) {

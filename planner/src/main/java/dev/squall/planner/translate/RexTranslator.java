@@ -87,6 +87,10 @@ public final class RexTranslator {
     if ((kind == SqlKind.PLUS || kind == SqlKind.MINUS) && isDatetime(type)) {
       return datePlusMinus(call, kind == SqlKind.MINUS);
     }
+    if (isInterval(type) && kind != SqlKind.CAST) {
+      // Interval arithmetic (date - date, interval * n) has no engine function.
+      throw unsupported("interval arithmetic " + call.getOperator().getName());
+    }
     Function function = switch (kind) {
       case PLUS -> Function.ADD;
       case MINUS -> Function.SUBTRACT;

@@ -49,6 +49,17 @@ public final class ScanTranslator {
 
   /** Translates a node for which {@link #matches} holds. */
   public static ScanLeaf translate(RelNode rel, int inputIndex) {
+    return translate(rel, inputIndex, false);
+  }
+
+  /**
+   * Translates a node for which {@link #matches} holds.
+   *
+   * @param outputUnused true when the consumer reads no column of the node's rows, only counts
+   *     them (e.g. {@code count(*)} directly over a scan): then only what the filter needs, or the
+   *     narrowest column, is read
+   */
+  public static ScanLeaf translate(RelNode rel, int inputIndex, boolean outputUnused) {
     Project project = rel instanceof Project p ? p : null;
     RelNode below = project == null ? rel : project.getInput();
     Filter filter = below instanceof Filter f ? f : null;
@@ -61,7 +72,9 @@ public final class ScanTranslator {
     List<Types.NestedField> columns = table.schema().columns();
 
     ImmutableBitSet used;
-    if (project == null) {
+    if (project == null && outputUnused) {
+      used = filter == null ? ImmutableBitSet.of() : RelOptUtil.InputFinder.bits(filter.getCondition());
+    } else if (project == null) {
       used = ImmutableBitSet.range(scan.getRowType().getFieldCount());
     } else {
       ImmutableBitSet.Builder bits = ImmutableBitSet.builder();

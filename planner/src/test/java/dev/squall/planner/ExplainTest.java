@@ -1,0 +1,60 @@
+package dev.squall.planner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.squall.planner.sql.ExplainStatement;
+import dev.squall.planner.testing.Planning;
+import dev.squall.planner.testing.TpchQueries;
+import org.junit.jupiter.api.Test;
+
+class ExplainTest {
+  @Test
+  void explainTextListsStagesEdgesPartitioningAndEstimates() {
+    PlannedQuery planned = Planning.sf100("EXPLAIN " + TpchQueries.query(3));
+    assertThat(planned.isExplain()).isTrue();
+    assertThat(planned.explainFormat()).isEqualTo(ExplainStatement.Format.TEXT);
+    String text = planned.explain();
+    for (var stage : planned.stageGraph().getStagesList()) {
+      assertThat(text).contains("Stage " + stage.getStageId() + (stage.getStageId() == planned.stageGraph().getRootStageId() ? " [root]" : "")
+          + ": tasks=" + stage.getTaskCount() + " rows=" + stage.getEstimates().getRows()
+          + " bytes=" + stage.getEstimates().getBytes());
+    }
+    assertThat(text).contains("hash([0], partitions=").contains("broadcast").contains("single")
+        .contains("HashJoin INNER on").contains("Scan tpch.lineitem").contains("TopN limit=10");
+  }
+
+  @Test
+  void explainJsonHasEveryStageAndEdge() throws Exception {
+    PlannedQuery planned = Planning.sf100("explain (format json)\n" + TpchQueries.query(18));
+    assertThat(planned.explainFormat()).isEqualTo(ExplainStatement.Format.JSON);
+    JsonNode json = new ObjectMapper().readTree(planned.explain());
+    assertThat(json.get("rootStageId").asInt()).isEqualTo(planned.stageGraph().getRootStageId());
+    assertThat(json.get("stages")).hasSize(planned.stageGraph().getStagesCount());
+    assertThat(json.get("edges")).hasSize(planned.stageGraph().getEdgesCount());
+    JsonNode firstEdge = json.get("edges").get(0);
+    assertThat(firstEdge.get("partitioning").get("kind").asText()).isEqualTo("hash");
+    assertThat(firstEdge.get("partitioning").get("partitions").asInt()).isPositive();
+    JsonNode root = json.get("stages").get(planned.stageGraph().getStagesCount() - 1);
+    assertThat(root.get("tasks").asInt()).isEqualTo(1);
+    assertThat(root.get("plan").get("operator").asText()).isNotEmpty();
+    assertThat(root.get("output")).hasSize(6);
+  }
+
+  @Test
+  void plainQueryIsNotAnExplain() {
+    PlannedQuery planned = Planning.sf1("select count(*) from lineitem");
+    assertThat(planned.isExplain()).isFalse();
+    assertThat(planned.explain()).contains("[root]");
+  }
+
+  @Test
+  void explainPrefixIsBlankedSoThatPositionsStay() {
+    ExplainStatement s = ExplainStatement.parse("  explain (format json)\nselect 1");
+    assertThat(s.format()).isEqualTo(ExplainStatement.Format.JSON);
+    assertThat(s.query()).hasSize("  explain (format json)\nselect 1".length()).endsWith("\nselect 1").startsWith("   ");
+    assertThat(ExplainStatement.parse("select explain from t").isExplain()).isFalse();
+    assertThat(ExplainStatement.parse("EXPLAIN select 1").format()).isEqualTo(ExplainStatement.Format.TEXT);
+  }
+}

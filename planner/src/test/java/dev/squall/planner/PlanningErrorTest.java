@@ -1,0 +1,110 @@
+package dev.squall.planner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.squall.planner.testing.Planning;
+import dev.squall.proto.v1.ErrorCode;
+import org.junit.jupiter.api.Test;
+
+/** Bad SQL is refused before anything runs, with a code, the construct and its line and column. */
+class PlanningErrorTest {
+  private static PlanningException refused(String sql) {
+    return catchThrowableOfType(PlanningException.class, () -> Planning.sf1(sql));
+  }
+
+  @Test
+  void syntaxErrorReportsLineAndColumnOfTheUnexpectedToken() {
+    PlanningException e = refused("select l_orderkey\nfrom lineitem\nwhere l_quantity 3");
+    assertThat(e.code()).isEqualTo(PlanningException.Code.SYNTAX_ERROR);
+    assertThat(e.line()).isEqualTo(3);
+    assertThat(e.column()).isEqualTo(18);
+    assertThat(e.reason()).contains("\"3\"");
+    assertThat(e.toQueryError().getCode()).isEqualTo(ErrorCode.USER_ERROR);
+  }
+
+  @Test
+  void unknownTableIsNamedWithItsPosition() {
+    PlanningException e = refused("select *\n  from tpch.lineitems");
+    assertThat(e.code()).isEqualTo(PlanningException.Code.UNKNOWN_TABLE);
+    assertThat(e.reason()).contains("lineitems");
+    assertThat(e.line()).isEqualTo(2);
+    assertThat(e.column()).isEqualTo(8);
+  }
+
+  @Test
+  void unknownColumnIsNamedWithItsPosition() {
+    PlanningException e = refused("select l_orderkey, l_nonsense from lineitem");
+    assertThat(e.code()).isEqualTo(PlanningException.Code.UNKNOWN_COLUMN);
+    assertThat(e.reason()).contains("l_nonsense");
+    assertThat(e.line()).isEqualTo(1);
+    assertThat(e.column()).isEqualTo(20);
+  }
+
+  @Test
+  void windowFunctionIsRefusedByNameAndPosition() {
+    PlanningException e = refused("select l_orderkey,\n       rank() over (order by l_quantity) from lineitem");
+    assertThat(e.code()).isEqualTo(PlanningException.Code.UNSUPPORTED);
+    assertThat(e.reason()).contains("window function");
+    assertThat(e.line()).isEqualTo(2);
+    assertThat(e.column()).isEqualTo(8);
+  }
+
+  @Test
+  void unknownFunctionIsRefusedByName() {
+    PlanningException e = refused("select stddev(l_quantity) from lineitem");
+    assertThat(e.code()).isEqualTo(PlanningException.Code.UNSUPPORTED);
+    assertThat(e.reason()).contains("STDDEV");
+    assertThat(e.line()).isEqualTo(1);
+    assertThat(e.column()).isEqualTo(8);
+  }
+
+  @Test
+  void groupingSetsAreRefused() {
+    PlanningException e = refused("select l_returnflag, count(*) from lineitem group by rollup(l_returnflag)");
+    assertThat(e.code()).isEqualTo(PlanningException.Code.UNSUPPORTED);
+    assertThat(e.reason()).contains("ROLLUP");
+  }
+
+  @Test
+  void unsupportedExtractUnitIsRefused() {
+    PlanningException e = refused("select extract(week from l_shipdate) from lineitem");
+    assertThat(e.code()).isEqualTo(PlanningException.Code.UNSUPPORTED);
+    assertThat(e.reason()).contains("EXTRACT");
+  }
+
+  @Test
+  void dateDifferenceIsRefused() {
+    PlanningException e = refused("select (l_receiptdate - l_shipdate) day from lineitem");
+    assertThat(e.code()).isEqualTo(PlanningException.Code.UNSUPPORTED);
+    assertThat(e.reason()).contains("interval arithmetic");
+  }
+
+  @Test
+  void typeErrorIsAValidationError() {
+    PlanningException e = refused("select l_orderkey from lineitem where l_shipdate = true");
+    assertThat(e.code()).isEqualTo(PlanningException.Code.VALIDATION_ERROR);
+    assertThat(e.line()).isEqualTo(1);
+  }
+
+  @Test
+  void errorPositionsInsideExplainPointIntoTheOriginalText() {
+    PlanningException e = refused("EXPLAIN (FORMAT JSON) select nope from lineitem");
+    assertThat(e.code()).isEqualTo(PlanningException.Code.UNKNOWN_COLUMN);
+    assertThat(e.column()).isEqualTo(30);
+  }
+
+  @Test
+  void unknownExplainFormatIsASyntaxError() {
+    PlanningException e = refused("EXPLAIN (FORMAT XML) select 1");
+    assertThat(e.code()).isEqualTo(PlanningException.Code.SYNTAX_ERROR);
+    assertThat(e.reason()).contains("XML");
+  }
+
+  @Test
+  void unqualifiedNamesNeedADefaultSchema() {
+    PlanningException e = catchThrowableOfType(PlanningException.class,
+        () -> new DistributedPlanner(Planning.SF1).plan("select * from lineitem", PlannerSettings.defaults()));
+    assertThat(e.code()).isEqualTo(PlanningException.Code.UNKNOWN_TABLE);
+  }
+}

@@ -1,0 +1,153 @@
+package dev.squall.planner.split;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.squall.planner.DistributedPlanner;
+import dev.squall.planner.PlannedQuery;
+import dev.squall.planner.testing.Planning;
+import dev.squall.planner.testing.StageGraphs;
+import dev.squall.planner.testing.TpchCatalog;
+import dev.squall.proto.v1.ScanInput;
+import dev.squall.proto.v1.ScanSplit;
+import dev.squall.proto.v1.Stage;
+import dev.squall.proto.v1.StageGraph;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.ScanTaskParser;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.inmemory.InMemoryCatalog;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Split planning against real Iceberg metadata: lineitem of the test catalog has one data file per
+ * ship year (1992..1998), each about 25.7 MB at SF1, with l_shipdate bounds.
+ */
+class SplitPlannerTest {
+  private static final long MB = 1 << 20;
+
+  private static List<ScanSplit> allSplits(ScanAssignment assignment, int stageId) {
+    return assignment.tasks(stageId).stream()
+        .flatMap(t -> t.values().stream())
+        .flatMap(i -> i.getSplitsList().stream())
+        .toList();
+  }
+
+  private static Stage leaf(StageGraph graph) {
+    return StageGraphs.stagesScanning(graph, "tpch.lineitem").get(0);
+  }
+
+  @Test
+  void minMaxPruningKeepsOnlyTheFileOfTheFilteredYear() {
+    PlannedQuery planned = Planning.sf1(
+        "select sum(l_extendedprice) from lineitem where l_shipdate >= date '1994-01-01' and l_shipdate < date '1995-01-01'");
+    ScanAssignment assignment = new SplitPlanner(Planning.SF1, 128 * MB).plan(planned.stageGraph());
+    List<ScanSplit> splits = allSplits(assignment, leaf(planned.stageGraph()).getStageId());
+    assertThat(splits).isNotEmpty().allMatch(s -> s.getDataFilePath().endsWith("shipyear-1994.parquet"));
+  }
+
+  @Test
+  void smallFilesArePackedAndLargeFilesSplitToTheTargetSize() {
+    PlannedQuery planned = Planning.sf1("select sum(l_quantity) from lineitem");
+    int stageId = leaf(planned.stageGraph()).getStageId();
+
+    // 7 files of ~25.7 MB packed into 128 MB tasks: 2 tasks.
+    ScanAssignment packed = new SplitPlanner(Planning.SF1, 128 * MB).plan(planned.stageGraph());
+    assertThat(packed.tasks(stageId)).hasSize(2);
+    assertThat(allSplits(packed, stageId)).extracting(ScanSplit::getDataFilePath).hasSize(7);
+
+    // 8 MB target: each ~25.7 MB file is cut into pieces of at most 8 MB (Iceberg folds a small
+    // tail into the previous piece), and the pieces of every file cover it exactly.
+    ScanAssignment split = new SplitPlanner(Planning.SF1, 8 * MB).plan(planned.stageGraph());
+    List<ScanSplit> splits = allSplits(split, stageId);
+    long fileBytes = 180_000_000L / 7;
+    Map<String, List<ScanSplit>> byFile = splits.stream().collect(java.util.stream.Collectors.groupingBy(ScanSplit::getDataFilePath));
+    assertThat(byFile).hasSize(7);
+    for (List<ScanSplit> pieces : byFile.values()) {
+      assertThat(pieces).hasSizeGreaterThanOrEqualTo(3);
+      List<ScanSplit> sorted = pieces.stream().sorted(java.util.Comparator.comparingLong(ScanSplit::getStart)).toList();
+      long next = 0;
+      for (ScanSplit piece : sorted) {
+        assertThat(piece.getStart()).isEqualTo(next);
+        assertThat(piece.getLength()).isLessThanOrEqualTo(9 * MB);
+        next += piece.getLength();
+      }
+      assertThat(next).isEqualTo(fileBytes);
+    }
+    int tasks = split.tasks(stageId).size();
+    assertThat(tasks).isGreaterThan(packed.tasks(stageId).size() * 5);
+    assertThat(split.applyTo(planned.stageGraph()).getStagesList())
+        .filteredOn(s -> s.getStageId() == stageId).singleElement()
+        .extracting(Stage::getTaskCount).isEqualTo(tasks);
+  }
+
+  @Test
+  void splitsCarryIcebergScanTaskJsonThatParsesBack() {
+    PlannedQuery planned = Planning.sf1("select l_orderkey from lineitem where l_shipdate < date '1993-01-01'");
+    ScanAssignment assignment = new SplitPlanner(Planning.SF1, 128 * MB).plan(planned.stageGraph());
+    ScanSplit split = allSplits(assignment, leaf(planned.stageGraph()).getStageId()).get(0);
+    FileScanTask task = ScanTaskParser.fromJson(split.getFileScanTaskJson(), true);
+    assertThat(task.file().location()).isEqualTo(split.getDataFilePath()).endsWith("shipyear-1992.parquet");
+    assertThat(task.start()).isEqualTo(split.getStart());
+    assertThat(task.length()).isEqualTo(split.getLength());
+    assertThat(task.residual().toString()).contains("l_shipdate");
+  }
+
+  @Test
+  void partitionPruningSkipsFilesOfOtherPartitions() {
+    InMemoryCatalog catalog = TpchCatalog.create(0.01);
+    org.apache.iceberg.Schema schema = TpchCatalog.nationSchema();
+    PartitionSpec byRegion = PartitionSpec.builderFor(schema).identity("n_regionkey").build();
+    Table nations = catalog.createTable(TableIdentifier.of("tpch", "nation_by_region"), schema, byRegion);
+    var append = nations.newAppend();
+    for (long region = 0; region < 5; region++) {
+      append.appendFile(DataFiles.builder(byRegion)
+          .withPath("memory://tpch/nation_by_region/r" + region + ".parquet").withFormat(FileFormat.PARQUET)
+          .withPartitionPath("n_regionkey=" + region).withRecordCount(5).withFileSizeInBytes(500).build());
+    }
+    append.commit();
+    PlannedQuery planned = new DistributedPlanner(catalog)
+        .plan("select n_name from nation_by_region where n_regionkey in (1, 3)", Planning.SETTINGS);
+    ScanAssignment assignment = new SplitPlanner(catalog, 128 * MB).plan(planned.stageGraph());
+    assertThat(allSplits(assignment, planned.stageGraph().getRootStageId())).extracting(ScanSplit::getDataFilePath)
+        .containsExactlyInAnyOrder("memory://tpch/nation_by_region/r1.parquet", "memory://tpch/nation_by_region/r3.parquet");
+  }
+
+  @Test
+  void stagesWithoutScansGetNoAssignment() {
+    PlannedQuery planned = Planning.sf1("select l_returnflag, count(*) from lineitem group by l_returnflag");
+    ScanAssignment assignment = new SplitPlanner(Planning.SF1, 128 * MB).plan(planned.stageGraph());
+    assertThat(assignment.isLeaf(planned.stageGraph().getRootStageId())).isFalse();
+  }
+
+  @Test
+  void splitsComeFromTheSnapshotThePlanWasMadeFor() {
+    InMemoryCatalog catalog = TpchCatalog.create(1);
+    PlannedQuery planned = new DistributedPlanner(catalog).plan("select count(*) from region", Planning.SETTINGS);
+    Table region = catalog.loadTable(TableIdentifier.of("tpch", "region"));
+    region.newAppend().appendFile(DataFiles.builder(PartitionSpec.unpartitioned())
+        .withPath("memory://tpch/region/late.parquet").withFormat(FileFormat.PARQUET)
+        .withRecordCount(5).withFileSizeInBytes(1000).build()).commit();
+
+    ScanAssignment assignment = new SplitPlanner(catalog, 128 * MB).plan(planned.stageGraph());
+    int stageId = StageGraphs.stagesScanning(planned.stageGraph(), "tpch.region").get(0).getStageId();
+    assertThat(allSplits(assignment, stageId)).extracting(ScanSplit::getDataFilePath)
+        .containsExactly("memory://tpch/region/part-0.parquet");
+  }
+
+  @Test
+  void tableWithoutSnapshotGetsOneTaskWithNoSplits() {
+    InMemoryCatalog catalog = TpchCatalog.create(1);
+    catalog.createTable(TableIdentifier.of("tpch", "vacant"), TpchCatalog.regionSchema(), PartitionSpec.unpartitioned());
+    PlannedQuery planned = new DistributedPlanner(catalog).plan("select r_name from vacant", Planning.SETTINGS);
+    assertThat(planned.stageGraph().getTableSnapshotIdsMap()).doesNotContainKey("tpch.vacant");
+    ScanAssignment assignment = new SplitPlanner(catalog, 128 * MB).plan(planned.stageGraph());
+    List<Map<Integer, ScanInput>> tasks = assignment.tasks(planned.stageGraph().getRootStageId());
+    assertThat(tasks).hasSize(1);
+    assertThat(tasks.get(0).get(0).getSplitsCount()).isZero();
+  }
+}

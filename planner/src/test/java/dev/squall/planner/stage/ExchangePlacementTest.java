@@ -1,0 +1,128 @@
+package dev.squall.planner.stage;
+
+import static dev.squall.planner.testing.StageGraphs.edgeKinds;
+import static dev.squall.planner.testing.StageGraphs.operators;
+import static dev.squall.planner.testing.StageGraphs.root;
+import static dev.squall.proto.v1.Partitioning.KindCase.BROADCAST;
+import static dev.squall.proto.v1.Partitioning.KindCase.HASH;
+import static dev.squall.proto.v1.Partitioning.KindCase.SINGLE;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.squall.planner.testing.Planning;
+import dev.squall.planner.testing.StageGraphs;
+import dev.squall.proto.v1.Aggregate;
+import dev.squall.proto.v1.Operator;
+import dev.squall.proto.v1.StageGraph;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Where the stage translator places exchanges, on small queries whose shape is clear by hand. */
+class ExchangePlacementTest {
+  private static StageGraph sf1(String sql) {
+    StageGraph graph = Planning.sf1(sql).stageGraph();
+    StageGraphs.assertWellFormed(graph);
+    return graph;
+  }
+
+  @Test
+  void scanWithoutExchangeIsASingleStage() {
+    StageGraph graph = sf1("select l_orderkey from lineitem where l_quantity > 10");
+    assertThat(graph.getStagesCount()).isEqualTo(1);
+    assertThat(graph.getEdgesCount()).isZero();
+  }
+
+  @Test
+  void limitWithoutOrderIsPushedBelowTheSingleEdge() {
+    StageGraph graph = sf1("select l_orderkey from lineitem limit 5 offset 2");
+    assertThat(edgeKinds(graph)).isEqualTo(Map.of(SINGLE, 1));
+    Operator leafLimit = operators(graph.getStages(0).getFragment(), Operator.OpCase.LIMIT).get(0);
+    assertThat(leafLimit.getLimit().getLimit()).isEqualTo(7);
+    assertThat(leafLimit.getLimit().getOffset()).isZero();
+    Operator rootLimit = root(graph).getFragment();
+    assertThat(rootLimit.getLimit().getOffset()).isEqualTo(2);
+    assertThat(rootLimit.getLimit().getLimit()).isEqualTo(5);
+  }
+
+  @Test
+  void orderByWithoutLimitSortsOnceInOneTask() {
+    StageGraph graph = sf1("select l_orderkey from lineitem order by l_orderkey desc");
+    assertThat(edgeKinds(graph)).isEqualTo(Map.of(SINGLE, 1));
+    assertThat(operators(graph.getStages(0).getFragment(), Operator.OpCase.SORT)).isEmpty();
+    Operator sort = operators(root(graph).getFragment(), Operator.OpCase.SORT).get(0);
+    assertThat(sort.getSort().getKeys(0).getDescending()).isTrue();
+    assertThat(sort.getSort().getKeys(0).getNullsFirst()).isTrue();
+    assertThat(root(graph).getTaskCount()).isEqualTo(1);
+  }
+
+  @Test
+  void globalAggregateGathersPartialStatesThroughASingleEdge() {
+    StageGraph graph = sf1("select count(*), max(l_shipdate) from lineitem");
+    assertThat(edgeKinds(graph)).isEqualTo(Map.of(SINGLE, 1));
+    assertThat(operators(graph.getStages(0).getFragment(), Operator.OpCase.AGGREGATE).get(0).getAggregate().getMode())
+        .isEqualTo(Aggregate.Mode.PARTIAL);
+    assertThat(root(graph).getFragment().getAggregate().getMode()).isEqualTo(Aggregate.Mode.FINAL);
+  }
+
+  @Test
+  void aggregateOverRowsAlreadyHashedOnAGroupKeyNeedsNoExchange() {
+    // The inner aggregate hashes by l_orderkey; the outer groups by (l_orderkey, s) and runs in place.
+    StageGraph graph = Planning.sf100(
+        "select l_orderkey, s, count(*) from (select l_orderkey, sum(l_quantity) s from lineitem group by l_orderkey) t group by l_orderkey, s")
+        .stageGraph();
+    assertThat(edgeKinds(graph)).isEqualTo(Map.of(HASH, 1));
+    assertThat(operators(root(graph).getFragment(), Operator.OpCase.AGGREGATE))
+        .extracting(o -> o.getAggregate().getMode())
+        .containsExactly(Aggregate.Mode.SINGLE, Aggregate.Mode.FINAL);
+  }
+
+  @Test
+  void selectDistinctIsAnAggregateWithoutCalls() {
+    StageGraph graph = Planning.sf100("select distinct l_returnflag, l_linestatus from lineitem").stageGraph();
+    assertThat(edgeKinds(graph)).isEqualTo(Map.of(HASH, 1));
+    assertThat(operators(graph, Operator.OpCase.AGGREGATE)).allMatch(o -> o.getAggregate().getAggregatesCount() == 0);
+  }
+
+  @Test
+  void unionAllGathersEveryInputIntoOneStage() {
+    StageGraph graph = sf1("select n_name from nation union all select r_name from region");
+    assertThat(graph.getStagesCount()).isEqualTo(3);
+    assertThat(root(graph).getFragment().getUnionAll().getInputsCount()).isEqualTo(2);
+    assertThat(StageGraphs.edgesInto(graph, graph.getRootStageId())).hasSize(2);
+  }
+
+  @Test
+  void valuesRunInOneTask() {
+    StageGraph graph = sf1("select x + 1 from (values (1), (2), (3)) as t(x)");
+    assertThat(graph.getStagesCount()).isEqualTo(1);
+    assertThat(operators(root(graph).getFragment(), Operator.OpCase.VALUES).get(0).getValues().getRowsCount()).isEqualTo(3);
+    assertThat(root(graph).getTaskCount()).isEqualTo(1);
+  }
+
+  @Test
+  void smallBuildSideOfAJoinIsBroadcastIntoTheProbeStage() {
+    StageGraph graph = sf1("select n_name, r_name from nation join region on n_regionkey = r_regionkey");
+    assertThat(edgeKinds(graph)).isEqualTo(Map.of(BROADCAST, 1));
+    assertThat(operators(root(graph).getFragment(), Operator.OpCase.HASH_JOIN)).hasSize(1);
+  }
+
+  @Test
+  void joinKeysOfDifferentTypesAreHashedInOneCommonType() {
+    // l_linenumber is INTEGER, o_orderkey BIGINT: both hash edges must carry BIGINT keys, so that
+    // equal values hash alike.
+    StageGraph graph = Planning.sf100("select o_orderkey from orders join lineitem on o_orderkey = l_linenumber").stageGraph();
+    StageGraphs.assertWellFormed(graph);
+    var hashEdges = graph.getEdgesList().stream().filter(e -> e.getPartitioning().hasHash()).toList();
+    assertThat(hashEdges).hasSize(2).allSatisfy(e -> {
+      var schema = StageGraphs.stage(graph, e.getProducerStageId()).getOutputSchema();
+      int key = e.getPartitioning().getHash().getKeys(0);
+      assertThat(schema.getFields(key).getType().getKind()).isEqualTo(dev.squall.proto.v1.DataType.Kind.BIGINT);
+    });
+  }
+
+  @Test
+  void fullOuterJoinOfLargeSidesIsHashPartitioned() {
+    StageGraph graph = Planning.sf100("select o_orderkey, l_orderkey from orders full join lineitem on o_orderkey = l_orderkey").stageGraph();
+    assertThat(edgeKinds(graph)).isEqualTo(Map.of(HASH, 2));
+    assertThat(root(graph).getTaskCount()).isGreaterThan(1);
+  }
+}
