@@ -366,6 +366,34 @@ class ShuffleRoundTripTest {
     assertThat(ShuffleReader.readIndex(s3, BUCKET, out.key()).ranges()).isEqualTo(out.ranges());
   }
 
+  @Test
+  void abortedWriterLeavesNoObjectBehind() {
+    List<List<Object>> rows = new ArrayList<>();
+    java.util.Random random = new java.util.Random(2);
+    for (List<Object> row : ShuffleTestData.rows(13, 7_000)) {
+      List<Object> copy = new ArrayList<>(row);
+      byte[] bytes = new byte[1024];
+      random.nextBytes(bytes);
+      copy.set(ShuffleTestData.BIN, java.util.HexFormat.of().formatHex(bytes));
+      rows.add(copy);
+    }
+    ShuffleOutput output = output("aborted", hash(2, ShuffleTestData.I64), Compression.LZ4_FRAME);
+    ShuffleWriter writer = ShuffleWriter.open(s3, allocator, output, new MapTaskAttempt(1, 0, 0),
+        ShuffleWriterOptions.DEFAULT.withSpillThreshold(256 * 1024).withPartSize(ObjectUploadSizes.MIN_PART));
+    for (int from = 0; from < rows.size(); from += 1000) {
+      try (VectorSchemaRoot batch = ShuffleTestData.batch(allocator, rows.subList(from, from + 1000))) {
+        writer.write(batch);
+      }
+    }
+    assertThat(writer.metrics().putRequests()).as("a multipart upload was under way").isGreaterThanOrEqualTo(2);
+    writer.abort();
+    writer.abort();
+    assertThat(s3.listObjectsV2(b -> b.bucket(BUCKET).prefix("shuffle/aborted/")).contents()).isEmpty();
+    try (VectorSchemaRoot late = ShuffleTestData.batch(allocator, List.of())) {
+      assertThatThrownBy(() -> writer.write(late)).isInstanceOf(IllegalStateException.class);
+    }
+  }
+
   /** S3's part-size floor, restated so the test does not depend on the writer's constant. */
   static final class ObjectUploadSizes {
     static final long MIN_PART = 5L * 1024 * 1024;

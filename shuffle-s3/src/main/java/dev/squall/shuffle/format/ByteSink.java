@@ -14,6 +14,11 @@ public final class ByteSink extends ByteArrayOutputStream {
     out.write(buf, 0, count);
   }
 
+  /** A new stream over the bytes written so far (no copy); valid until the next write or reset. */
+  public java.io.InputStream newInputStream() {
+    return new java.io.ByteArrayInputStream(buf, 0, count);
+  }
+
   /** A read-only view of the bytes written so far; valid until the next write or reset. */
   public ByteBuffer view() {
     return ByteBuffer.wrap(buf, 0, count).asReadOnlyBuffer();
