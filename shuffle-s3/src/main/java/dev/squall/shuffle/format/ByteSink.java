@@ -19,5 +19,4 @@ public final class ByteSink extends ByteArrayOutputStream {
   public InputStream newInputStream() {
     return new ByteArrayInputStream(buf, 0, count);
   }
-
 }
