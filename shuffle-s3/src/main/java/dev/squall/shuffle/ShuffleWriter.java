@@ -219,11 +219,8 @@ public final class ShuffleWriter {
 
   /** Drops buffered output and aborts a started multipart upload; safe to call more than once. */
   public void abort() {
-    if (closed) {
-      return;
-    }
     try {
-      upload.abort();
+      upload.abort(); // no-op once the upload completed or was aborted
     } finally {
       release();
     }
@@ -236,6 +233,9 @@ public final class ShuffleWriter {
   }
 
   private void release() {
+    if (closed) {
+      return;
+    }
     closed = true;
     for (PartitionBuffer buffer : buffers) {
       if (buffer != null) {
@@ -245,9 +245,12 @@ public final class ShuffleWriter {
     allocator.close();
   }
 
-  /** Bytes the writer holds: Arrow staging buffers, encoded streams, the pending part. */
+  /**
+   * Bytes of the current run: Arrow staging buffers and encoded streams. The pending part is
+   * bounded by the part size on its own, so it does not count towards the spill threshold.
+   */
   private long heldBytes() {
-    return allocator.getAllocatedMemory() + encodedBytes + upload.bufferedBytes();
+    return allocator.getAllocatedMemory() + encodedBytes;
   }
 
   private void append(int p, VectorSchemaRoot batch, int from, int to) throws IOException {
@@ -336,6 +339,10 @@ public final class ShuffleWriter {
       buffer.stream = null;
       buffer.bytes = null;
       buffer.runRows = 0;
+      // Give the staging buffers back: a partition's next rows may be far off or never come.
+      for (FieldVector v : buffer.staging.getFieldVectors()) {
+        v.clear();
+      }
     }
     encodedBytes = 0;
   }

@@ -13,7 +13,11 @@ import dev.squall.proto.v1.Schema;
 import dev.squall.proto.v1.ShuffleInput;
 import dev.squall.proto.v1.ShuffleOutput;
 import dev.squall.proto.v1.SortKey;
+import dev.squall.proto.v1.ShuffleSegment;
+import dev.squall.proto.v1.TaskMetrics;
+import dev.squall.proto.v1.TaskOutput;
 import dev.squall.proto.v1.TaskResult;
+import dev.squall.proto.v1.TaskSpec;
 import dev.squall.proto.v1.Values;
 import dev.squall.shuffle.format.ShuffleIndex;
 import java.util.ArrayList;
@@ -124,7 +128,8 @@ class ShuffleRoundTripTest {
     int[] allColumns = IntStream.range(0, ShuffleTestData.SCHEMA.getFields().size()).toArray();
 
     for (int[] keys : List.of(allColumns, new int[] {ShuffleTestData.I32, ShuffleTestData.STR})) {
-      ShuffleOutput output = output("types-" + partitions + "-" + keys.length, hash(partitions, keys), Compression.LZ4_FRAME);
+      Compression compression = partitions % 2 == 0 ? Compression.ZSTD : Compression.LZ4_FRAME;
+      ShuffleOutput output = output("types-" + partitions + "-" + keys.length, hash(partitions, keys), compression);
       List<TaskResult> winners = writeMaps(output, rows, 3, 400, ShuffleWriterOptions.DEFAULT);
 
       List<List<Object>> readBack = new ArrayList<>();
@@ -363,6 +368,76 @@ class ShuffleRoundTripTest {
     }
     assertThat(ShuffleTestData.multiset(readBack)).isEqualTo(ShuffleTestData.multiset(rows));
     assertThat(ShuffleReader.readIndex(s3, BUCKET, out.key()).ranges()).isEqualTo(out.ranges());
+  }
+
+  @Test
+  void abortedWriterLeavesNoObjectBehind() {
+    List<List<Object>> rows = new ArrayList<>();
+    java.util.Random random = new java.util.Random(2);
+    for (List<Object> row : ShuffleTestData.rows(13, 7_000)) {
+      List<Object> copy = new ArrayList<>(row);
+      byte[] bytes = new byte[1024];
+      random.nextBytes(bytes);
+      copy.set(ShuffleTestData.BIN, java.util.HexFormat.of().formatHex(bytes));
+      rows.add(copy);
+    }
+    ShuffleOutput output = output("aborted", hash(2, ShuffleTestData.I64), Compression.LZ4_FRAME);
+    ShuffleWriter writer = ShuffleWriter.open(s3, allocator, output, new MapTaskAttempt(1, 0, 0),
+        ShuffleWriterOptions.DEFAULT.withSpillThreshold(256 * 1024).withPartSize(ObjectUploadSizes.MIN_PART));
+    for (int from = 0; from < rows.size(); from += 1000) {
+      try (VectorSchemaRoot batch = ShuffleTestData.batch(allocator, rows.subList(from, from + 1000))) {
+        writer.write(batch);
+      }
+    }
+    assertThat(writer.metrics().putRequests()).as("a multipart upload was under way").isGreaterThanOrEqualTo(2);
+    writer.abort();
+    writer.abort();
+    assertThat(s3.listObjectsV2(b -> b.bucket(BUCKET).prefix("shuffle/aborted/")).contents()).isEmpty();
+    try (VectorSchemaRoot late = ShuffleTestData.batch(allocator, List.of())) {
+      assertThatThrownBy(() -> writer.write(late)).isInstanceOf(IllegalStateException.class);
+    }
+  }
+
+  @Test
+  void taskMetricsCountBytesRowsObjectsAndRequests() {
+    List<List<Object>> rows = ShuffleTestData.rows(17, 1200);
+    TaskSpec spec = TaskSpec.newBuilder().setJobId("j").setStageId(6).setPartition(3).setAttempt(0)
+        .setMemoryBudgetBytes(256L << 20)
+        .setOutput(TaskOutput.newBuilder().setShuffle(output("metrics", hash(4, ShuffleTestData.STR), Compression.ZSTD)))
+        .build();
+    ShuffleWriter writer = ShuffleWriter.open(s3, allocator, spec);
+    for (int from = 0; from < rows.size(); from += 300) {
+      try (VectorSchemaRoot batch = ShuffleTestData.batch(allocator, rows.subList(from, from + 300))) {
+        writer.write(batch);
+      }
+    }
+    MapOutput out = writer.close();
+    assertThat(out.key()).isEqualTo(ShuffleKeys.mapOutputKey("shuffle/metrics", 6, 3, 0));
+    TaskResult result = out.addTo(TaskResult.newBuilder().setStageId(6).setPartition(3).setAttempt(0)).build();
+    TaskMetrics written = result.getMetrics();
+    long size = s3.headObject(b -> b.bucket(BUCKET).key(out.key())).contentLength();
+    assertThat(written.getBytesShuffleWritten()).isEqualTo(size);
+    assertThat(written.getRowsWritten()).isEqualTo(1200);
+    assertThat(written.getObjectsWritten()).isEqualTo(1);
+    assertThat(written.getS3PutRequests()).isEqualTo(1);
+    assertThat(result.getOutputObjectKey()).isEqualTo(out.key());
+
+    TaskMetrics.Builder read = TaskMetrics.newBuilder().setRowsRead(5); // e.g. rows from another input
+    long segmentBytes = 0;
+    long segments = 0;
+    for (int p = 0; p < 4; p++) {
+      ShuffleInput input = ShuffleSegments.input(Schema.getDefaultInstance(), BUCKET, List.of(result), p);
+      segmentBytes += input.getSegmentsList().stream().mapToLong(ShuffleSegment::getLength).sum();
+      segments += input.getSegmentsCount();
+      try (ShuffleReader reader = ShuffleReader.open(s3, allocator, input, ShuffleReaderOptions.DEFAULT)) {
+        reader.forEachRemaining(batch -> { });
+        reader.metrics().addTo(read);
+      }
+    }
+    assertThat(read.getRowsRead()).isEqualTo(5 + 1200);
+    assertThat(read.getBytesShuffleRead()).isEqualTo(segmentBytes);
+    assertThat(read.getS3GetRequests()).isEqualTo(segments);
+    assertThat(segmentBytes).isLessThan(size); // the footer is not read
   }
 
   /** S3's part-size floor, restated so the test does not depend on the writer's constant. */

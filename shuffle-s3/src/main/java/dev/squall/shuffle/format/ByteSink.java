@@ -1,7 +1,8 @@
 package dev.squall.shuffle.format;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
+import java.io.InputStream;
 
 /** A growable in-memory byte buffer whose contents can be handed on without a copy. */
 public final class ByteSink extends ByteArrayOutputStream {
@@ -14,8 +15,8 @@ public final class ByteSink extends ByteArrayOutputStream {
     out.write(buf, 0, count);
   }
 
-  /** A read-only view of the bytes written so far; valid until the next write or reset. */
-  public ByteBuffer view() {
-    return ByteBuffer.wrap(buf, 0, count).asReadOnlyBuffer();
+  /** A new stream over the bytes written so far (no copy); valid until the next write or reset. */
+  public InputStream newInputStream() {
+    return new ByteArrayInputStream(buf, 0, count);
   }
 }

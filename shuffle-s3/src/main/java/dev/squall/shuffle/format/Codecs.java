@@ -7,9 +7,10 @@ import org.apache.arrow.vector.compression.CompressionUtil;
 import org.apache.arrow.vector.compression.NoCompressionCodec;
 
 /**
- * Arrow IPC body compression of shuffle streams. Codecs come from arrow-compression's
- * {@link CommonsCompressionFactory} (LZ4 frame through Apache Commons Compress, ZSTD through
- * zstd-jni); the codec is recorded in each IPC record batch, so readers need no setting.
+ * Arrow IPC body compression of shuffle streams: ZSTD from arrow-compression's
+ * {@link CommonsCompressionFactory} (zstd-jni), LZ4_FRAME from {@link Lz4FrameCodec} (lz4-java),
+ * none as Arrow's {@link NoCompressionCodec}. The codec is recorded in each IPC record batch,
+ * so readers need no setting.
  */
 public final class Codecs {
   private Codecs() {}
@@ -17,23 +18,25 @@ public final class Codecs {
   private static final CompressionCodec.Factory FACTORY = new CompressionCodec.Factory() {
     @Override
     public CompressionCodec createCodec(CompressionUtil.CodecType codecType) {
-      return codecType == CompressionUtil.CodecType.NO_COMPRESSION
-          ? NoCompressionCodec.INSTANCE
-          : CommonsCompressionFactory.INSTANCE.createCodec(codecType);
+      switch (codecType) {
+        case NO_COMPRESSION:
+          return NoCompressionCodec.INSTANCE;
+        case LZ4_FRAME:
+          return Lz4FrameCodec.INSTANCE;
+        default:
+          return CommonsCompressionFactory.INSTANCE.createCodec(codecType);
+      }
     }
 
     @Override
     public CompressionCodec createCodec(CompressionUtil.CodecType codecType, int compressionLevel) {
-      return codecType == CompressionUtil.CodecType.NO_COMPRESSION
-          ? NoCompressionCodec.INSTANCE
-          : CommonsCompressionFactory.INSTANCE.createCodec(codecType, compressionLevel);
+      return codecType == CompressionUtil.CodecType.ZSTD
+          ? CommonsCompressionFactory.INSTANCE.createCodec(codecType, compressionLevel)
+          : createCodec(codecType);
     }
   };
 
-  /**
-   * The factory both writers and readers use: Commons Compress codecs, and Arrow's
-   * {@link NoCompressionCodec} for uncompressed streams (which the Commons factory refuses).
-   */
+  /** The factory both writers and readers use. */
   public static CompressionCodec.Factory factory() {
     return FACTORY;
   }

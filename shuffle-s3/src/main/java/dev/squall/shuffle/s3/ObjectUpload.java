@@ -18,6 +18,7 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
 public final class ObjectUpload {
   /** S3's smallest part size for every part but the last. */
   public static final long MIN_PART_BYTES = 5L * 1024 * 1024;
+  private static final String CONTENT_TYPE = "application/vnd.apache.arrow.stream";
 
   private final S3Client s3;
   private final String bucket;
@@ -85,10 +86,10 @@ public final class ObjectUpload {
       throw new IllegalStateException("Upload of s3://" + bucket + "/" + key + " is already finished");
     }
     if (uploadId == null) {
-      byte[] body = pending.toByteArray();
-      retry.run(() -> s3.putObject(b -> b.bucket(bucket).key(key).contentLength((long) body.length)
-          .contentType("application/vnd.apache.arrow.stream"), RequestBody.fromBytes(body)), metrics::countPut);
-      uploaded = body.length;
+      long length = pending.size();
+      retry.run(() -> s3.putObject(b -> b.bucket(bucket).key(key).contentLength(length)
+          .contentType(CONTENT_TYPE), pendingBody()), metrics::countPut);
+      uploaded = length;
       pending.reset();
     } else {
       if (pending.size() > 0) {
@@ -114,21 +115,26 @@ public final class ObjectUpload {
     }
   }
 
+  /** The pending bytes as a request body, re-readable for signing and retries, without a copy. */
+  private RequestBody pendingBody() {
+    return RequestBody.fromContentProvider(pending::newInputStream, pending.size(), CONTENT_TYPE);
+  }
+
   private void sendPart() {
     if (uploadId == null) {
       uploadId = retry.run(() -> s3.createMultipartUpload(b -> b.bucket(bucket).key(key)
-          .contentType("application/vnd.apache.arrow.stream")), metrics::countPut).uploadId();
+          .contentType(CONTENT_TYPE)), metrics::countPut).uploadId();
     }
     int partNumber = parts.size() + 1;
     if (partNumber > 10_000) {
       throw new IllegalStateException("Shuffle object s3://" + bucket + "/" + key
           + " needs more than 10,000 parts; raise the part size");
     }
-    byte[] body = pending.toByteArray();
+    long length = pending.size();
     String etag = retry.run(() -> s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId)
-        .partNumber(partNumber).contentLength((long) body.length), RequestBody.fromBytes(body)), metrics::countPut).eTag();
+        .partNumber(partNumber).contentLength(length), pendingBody()), metrics::countPut).eTag();
     parts.add(CompletedPart.builder().partNumber(partNumber).eTag(etag).build());
-    uploaded += body.length;
+    uploaded += length;
     pending.reset();
   }
 }
