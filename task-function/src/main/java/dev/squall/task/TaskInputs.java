@@ -11,7 +11,9 @@ import dev.squall.shuffle.ShuffleReaderOptions;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.util.TransferPair;
 import org.apache.iceberg.io.FileIO;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -70,7 +72,7 @@ final class TaskInputs implements InputProvider {
 
       @Override
       public VectorSchemaRoot next() {
-        return reader.next();
+        return owned(reader.next(), allocator);
       }
 
       @Override
@@ -78,6 +80,22 @@ final class TaskInputs implements InputProvider {
         reader.close();
       }
     };
+  }
+
+  /**
+   * The reader reuses its batch object for the next batch, while the engine owns and closes every
+   * batch it is given: hand the engine a new root holding the buffers (a transfer, not a copy).
+   */
+  static VectorSchemaRoot owned(VectorSchemaRoot reused, BufferAllocator allocator) {
+    List<FieldVector> vectors = new ArrayList<>(reused.getFieldVectors().size());
+    for (FieldVector v : reused.getFieldVectors()) {
+      TransferPair transfer = v.getTransferPair(allocator);
+      transfer.transfer();
+      vectors.add((FieldVector) transfer.getTo());
+    }
+    VectorSchemaRoot root = new VectorSchemaRoot(vectors);
+    root.setRowCount(reused.getRowCount());
+    return root;
   }
 
   /** Sum of the shuffle readers' counters so far. */

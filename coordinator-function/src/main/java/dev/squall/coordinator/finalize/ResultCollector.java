@@ -1,14 +1,15 @@
 package dev.squall.coordinator.finalize;
 
-import dev.squall.proto.v1.PartitionRange;
 import dev.squall.proto.v1.ShuffleSegment;
 import dev.squall.proto.v1.TaskResult;
 import dev.squall.shuffle.ShuffleReader;
+import dev.squall.shuffle.ShuffleSegments;
 import dev.squall.shuffle.ShuffleReaderOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -44,17 +45,9 @@ public final class ResultCollector {
    * @throws UncheckedIOException when the stream cannot be encoded
    */
   public Collected collect(String bucket, TaskResult[] rootWinners, Schema schema) {
-    List<ShuffleSegment> segments = new ArrayList<>();
-    for (TaskResult r : rootWinners) {
-      for (PartitionRange range : r.getPartitionsList()) {
-        if (range.getLength() > 0) {
-          segments.add(ShuffleSegment.newBuilder().setBucket(bucket).setObjectKey(r.getOutputObjectKey())
-              .setOffset(range.getOffset()).setLength(range.getLength()).setRows(range.getRows())
-              .setProducerStageId(r.getStageId()).setProducerPartition(r.getPartition())
-              .setProducerAttempt(r.getAttempt()).build());
-        }
-      }
-    }
+    // The root stage writes one partition (0) per task; the answer is their concatenation.
+    List<ShuffleSegment> segments = ShuffleSegments.input(dev.squall.proto.v1.Schema.getDefaultInstance(), bucket,
+        Arrays.asList(rootWinners), 0).getSegmentsList();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     long rows = 0;
     VectorSchemaRoot target = null;
@@ -62,7 +55,8 @@ public final class ResultCollector {
     List<String> names = schema.getFields().stream().map(Field::getName).toList();
     try (ShuffleReader reader = ShuffleReader.open(s3, allocator, segments, ShuffleReaderOptions.DEFAULT)) {
       while (reader.hasNext()) {
-        try (VectorSchemaRoot batch = reader.next()) {
+        {
+          VectorSchemaRoot batch = reader.next(); // owned and reused by the reader
           if (target == null) {
             // The engine's own field types win; the query's names are put on them.
             target = VectorSchemaRoot.create(renamed(batch.getSchema(), names), allocator);

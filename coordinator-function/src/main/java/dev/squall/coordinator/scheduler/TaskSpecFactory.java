@@ -2,19 +2,19 @@ package dev.squall.coordinator.scheduler;
 
 import dev.squall.proto.WireContract;
 import dev.squall.proto.v1.Edge;
-import dev.squall.proto.v1.PartitionRange;
 import dev.squall.proto.v1.Partitioning;
 import dev.squall.proto.v1.ResultOutput;
 import dev.squall.proto.v1.ScanInput;
 import dev.squall.proto.v1.ShuffleInput;
 import dev.squall.proto.v1.ShuffleOutput;
-import dev.squall.proto.v1.ShuffleSegment;
 import dev.squall.proto.v1.Stage;
 import dev.squall.proto.v1.TaskInput;
 import dev.squall.proto.v1.TaskOutput;
 import dev.squall.proto.v1.TaskResult;
 import dev.squall.proto.v1.TaskSpec;
+import dev.squall.shuffle.ShuffleSegments;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -25,7 +25,7 @@ import java.util.Map;
  * <p>Input {@code i} of a task is {@code edge.consumer_input_index == i} for a shuffle input, or a
  * Scan's {@code input_index} for splits. What a consumer task {@code p} reads of each producer
  * task's output, by edge kind: hash and range — partition {@code p}; broadcast and single —
- * partition 0; forward — partition 0 of producer task {@code p} only. Zero-row ranges are left out.
+ * partition 0; forward — partition 0 of producer task {@code p} only ({@link ShuffleSegments}).
  */
 final class TaskSpecFactory {
   private final JobPlan plan;
@@ -55,30 +55,12 @@ final class TaskSpecFactory {
       scans.get(partition).forEach((index, scan) -> put(inputs, index, TaskInput.newBuilder().setScan(scan).build()));
     }
     for (Edge edge : topology.inputsOf(stage.getStageId())) {
-      ShuffleInput.Builder shuffle = ShuffleInput.newBuilder()
-          .setSchema(topology.stage(edge.getProducerStageId()).getOutputSchema());
       TaskResult[] producers = winners.get(edge.getProducerStageId());
       Partitioning.KindCase kind = edge.getPartitioning().getKindCase();
-      for (int t = 0; t < producers.length; t++) {
-        if (kind == Partitioning.KindCase.FORWARD && t != partition) {
-          continue;
-        }
-        int wanted = (kind == Partitioning.KindCase.HASH || kind == Partitioning.KindCase.RANGE) ? partition : 0;
-        TaskResult producer = producers[t];
-        for (PartitionRange range : producer.getPartitionsList()) {
-          if (range.getPartition() == wanted && range.getRows() > 0) {
-            shuffle.addSegments(ShuffleSegment.newBuilder()
-                .setBucket(plan.shuffleBucket())
-                .setObjectKey(producer.getOutputObjectKey())
-                .setOffset(range.getOffset())
-                .setLength(range.getLength())
-                .setRows(range.getRows())
-                .setProducerStageId(producer.getStageId())
-                .setProducerPartition(producer.getPartition())
-                .setProducerAttempt(producer.getAttempt()));
-          }
-        }
-      }
+      List<TaskResult> read = kind == Partitioning.KindCase.FORWARD ? List.of(producers[partition]) : Arrays.asList(producers);
+      int wanted = (kind == Partitioning.KindCase.HASH || kind == Partitioning.KindCase.RANGE) ? partition : 0;
+      ShuffleInput shuffle = ShuffleSegments.input(topology.stage(edge.getProducerStageId()).getOutputSchema(),
+          plan.shuffleBucket(), read, wanted);
       put(inputs, edge.getConsumerInputIndex(), TaskInput.newBuilder().setShuffle(shuffle).build());
     }
     spec.addAllInputs(inputs);
