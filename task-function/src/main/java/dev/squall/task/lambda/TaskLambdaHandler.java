@@ -1,0 +1,33 @@
+package dev.squall.task.lambda;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import dev.squall.task.TaskEnvironment;
+import dev.squall.task.TaskFunction;
+import dev.squall.task.TaskRunner;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import org.apache.arrow.memory.RootAllocator;
+
+/**
+ * The task function on AWS Lambda: a thin adapter (run by Quarkus' Lambda runtime) over
+ * {@link TaskFunction}. Clients and the allocator are built once per sandbox, from the environment
+ * ({@link TaskEnvironment#fromEnv}). An attempt stops when less than a second of the invocation's
+ * time is left, so that it can still answer.
+ */
+public final class TaskLambdaHandler implements RequestStreamHandler {
+  private static final long STOP_BEFORE_DEADLINE_MS = 1000;
+  private final TaskFunction function;
+
+  public TaskLambdaHandler() {
+    TaskEnvironment env = TaskEnvironment.fromEnv(System.getenv());
+    this.function = new TaskFunction(new TaskRunner(env.newS3Client(), env.newFileIO(), new RootAllocator()));
+  }
+
+  @Override
+  public void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
+    byte[] answer = function.handle(input.readAllBytes(), () -> context.getRemainingTimeInMillis() < STOP_BEFORE_DEADLINE_MS);
+    output.write(answer);
+  }
+}
