@@ -29,7 +29,8 @@ final class LocalCommand implements Callable<Integer> {
   @Option(names = "--task-concurrency", defaultValue = "8", description = "Concurrent task invocations (default: ${DEFAULT-VALUE}).")
   int taskConcurrency;
 
-  @Option(names = "--integration-timeout", defaultValue = "30", description = "Seconds the gateway waits for the coordinator (default: ${DEFAULT-VALUE}, as API Gateway).")
+  @Option(names = "--integration-timeout", defaultValue = "300",
+      description = "Seconds the gateway waits for the coordinator (default: ${DEFAULT-VALUE}; API Gateway allows 30, so on AWS long queries need the asynchronous API).")
   int integrationTimeoutSeconds;
 
   @Option(names = "--run-tpch", split = ",", paramLabel = "N",
