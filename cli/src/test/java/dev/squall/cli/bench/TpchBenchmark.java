@@ -1,9 +1,8 @@
 package dev.squall.cli.bench;
 
 import dev.squall.cli.local.LocalDeployment;
-import dev.squall.local.tpch.TpchLoader;
+import dev.squall.cli.local.TpchDuckDbViews;
 import dev.squall.local.tpch.TpchQueries;
-import io.trino.tpch.TpchTable;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,12 +14,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
-import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.Table;
-import org.apache.iceberg.io.CloseableIterable;
 
 /**
  * The 22 TPC-H queries through the whole local serverless path (HTTP → gateway → coordinator →
@@ -43,7 +37,7 @@ public final class TpchBenchmark {
       stack.loadTpch(sf, false, 100_000);
       System.out.printf(Locale.ROOT, "TPC-H SF %s loaded (or found) in %.1f s%n", sf, (System.nanoTime() - load) / 1e9);
       try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
-        createViews(stack, duck);
+        TpchDuckDbViews.create(stack, duck);
         HttpClient http = HttpClient.newBuilder().build();
         System.out.printf(Locale.ROOT, "%-5s %12s %12s %8s  %s%n", "query", "squall ms", "duckdb ms", "ratio", "squall summary");
         double totalSquall = 0;
@@ -87,21 +81,6 @@ public final class TpchBenchmark {
           System.out.printf(Locale.ROOT, "Q%-4d %12.0f %12.1f %8.1f  %s%n", q, squall, duckMs, squall / duckMs, brief(summary));
         }
         System.out.printf(Locale.ROOT, "total %12.0f %12.1f %8.1f%n", totalSquall, totalDuck, totalSquall / totalDuck);
-      }
-    }
-  }
-
-  private static void createViews(LocalDeployment stack, Connection duck) throws Exception {
-    try (Statement st = duck.createStatement()) {
-      for (TpchTable<?> t : TpchTable.getTables()) {
-        Table table = stack.catalog().catalog().loadTable(TpchLoader.identifier(t));
-        List<String> files = new ArrayList<>();
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-          for (FileScanTask task : tasks) {
-            files.add("'" + stack.catalog().localPathOf(task.file().location()) + "'");
-          }
-        }
-        st.execute("create view " + t.getTableName() + " as select * from read_parquet([" + String.join(", ", files) + "])");
       }
     }
   }

@@ -3,8 +3,6 @@ package dev.squall.cli.local;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.squall.local.lambda.LambdaHandler;
-import dev.squall.local.tpch.TpchLoader;
-import io.trino.tpch.TpchTable;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,16 +11,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
-import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.Table;
-import org.apache.iceberg.io.CloseableIterable;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -78,18 +71,7 @@ final class TestStack implements AutoCloseable {
   /** A DuckDB connection with one view per TPC-H table over the table's current data files. */
   Connection duckDb() throws Exception {
     Connection duck = DriverManager.getConnection("jdbc:duckdb:");
-    try (Statement st = duck.createStatement()) {
-      for (TpchTable<?> t : TpchTable.getTables()) {
-        Table table = deployment.catalog().catalog().loadTable(TpchLoader.identifier(t));
-        List<String> files = new ArrayList<>();
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-          for (FileScanTask task : tasks) {
-            files.add("'" + deployment.catalog().localPathOf(task.file().location()) + "'");
-          }
-        }
-        st.execute("create view " + t.getTableName() + " as select * from read_parquet([" + String.join(", ", files) + "])");
-      }
-    }
+    TpchDuckDbViews.create(deployment, duck);
     return duck;
   }
 

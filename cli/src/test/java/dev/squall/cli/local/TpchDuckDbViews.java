@@ -1,0 +1,35 @@
+package dev.squall.cli.local;
+
+import dev.squall.local.tpch.TpchLoader;
+import io.trino.tpch.TpchTable;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.io.CloseableIterable;
+
+/**
+ * DuckDB views over the very Parquet data files of the TPC-H tables' current snapshots, read from
+ * the embedded S3's directory: the oracle of the end-to-end tests and the benchmark's reference.
+ */
+public final class TpchDuckDbViews {
+  private TpchDuckDbViews() {}
+
+  /** Creates one view per TPC-H table (lineitem, orders, ...) in {@code duck}'s default schema. */
+  public static void create(LocalDeployment stack, Connection duck) throws Exception {
+    try (Statement st = duck.createStatement()) {
+      for (TpchTable<?> t : TpchTable.getTables()) {
+        Table table = stack.catalog().catalog().loadTable(TpchLoader.identifier(t));
+        List<String> files = new ArrayList<>();
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+          for (FileScanTask task : tasks) {
+            files.add("'" + stack.catalog().localPathOf(task.file().location()) + "'");
+          }
+        }
+        st.execute("create view " + t.getTableName() + " as select * from read_parquet([" + String.join(", ", files) + "])");
+      }
+    }
+  }
+}
