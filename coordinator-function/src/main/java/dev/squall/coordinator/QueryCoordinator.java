@@ -83,7 +83,7 @@ public final class QueryCoordinator implements QueryService {
     }
     if (planned.isExplain()) {
       return new QueryAnswer(queryId, textAnswer("plan", planned.explain()), List.of(),
-          QuerySummary.newBuilder().setWallMillis(millisSince(start)).build());
+          QuerySummary.newBuilder().setWallMillis(millisSince(start)).build(), ipc -> List.of(storeResult(queryId, ipc)));
     }
     ScanAssignment splits;
     try {
@@ -108,15 +108,11 @@ public final class QueryCoordinator implements QueryService {
       ResultCollector.Collected result = new ResultCollector(s3, allocator)
           .collect(settings.shuffleBucket(), run.winners().get(graph.getRootStageId()), schema);
       QuerySummary summary = summary(graph, splits, run, result.rows(), millisSince(start));
+      QueryAnswer.ResultSpill spill = ipc -> List.of(storeResult(queryId, ipc));
       if (result.arrowIpc().length > settings.inlineResultCapBytes()) {
-        String key = "results/" + queryId + ".arrows";
-        s3.putObject(b -> b.bucket(settings.shuffleBucket()).key(key).contentType("application/vnd.apache.arrow.stream"),
-            RequestBody.fromBytes(result.arrowIpc()));
-        String url = presigner.presignGetObject(p -> p.signatureDuration(settings.resultUrlTtl())
-            .getObjectRequest(g -> g.bucket(settings.shuffleBucket()).key(key))).url().toString();
-        return new QueryAnswer(queryId, new byte[0], List.of(url), summary);
+        return new QueryAnswer(queryId, new byte[0], spill.toUrls(result.arrowIpc()), summary, spill);
       }
-      return new QueryAnswer(queryId, result.arrowIpc(), List.of(), summary);
+      return new QueryAnswer(queryId, result.arrowIpc(), List.of(), summary, spill);
     } finally {
       try {
         cleaner.deleteJob(settings.shuffleBucket(), jobPrefix);
@@ -124,6 +120,15 @@ public final class QueryCoordinator implements QueryService {
         LOG.warn("query {}: deleting shuffle data under {} failed: {}", queryId, jobPrefix, e.toString());
       }
     }
+  }
+
+  /** Writes a result to {@code results/<queryId>.arrows} and returns a presigned GET URL. */
+  private String storeResult(String queryId, byte[] arrowIpc) {
+    String key = "results/" + queryId + ".arrows";
+    s3.putObject(b -> b.bucket(settings.shuffleBucket()).key(key).contentType("application/vnd.apache.arrow.stream"),
+        RequestBody.fromBytes(arrowIpc));
+    return presigner.presignGetObject(p -> p.signatureDuration(settings.resultUrlTtl())
+        .getObjectRequest(g -> g.bucket(settings.shuffleBucket()).key(key))).url().toString();
   }
 
   static QuerySummary summary(StageGraph graph, ScanAssignment scans, JobRun run, long rows, long wallMillis) {

@@ -26,6 +26,8 @@ import org.slf4j.LoggerFactory;
 public final class HttpApi {
   public static final String ARROW_STREAM = "application/vnd.apache.arrow.stream";
   private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
+  /** Largest JSON answer returned inline: below Lambda's 6 MB response limit with the envelope. */
+  static final int MAX_INLINE_JSON_CHARS = 5_000_000;
 
   private final ObjectMapper mapper = new ObjectMapper();
   private final QueryRequestParser parser = new QueryRequestParser(mapper);
@@ -73,7 +75,12 @@ public final class HttpApi {
       QueryAnswer answer = queries.execute(queryId, parsed.sql(), parsed.properties());
       boolean wantsJson = request.header("accept", "").contains("application/json");
       if (wantsJson) {
-        return HttpResponseEvent.json(200, jsonResults.write(answer));
+        String json = jsonResults.write(answer);
+        if (json.length() > MAX_INLINE_JSON_CHARS && answer.resultUrls().isEmpty()) {
+          // Rows as JSON take more room than as Arrow: too large for a Lambda response.
+          json = jsonResults.write(answer.withUrls(answer.spill().toUrls(answer.arrowIpc())));
+        }
+        return HttpResponseEvent.json(200, json);
       }
       if (!answer.resultUrls().isEmpty()) {
         return HttpResponseEvent.json(200, jsonResults.writeUrls(answer));
