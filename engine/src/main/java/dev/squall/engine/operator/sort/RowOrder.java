@@ -12,6 +12,8 @@ final class RowOrder {
   private final Column[] keys;
   private final boolean[] descending;
   private final boolean[] nullsFirst;
+  /** Per key, its values as order-preserving longs when the column allows it (else null). */
+  private final long[][] longKeys;
 
   RowOrder(Column[] columns, List<SortKey> sortKeys) {
     int n = sortKeys.size();
@@ -24,6 +26,35 @@ final class RowOrder {
       descending[k] = key.getDescending();
       nullsFirst[k] = key.getNullsFirst();
     }
+    longKeys = new long[n][];
+    for (int k = 0; k < n; k++) {
+      longKeys[k] = asOrderedLongs(keys[k]);
+    }
+  }
+
+  /**
+   * The column's values as longs whose signed order is the values' order: integral, date and
+   * timestamp values as they are, decimals whose unscaled values all fit a long, doubles by their
+   * IEEE bits with the negative range flipped (-0.0 and 0.0 made equal first). Null when the column
+   * has no such form (strings, wide decimals, booleans).
+   */
+  private static long[] asOrderedLongs(Column c) {
+    int n = c.size();
+    if (c instanceof dev.squall.engine.column.LongColumn l) {
+      return l.values();
+    } else if (c instanceof dev.squall.engine.column.DecimalColumn d && !d.hasBig()) {
+      return d.unscaledValues();
+    } else if (c instanceof dev.squall.engine.column.DoubleColumn d) {
+      long[] out = new long[n];
+      double[] v = d.values();
+      for (int i = 0; i < n; i++) {
+        double x = v[i] == 0.0 ? 0.0 : v[i];
+        long bits = Double.isNaN(x) ? 0x7ff8000000000000L : Double.doubleToLongBits(x);
+        out[i] = bits < 0 ? bits ^ Long.MAX_VALUE : bits;
+      }
+      return out;
+    }
+    return null;
   }
 
   int compare(int a, int b) {
@@ -39,7 +70,8 @@ final class RowOrder {
         r = an == nullsFirst[k] ? -1 : 1;
         return r;
       }
-      r = c.compareValues(a, c, b);
+      long[] lk = longKeys[k];
+      r = lk != null ? Long.compare(lk[a], lk[b]) : c.compareValues(a, c, b);
       if (r != 0) {
         return descending[k] ? -r : r;
       }
