@@ -24,8 +24,14 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * An S3 API on 127.0.0.1: S3Proxy running in this JVM over a jclouds blob store.
  *
- * <p>With a data directory the blobs live on disk under it (jclouds "filesystem" provider,
- * one folder per bucket); without one they live in memory ("transient" provider), as in tests.
+ * <p>With a data directory the blobs live on disk under it: object {@code s3://bucket/a/b/c} is the
+ * plain file {@code dataDir/bucket/a/b/c} (S3Proxy's "filesystem-nio2" provider; object metadata in
+ * extended attributes). Without one they live in memory ("transient" provider), as in tests.
+ *
+ * <p>Why nio2: the older jclouds "filesystem" provider lists every folder under a prefix as an
+ * extra object ({@code a/}, {@code a/b/}, 4096 bytes each), which real S3 never does. The nio2
+ * provider lists only objects, but cannot list files put into the directory by other means (they
+ * lack its extended attributes; reading them by key works).
  * Requests are signed with SigV4 against the fixed local access key {@link #ACCESS_KEY}.
  *
  * <p>Clients must not send aws-chunked trailing checksums (S3Proxy 2.9 rejects them); use
@@ -42,11 +48,13 @@ public final class EmbeddedS3 implements AutoCloseable {
   private final S3Proxy proxy;
   private final BlobStoreContext context;
   private final URI endpoint;
+  private final Path dataDir;
 
-  private EmbeddedS3(S3Proxy proxy, BlobStoreContext context, URI endpoint) {
+  private EmbeddedS3(S3Proxy proxy, BlobStoreContext context, URI endpoint, Path dataDir) {
     this.proxy = proxy;
     this.context = context;
     this.endpoint = endpoint;
+    this.dataDir = dataDir;
   }
 
   /**
@@ -63,10 +71,13 @@ public final class EmbeddedS3 implements AutoCloseable {
     if (dataDir != null) {
       Files.createDirectories(dataDir);
       props.setProperty("jclouds.filesystem.basedir", dataDir.toAbsolutePath().toString());
-      provider = "filesystem";
+      provider = "filesystem-nio2";
     }
-    BlobStoreContext context =
-        ContextBuilder.newBuilder(provider).overrides(props).buildView(BlobStoreContext.class);
+    // The nio2 provider insists on an identity; it is never checked.
+    BlobStoreContext context = ContextBuilder.newBuilder(provider)
+        .credentials("local", "local")
+        .overrides(props)
+        .buildView(BlobStoreContext.class);
     BlobStore store = context.getBlobStore();
     for (String bucket : buckets) {
       if (!store.containerExists(bucket)) {
@@ -89,7 +100,8 @@ public final class EmbeddedS3 implements AutoCloseable {
       }
       Thread.sleep(10);
     }
-    return new EmbeddedS3(proxy, context, URI.create("http://127.0.0.1:" + proxy.getPort()));
+    Path root = dataDir == null ? null : dataDir.toAbsolutePath();
+    return new EmbeddedS3(proxy, context, URI.create("http://127.0.0.1:" + proxy.getPort()), root);
   }
 
   /** Starts an in-memory S3 on a free port with the given buckets. */
@@ -104,6 +116,29 @@ public final class EmbeddedS3 implements AutoCloseable {
 
   public int port() {
     return proxy.getPort();
+  }
+
+  /**
+   * The local file behind an object: {@code s3://bucket/key} maps to {@code dataDir/bucket/key}
+   * (the jclouds filesystem layout), so that other local readers (DuckDB in tests) can open it.
+   *
+   * @throws IllegalStateException if this store keeps blobs in memory
+   * @throws IllegalArgumentException if the URI is not {@code s3://bucket/key}
+   */
+  public Path localPathOf(String s3Uri) {
+    if (dataDir == null) {
+      throw new IllegalStateException("embedded S3 is in memory; no local file for " + s3Uri);
+    }
+    URI uri = URI.create(s3Uri);
+    String key = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/", "");
+    if (!"s3".equals(uri.getScheme()) || uri.getHost() == null || key.isEmpty()) {
+      throw new IllegalArgumentException("not an s3://bucket/key URI: " + s3Uri);
+    }
+    Path path = dataDir.resolve(uri.getHost()).resolve(key).normalize();
+    if (!path.startsWith(dataDir)) {
+      throw new IllegalArgumentException("object key escapes the data directory: " + s3Uri);
+    }
+    return path;
   }
 
   /** Creates a bucket if it does not exist. */

@@ -1,0 +1,61 @@
+package dev.squall.cli;
+
+import dev.squall.cli.local.LocalDeployment;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code squall local [--tpch SF] [--port P] [--data-dir D]}: starts the local stack, loads TPC-H
+ * when asked, prints {@code gateway: http://127.0.0.1:PORT} when ready and serves until stopped
+ * (Ctrl-C).
+ */
+@Command(name = "local", mixinStandardHelpOptions = true,
+    description = "Start Squall on this machine: S3, Lambda, API gateway, Iceberg catalog and both functions.")
+final class LocalCommand implements Callable<Integer> {
+  private static volatile boolean serving;
+
+  @Option(names = "--tpch", paramLabel = "SF", description = "Load TPC-H at this scale factor into namespace tpch.")
+  Double tpchScaleFactor;
+
+  @Option(names = "--port", defaultValue = "8080", description = "Gateway port (default: ${DEFAULT-VALUE}; 0 = any free port).")
+  int port;
+
+  @Option(names = "--data-dir", defaultValue = ".squall", description = "Where S3 objects and the catalog live (default: ${DEFAULT-VALUE}).")
+  Path dataDir;
+
+  @Option(names = "--task-concurrency", defaultValue = "8", description = "Concurrent task invocations (default: ${DEFAULT-VALUE}).")
+  int taskConcurrency;
+
+  @Option(names = "--integration-timeout", defaultValue = "30", description = "Seconds the gateway waits for the coordinator (default: ${DEFAULT-VALUE}, as API Gateway).")
+  int integrationTimeoutSeconds;
+
+  static boolean isServing() {
+    return serving;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    if (tpchScaleFactor != null && !(tpchScaleFactor > 0)) {
+      System.err.println("--tpch must be a positive scale factor, got " + tpchScaleFactor);
+      return 2;
+    }
+    LocalDeployment.Options options = new LocalDeployment.Options(dataDir.toAbsolutePath(), port, taskConcurrency, 2048,
+        Duration.ofSeconds(integrationTimeoutSeconds));
+    LocalDeployment stack = LocalDeployment.start(options);
+    Runtime.getRuntime().addShutdownHook(new Thread(stack::close, "squall-local-shutdown"));
+    if (tpchScaleFactor != null) {
+      var report = stack.loadTpch(tpchScaleFactor, true);
+      System.err.println(report.nothingWritten()
+          ? "tpch: scale factor " + tpchScaleFactor + " already loaded"
+          : "tpch: loaded scale factor " + tpchScaleFactor + ", "
+              + report.rowsWritten().values().stream().mapToLong(Long::longValue).sum() + " rows");
+    }
+    System.out.println("gateway: " + stack.gatewayEndpoint());
+    System.out.flush();
+    serving = true;
+    return 0;
+  }
+}

@@ -1,0 +1,188 @@
+package dev.squall.cli.local;
+
+import dev.squall.coordinator.CoordinatorSettings;
+import dev.squall.coordinator.QueryCoordinator;
+import dev.squall.coordinator.http.HttpApi;
+import dev.squall.coordinator.scheduler.LambdaTaskInvoker;
+import dev.squall.coordinator.scheduler.RetryPolicy;
+import dev.squall.coordinator.scheduler.StageScheduler;
+import dev.squall.local.catalog.LocalCatalog;
+import dev.squall.local.gateway.Gateway;
+import dev.squall.local.lambda.FunctionDefinition;
+import dev.squall.local.lambda.LambdaEmulator;
+import dev.squall.local.lambda.LambdaHandler;
+import dev.squall.local.s3.EmbeddedS3;
+import dev.squall.local.tpch.TpchLoader;
+import dev.squall.planner.PlannerSettings;
+import dev.squall.task.TaskEnvironment;
+import dev.squall.task.TaskFunction;
+import dev.squall.task.TaskRunner;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.iceberg.io.FileIO;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.services.lambda.LambdaClient;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+
+/**
+ * The whole of Squall on one machine, in this JVM: S3Proxy (blobs under {@code DATA/s3}), the
+ * Iceberg JDBC catalog on SQLite ({@code DATA/catalog}) with its warehouse on that S3, the Lambda
+ * Invoke API emulator running the coordinator and task functions' cores, and the gateway that turns
+ * HTTP requests into API Gateway events for the coordinator. Every AWS call goes over real HTTP on
+ * 127.0.0.1 through the AWS SDK, as it would on AWS.
+ */
+public final class LocalDeployment implements AutoCloseable {
+  public static final String WAREHOUSE_BUCKET = "squall-warehouse";
+  public static final String SHUFFLE_BUCKET = "squall-shuffle";
+  public static final String COORDINATOR_FUNCTION = "squall-coordinator";
+  public static final String TASK_FUNCTION = "squall-task";
+
+  /**
+   * What to start.
+   *
+   * @param dataDir where S3 objects and the catalog live; null for a temporary directory
+   * @param gatewayPort the gateway's port, 0 for any free port
+   * @param taskConcurrency concurrent task invocations (the task function's reserved concurrency)
+   * @param taskMemoryMb the task function's memory size; tasks budget 60% of it for Arrow buffers
+   * @param integrationTimeout the gateway's wait for the coordinator (API Gateway allows 30 s)
+   */
+  public record Options(Path dataDir, int gatewayPort, int taskConcurrency, int taskMemoryMb, Duration integrationTimeout) {
+    public static Options defaults() {
+      return new Options(null, 0, 8, 2048, Duration.ofSeconds(30));
+    }
+
+    public Options withDataDir(Path dir) {
+      return new Options(dir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout);
+    }
+
+    public Options withGatewayPort(int port) {
+      return new Options(dataDir, port, taskConcurrency, taskMemoryMb, integrationTimeout);
+    }
+
+    public Options withIntegrationTimeout(Duration timeout) {
+      return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, timeout);
+    }
+  }
+
+  private final List<AutoCloseable> parts = new ArrayList<>();
+  private final EmbeddedS3 s3;
+  private final LocalCatalog catalog;
+  private final LambdaEmulator lambda;
+  private final Gateway gateway;
+
+  private LocalDeployment(Options options) throws Exception {
+    try {
+      s3 = track(EmbeddedS3.start(options.dataDir() == null ? null : options.dataDir().resolve("s3"), 0,
+          List.of(WAREHOUSE_BUCKET, SHUFFLE_BUCKET)));
+      catalog = track(LocalCatalog.open(s3, options.dataDir(), WAREHOUSE_BUCKET));
+      BufferAllocator allocator = track(new RootAllocator());
+      AwsBasicCredentials keys = AwsBasicCredentials.create(EmbeddedS3.ACCESS_KEY, EmbeddedS3.SECRET_KEY);
+
+      // Task function: S3 and data files only, no catalog.
+      TaskEnvironment taskEnv = new TaskEnvironment(EmbeddedS3.REGION, s3.endpoint(), true, keys);
+      S3Client taskS3 = track(taskEnv.newS3Client());
+      FileIO taskIo = track(taskEnv.newFileIO());
+      TaskFunction taskFunction = new TaskFunction(new TaskRunner(taskS3, taskIo, allocator));
+      LambdaHandler taskHandler = (payload, ctx) -> taskFunction.handle(payload, ctx::isCancelled);
+
+      lambda = track(LambdaEmulator.start(0, List.of(
+          FunctionDefinition.of(TASK_FUNCTION, taskHandler)
+              .withMemoryMb(options.taskMemoryMb())
+              .withTimeout(Duration.ofMinutes(15))
+              .withReservedConcurrency(options.taskConcurrency()))));
+
+      // Coordinator: catalog, Lambda and S3 clients; the same core as on AWS.
+      LambdaClient lambdaClient = track(LambdaClient.builder()
+          .endpointOverride(lambda.endpoint())
+          .region(EmbeddedS3.REGION)
+          .credentialsProvider(StaticCredentialsProvider.create(keys))
+          .httpClientBuilder(UrlConnectionHttpClient.builder().socketTimeout(Duration.ofMinutes(15)))
+          .build());
+      S3Client coordinatorS3 = track(s3.newClient());
+      S3Presigner presigner = track(S3Presigner.builder()
+          .endpointOverride(s3.endpoint())
+          .region(EmbeddedS3.REGION)
+          .credentialsProvider(StaticCredentialsProvider.create(keys))
+          .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
+          .build());
+      CoordinatorSettings settings = CoordinatorSettings.defaults(TASK_FUNCTION, SHUFFLE_BUCKET)
+          .withMaxConcurrentTasks(options.taskConcurrency())
+          .withTaskMemoryBudgetBytes(options.taskMemoryMb() * 1024L * 1024L * 6 / 10);
+      LambdaTaskInvoker invoker = track(new LambdaTaskInvoker(lambdaClient, TASK_FUNCTION, options.taskConcurrency()));
+      QueryCoordinator coordinator = new QueryCoordinator(catalog.catalog(),
+          new StageScheduler(invoker, RetryPolicy.defaults()), coordinatorS3, presigner, allocator, settings,
+          PlannerSettings.defaults());
+      HttpApi api = new HttpApi(coordinator);
+      lambda.register(FunctionDefinition.of(COORDINATOR_FUNCTION, (payload, ctx) -> api.handle(payload))
+          .withMemoryMb(3008)
+          .withTimeout(Duration.ofMinutes(15)));
+
+      gateway = track(Gateway.start(options.gatewayPort(), lambda.endpoint(), COORDINATOR_FUNCTION, options.integrationTimeout()));
+    } catch (Exception | Error e) {
+      close();
+      throw e;
+    }
+  }
+
+  /** Starts everything; on failure, stops what was started and rethrows. */
+  public static LocalDeployment start(Options options) throws Exception {
+    return new LocalDeployment(options);
+  }
+
+  private <T extends AutoCloseable> T track(T part) {
+    parts.add(part);
+    return part;
+  }
+
+  /**
+   * Loads TPC-H at the scale factor into namespace {@code tpch} (nothing happens when it is there).
+   *
+   * @param progressBar whether to draw a progress bar on standard error
+   */
+  public TpchLoader.LoadReport loadTpch(double scaleFactor, boolean progressBar) {
+    return new TpchLoader(catalog.catalog()).withProgressBar(progressBar).load(scaleFactor);
+  }
+
+  /** As {@link #loadTpch(double, boolean)}, with at most {@code rowsPerFile} rows per data file. */
+  public TpchLoader.LoadReport loadTpch(double scaleFactor, boolean progressBar, long rowsPerFile) {
+    return new TpchLoader(catalog.catalog()).withProgressBar(progressBar).withRowsPerFile(rowsPerFile).load(scaleFactor);
+  }
+
+  /** The HTTP endpoint, {@code http://127.0.0.1:PORT}. */
+  public URI gatewayEndpoint() {
+    return gateway.endpoint();
+  }
+
+  public EmbeddedS3 s3() {
+    return s3;
+  }
+
+  public LocalCatalog catalog() {
+    return catalog;
+  }
+
+  public LambdaEmulator lambda() {
+    return lambda;
+  }
+
+  @Override
+  public void close() {
+    for (int i = parts.size() - 1; i >= 0; i--) {
+      try {
+        parts.get(i).close();
+      } catch (Exception e) {
+        System.err.println("stopping " + parts.get(i).getClass().getSimpleName() + " failed: " + e);
+      }
+    }
+    parts.clear();
+  }
+}

@@ -1,0 +1,49 @@
+package dev.squall.coordinator;
+
+import dev.squall.proto.v1.Compression;
+import java.time.Duration;
+
+/**
+ * Deployment settings of the coordinator.
+ *
+ * @param taskFunctionName the task function's name or ARN
+ * @param shuffleBucket bucket for shuffle objects, results and large answers
+ * @param maxConcurrentTasks cap on concurrent task invocations per coordinator
+ * @param taskMemoryBudgetBytes Arrow bytes a task may hold (from the task function's memory size)
+ * @param inlineResultCapBytes largest Arrow answer returned inline (below Lambda's 6 MB response
+ *     limit once base64-encoded); larger answers go to S3 with presigned URLs
+ * @param resultUrlTtl how long presigned result URLs stay valid
+ * @param jobTimeout longest a job may run
+ * @param compression shuffle body compression
+ */
+public record CoordinatorSettings(
+    String taskFunctionName,
+    String shuffleBucket,
+    int maxConcurrentTasks,
+    long taskMemoryBudgetBytes,
+    long inlineResultCapBytes,
+    Duration resultUrlTtl,
+    Duration jobTimeout,
+    Compression compression) {
+
+  /** Defaults for a bucket and task function: 64 concurrent tasks, 1 GiB budget, 4 MiB inline cap. */
+  public static CoordinatorSettings defaults(String taskFunctionName, String shuffleBucket) {
+    return new CoordinatorSettings(taskFunctionName, shuffleBucket, 64, 1L << 30, 4L << 20,
+        Duration.ofHours(1), Duration.ofMinutes(14), Compression.LZ4_FRAME);
+  }
+
+  public CoordinatorSettings withMaxConcurrentTasks(int n) {
+    return new CoordinatorSettings(taskFunctionName, shuffleBucket, n, taskMemoryBudgetBytes, inlineResultCapBytes,
+        resultUrlTtl, jobTimeout, compression);
+  }
+
+  public CoordinatorSettings withInlineResultCapBytes(long bytes) {
+    return new CoordinatorSettings(taskFunctionName, shuffleBucket, maxConcurrentTasks, taskMemoryBudgetBytes, bytes,
+        resultUrlTtl, jobTimeout, compression);
+  }
+
+  public CoordinatorSettings withTaskMemoryBudgetBytes(long bytes) {
+    return new CoordinatorSettings(taskFunctionName, shuffleBucket, maxConcurrentTasks, bytes, inlineResultCapBytes,
+        resultUrlTtl, jobTimeout, compression);
+  }
+}

@@ -1,0 +1,54 @@
+package dev.squall.coordinator.http;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.squall.coordinator.api.RequestTooLargeException;
+import dev.squall.coordinator.api.SquallException;
+import dev.squall.proto.v1.ErrorCode;
+
+/**
+ * Maps failures to the JSON error shape
+ * {@code {"error": {"code": "...", "message": "...", "line": n, "column": n}}} and an HTTP status:
+ * a request over a size limit 413, USER_ERROR 400, INSUFFICIENT_RESOURCES 503, EXTERNAL and
+ * MISSING_SHUFFLE_OUTPUT 502, CANCELLED 409, everything else 500.
+ */
+final class ErrorResponses {
+  private final ObjectMapper mapper;
+
+  ErrorResponses(ObjectMapper mapper) {
+    this.mapper = mapper;
+  }
+
+  HttpResponseEvent of(SquallException e, String queryId) {
+    return of(statusOf(e), e.code().name(), e.getMessage(), e.line(), e.column(), queryId);
+  }
+
+  HttpResponseEvent of(int status, String code, String message, int line, int column, String queryId) {
+    ObjectNode root = mapper.createObjectNode();
+    if (queryId != null) {
+      root.put("queryId", queryId);
+    }
+    ObjectNode error = root.putObject("error");
+    error.put("code", code);
+    error.put("message", message);
+    if (line > 0) {
+      error.put("line", line);
+      error.put("column", column);
+    }
+    return HttpResponseEvent.json(status, root.toString());
+  }
+
+  static int statusOf(SquallException e) {
+    if (e instanceof RequestTooLargeException) {
+      return 413;
+    }
+    ErrorCode code = e.code();
+    return switch (code) {
+      case USER_ERROR -> 400;
+      case INSUFFICIENT_RESOURCES -> 503;
+      case EXTERNAL, MISSING_SHUFFLE_OUTPUT -> 502;
+      case CANCELLED -> 409;
+      default -> 500;
+    };
+  }
+}

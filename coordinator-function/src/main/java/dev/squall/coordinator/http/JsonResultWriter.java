@@ -1,0 +1,155 @@
+package dev.squall.coordinator.http;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.squall.coordinator.api.QueryAnswer;
+import dev.squall.proto.v1.QuerySummary;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.Base64;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeStampMicroVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * Renders an answer as JSON:
+ * {@code {"queryId", "columns": [{"name", "type"}], "rows": [[...]], "summary": {...}}}.
+ * Decimals are strings (exact), dates and timestamps ISO-8601 strings, binary base64, NULL null;
+ * other numbers and booleans are JSON numbers and booleans.
+ */
+final class JsonResultWriter {
+  private final ObjectMapper mapper;
+
+  JsonResultWriter(ObjectMapper mapper) {
+    this.mapper = mapper;
+  }
+
+  String write(QueryAnswer answer) {
+    ObjectNode root = mapper.createObjectNode();
+    root.put("queryId", answer.queryId());
+    ArrayNode columns = root.putArray("columns");
+    ArrayNode rows = root.putArray("rows");
+    if (!answer.resultUrls().isEmpty()) {
+      ArrayNode urls = root.putArray("resultUrls");
+      answer.resultUrls().forEach(urls::add);
+    } else {
+      try (BufferAllocator allocator = new RootAllocator();
+          ArrowStreamReader reader = new ArrowStreamReader(new ByteArrayInputStream(answer.arrowIpc()), allocator)) {
+        VectorSchemaRoot batch = reader.getVectorSchemaRoot();
+        for (Field field : batch.getSchema().getFields()) {
+          columns.addObject().put("name", field.getName()).put("type", sqlType(field.getType()));
+        }
+        while (reader.loadNextBatch()) {
+          for (int r = 0; r < batch.getRowCount(); r++) {
+            ArrayNode row = rows.addArray();
+            for (FieldVector vector : batch.getFieldVectors()) {
+              addValue(row, vector, r);
+            }
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read the result's Arrow IPC stream", e);
+      }
+    }
+    root.set("summary", summary(answer.summary()));
+    return root.toString();
+  }
+
+  String writeUrls(QueryAnswer answer) {
+    return write(answer);
+  }
+
+  ObjectNode summary(QuerySummary s) {
+    ObjectNode node = mapper.createObjectNode();
+    node.put("stages", s.getStages());
+    node.put("tasks", s.getTasks());
+    node.put("attempts", s.getAttempts());
+    node.put("rows", s.getRows());
+    node.put("bytesScanned", s.getBytesScanned());
+    node.put("bytesShuffled", s.getBytesShuffled());
+    node.put("s3Requests", s.getS3Requests());
+    node.put("wallMillis", s.getWallMillis());
+    ArrayNode stages = node.putArray("stageSummaries");
+    for (var st : s.getStageSummariesList()) {
+      stages.addObject().put("stageId", st.getStageId()).put("tasks", st.getTasks()).put("attempts", st.getAttempts())
+          .put("outputEdge", st.getOutputEdge()).put("scans", st.getScans());
+    }
+    return node;
+  }
+
+  private static void addValue(ArrayNode row, FieldVector vector, int r) {
+    if (vector.isNull(r)) {
+      row.addNull();
+    } else if (vector instanceof DecimalVector v) {
+      row.add(v.getObject(r).toPlainString());
+    } else if (vector instanceof DateDayVector v) {
+      row.add(LocalDate.ofEpochDay(v.get(r)).toString());
+    } else if (vector instanceof TimeStampMicroVector v) {
+      LocalDateTime t = v.getObject(r);
+      row.add(t.toString());
+    } else if (vector instanceof BigIntVector v) {
+      row.add(v.get(r));
+    } else if (vector instanceof IntVector v) {
+      row.add(v.get(r));
+    } else if (vector instanceof SmallIntVector v) {
+      row.add(v.get(r));
+    } else if (vector instanceof TinyIntVector v) {
+      row.add(v.get(r));
+    } else if (vector instanceof Float8Vector v) {
+      row.add(v.get(r));
+    } else if (vector instanceof Float4Vector v) {
+      row.add(v.get(r));
+    } else if (vector instanceof BitVector v) {
+      row.add(v.get(r) != 0);
+    } else if (vector instanceof VarCharVector v) {
+      row.add(v.getObject(r).toString());
+    } else if (vector instanceof VarBinaryVector v) {
+      row.add(Base64.getEncoder().encodeToString(v.get(r)));
+    } else {
+      Object value = vector.getObject(r);
+      row.add(value instanceof BigDecimal d ? d.toPlainString() : String.valueOf(value));
+    }
+  }
+
+  /** The SQL name of an Arrow type, as Squall maps them (see types.proto). */
+  static String sqlType(ArrowType type) {
+    return switch (type.getTypeID()) {
+      case Bool -> "BOOLEAN";
+      case Int -> switch (((ArrowType.Int) type).getBitWidth()) {
+        case 8 -> "TINYINT";
+        case 16 -> "SMALLINT";
+        case 32 -> "INTEGER";
+        default -> "BIGINT";
+      };
+      case FloatingPoint -> ((ArrowType.FloatingPoint) type).getPrecision()
+          == org.apache.arrow.vector.types.FloatingPointPrecision.SINGLE ? "REAL" : "DOUBLE";
+      case Decimal -> "DECIMAL(" + ((ArrowType.Decimal) type).getPrecision() + ", " + ((ArrowType.Decimal) type).getScale() + ")";
+      case Date -> "DATE";
+      case Timestamp -> "TIMESTAMP";
+      case Utf8, LargeUtf8 -> "VARCHAR";
+      case Binary, LargeBinary -> "VARBINARY";
+      default -> type.toString();
+    };
+  }
+}

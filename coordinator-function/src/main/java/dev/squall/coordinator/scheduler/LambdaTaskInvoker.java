@@ -1,0 +1,84 @@
+package dev.squall.coordinator.scheduler;
+
+import dev.squall.proto.TaskPayloads;
+import dev.squall.proto.v1.ErrorCode;
+import dev.squall.proto.v1.TaskError;
+import dev.squall.proto.v1.TaskResult;
+import dev.squall.proto.v1.TaskSpec;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.lambda.LambdaClient;
+import software.amazon.awssdk.services.lambda.model.InvocationType;
+import software.amazon.awssdk.services.lambda.model.InvokeResponse;
+import software.amazon.awssdk.services.lambda.model.TooManyRequestsException;
+
+/**
+ * Invokes the task function through the Lambda Invoke API (RequestResponse) with at most
+ * {@code maxConcurrent} invocations in flight; further tasks queue on the coordinator. The payload
+ * is the task spec ({@link TaskPayloads}); a function error, throttling or transport failure becomes
+ * a TaskResult with an EXTERNAL error naming what happened.
+ */
+public final class LambdaTaskInvoker implements TaskInvoker, AutoCloseable {
+  private final LambdaClient lambda;
+  private final String functionName;
+  private final ExecutorService pool;
+
+  /**
+   * @param lambda a client for the Lambda service (the emulator locally); not closed by this
+   * @param functionName the task function's name or ARN
+   * @param maxConcurrent cap on concurrent invocations, at least 1
+   */
+  public LambdaTaskInvoker(LambdaClient lambda, String functionName, int maxConcurrent) {
+    if (maxConcurrent < 1) {
+      throw new IllegalArgumentException("Invalid max concurrent invocations: " + maxConcurrent);
+    }
+    this.lambda = lambda;
+    this.functionName = functionName;
+    AtomicInteger n = new AtomicInteger();
+    this.pool = Executors.newFixedThreadPool(maxConcurrent, r -> {
+      Thread t = new Thread(r, "squall-invoke-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  @Override
+  public CompletableFuture<TaskResult> invoke(TaskSpec spec) {
+    return CompletableFuture.supplyAsync(() -> invokeNow(spec), pool);
+  }
+
+  private TaskResult invokeNow(TaskSpec spec) {
+    try {
+      InvokeResponse response = lambda.invoke(b -> b.functionName(functionName)
+          .invocationType(InvocationType.REQUEST_RESPONSE)
+          .payload(SdkBytes.fromByteArray(TaskPayloads.encodeSpec(spec))));
+      byte[] payload = response.payload() == null ? new byte[0] : response.payload().asByteArray();
+      if (response.functionError() != null) {
+        return failed(spec, ErrorCode.EXTERNAL, "task function failed (" + response.functionError() + "): "
+            + FunctionErrors.summary(payload));
+      }
+      return TaskPayloads.decodeResult(payload);
+    } catch (TooManyRequestsException e) {
+      return failed(spec, ErrorCode.EXTERNAL, "task function throttled: " + e.awsErrorDetails().errorMessage());
+    } catch (RuntimeException e) {
+      return failed(spec, ErrorCode.EXTERNAL, "task invocation failed: " + e.getMessage());
+    }
+  }
+
+  static TaskResult failed(TaskSpec spec, ErrorCode code, String message) {
+    return TaskResult.newBuilder()
+        .setJobId(spec.getJobId()).setStageId(spec.getStageId())
+        .setPartition(spec.getPartition()).setAttempt(spec.getAttempt())
+        .setError(TaskError.newBuilder().setCode(code).setMessage(message))
+        .build();
+  }
+
+  @Override
+  public void close() {
+    pool.shutdownNow();
+  }
+}

@@ -1,0 +1,100 @@
+package dev.squall.coordinator.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.squall.coordinator.api.QueryService;
+import dev.squall.coordinator.api.SquallException;
+import dev.squall.proto.v1.ErrorCode;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import org.junit.jupiter.api.Test;
+
+/** The HTTP layer's handling of requests that never reach a query, and of query errors. */
+class HttpApiTest {
+  private final ObjectMapper mapper = new ObjectMapper();
+  private final QueryService mustNotRun = (id, sql, props) -> {
+    throw new AssertionError("query must not run for this request");
+  };
+
+  private ObjectNode event(String method, String path, String body, boolean base64) {
+    ObjectNode e = mapper.createObjectNode();
+    e.put("version", "2.0").put("rawPath", path);
+    e.putObject("headers").put("content-type", "application/json");
+    e.putObject("requestContext").putObject("http").put("method", method).put("path", path);
+    if (body != null) {
+      e.put("body", base64 ? Base64.getEncoder().encodeToString(body.getBytes(StandardCharsets.UTF_8)) : body);
+      e.put("isBase64Encoded", base64);
+    }
+    return e;
+  }
+
+  private JsonNode call(HttpApi api, ObjectNode event) throws Exception {
+    return mapper.readTree(api.handle(mapper.writeValueAsBytes(event)));
+  }
+
+  private static JsonNode body(JsonNode response) throws Exception {
+    return new ObjectMapper().readTree(response.get("body").asText());
+  }
+
+  @Test
+  void emptyBodyIsRefusedWith400() throws Exception {
+    JsonNode r = call(new HttpApi(mustNotRun), event("POST", "/v1/queries", null, false));
+    assertThat(r.get("statusCode").asInt()).isEqualTo(400);
+    assertThat(body(r).at("/error/message").asText()).contains("request body is empty");
+    assertThat(body(r).at("/error/code").asText()).isEqualTo("USER_ERROR");
+  }
+
+  @Test
+  void brokenJsonBodyIsRefusedNamingWhere() throws Exception {
+    JsonNode r = call(new HttpApi(mustNotRun), event("POST", "/v1/queries", "{\"sql\": \"select 1\"", false));
+    assertThat(r.get("statusCode").asInt()).isEqualTo(400);
+    assertThat(body(r).at("/error/message").asText()).contains("not valid JSON").contains("line 1");
+  }
+
+  @Test
+  void bodyWithoutSqlIsRefused() throws Exception {
+    JsonNode r = call(new HttpApi(mustNotRun), event("POST", "/v1/queries", "{\"query\": \"select 1\"}", true));
+    assertThat(r.get("statusCode").asInt()).isEqualTo(400);
+    assertThat(body(r).at("/error/message").asText()).contains("\"sql\"");
+  }
+
+  @Test
+  void oneMegabyteSqlIsRefusedWith413() throws Exception {
+    String sql = "select 1 " + "-".repeat(1 << 20);
+    String json = mapper.writeValueAsString(mapper.createObjectNode().put("sql", sql));
+    JsonNode r = call(new HttpApi(mustNotRun), event("POST", "/v1/queries", json, false));
+    assertThat(r.get("statusCode").asInt()).isEqualTo(413);
+    assertThat(body(r).at("/error/message").asText()).contains("SQL text is").contains("the limit is");
+  }
+
+  @Test
+  void sqlErrorCarriesLineAndColumn() throws Exception {
+    QueryService failing = (id, sql, props) -> {
+      throw new SquallException(ErrorCode.USER_ERROR, "Encountered \"form\"", 2, 7, null);
+    };
+    JsonNode r = call(new HttpApi(failing), event("POST", "/v1/queries", "{\"sql\":\"select 1\\nfrom form\"}", false));
+    assertThat(r.get("statusCode").asInt()).isEqualTo(400);
+    JsonNode error = body(r).get("error");
+    assertThat(error.get("line").asInt()).isEqualTo(2);
+    assertThat(error.get("column").asInt()).isEqualTo(7);
+    assertThat(body(r).get("queryId").asText()).isNotEmpty();
+  }
+
+  @Test
+  void malformedEventIsRefusedWith400() throws Exception {
+    JsonNode r = mapper.readTree(new HttpApi(mustNotRun).handle("{\"not\": \"an event\"}".getBytes(StandardCharsets.UTF_8)));
+    assertThat(r.get("statusCode").asInt()).isEqualTo(400);
+    assertThat(body(r).at("/error/message").asText()).contains("malformed API Gateway event");
+  }
+
+  @Test
+  void unknownPathIs404AndWrongMethodIs405() throws Exception {
+    HttpApi api = new HttpApi(mustNotRun);
+    assertThat(call(api, event("GET", "/v2/nothing", null, false)).get("statusCode").asInt()).isEqualTo(404);
+    assertThat(call(api, event("GET", "/v1/queries", null, false)).get("statusCode").asInt()).isEqualTo(405);
+    assertThat(call(api, event("GET", "/v1/health", null, false)).get("statusCode").asInt()).isEqualTo(200);
+  }
+}

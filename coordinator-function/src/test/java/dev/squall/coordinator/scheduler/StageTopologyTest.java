@@ -1,0 +1,71 @@
+package dev.squall.coordinator.scheduler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.squall.proto.v1.Edge;
+import dev.squall.proto.v1.Partitioning;
+import dev.squall.proto.v1.Stage;
+import dev.squall.proto.v1.StageGraph;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class StageTopologyTest {
+  private static Stage stage(int id, int tasks) {
+    return Stage.newBuilder().setStageId(id).setTaskCount(tasks).build();
+  }
+
+  private static Edge edge(int from, int to, int input, Partitioning p) {
+    return Edge.newBuilder().setProducerStageId(from).setConsumerStageId(to).setConsumerInputIndex(input).setPartitioning(p).build();
+  }
+
+  private static Partitioning hash(int n) {
+    return Partitioning.newBuilder().setHash(Partitioning.Hash.newBuilder().addKeys(0).setPartitions(n)).build();
+  }
+
+  private static final Partitioning SINGLE = Partitioning.newBuilder().setSingle(Partitioning.Single.getDefaultInstance()).build();
+
+  @Test
+  void acceptsAggregationShape() {
+    StageGraph g = StageGraph.newBuilder().addStages(stage(0, 3)).addStages(stage(1, 4)).addStages(stage(2, 1))
+        .addEdges(edge(0, 1, 0, hash(4))).addEdges(edge(1, 2, 0, SINGLE)).setRootStageId(2).build();
+    StageTopology t = new StageTopology(g, Map.of(0, 3, 1, 4, 2, 1));
+    assertThat(t.inputsOf(1)).hasSize(1);
+    assertThat(t.outputOf(2)).isNull();
+    assertThat(t.outputOf(0).getConsumerStageId()).isEqualTo(1);
+  }
+
+  @Test
+  void refusesHashEdgeWhosePartitionsDifferFromConsumerTasks() {
+    StageGraph g = StageGraph.newBuilder().addStages(stage(0, 3)).addStages(stage(1, 4))
+        .addEdges(edge(0, 1, 0, hash(8))).setRootStageId(1).build();
+    assertThatThrownBy(() -> new StageTopology(g, Map.of(0, 3, 1, 4)))
+        .hasMessageContaining("hash edge 0 -> 1 has 8 partitions but stage 1 has 4 tasks");
+  }
+
+  @Test
+  void refusesSingleEdgeIntoManyTasks() {
+    StageGraph g = StageGraph.newBuilder().addStages(stage(0, 3)).addStages(stage(1, 2))
+        .addEdges(edge(0, 1, 0, SINGLE)).setRootStageId(1).build();
+    assertThatThrownBy(() -> new StageTopology(g, Map.of(0, 3, 1, 2))).hasMessageContaining("single edge 0 -> 1");
+  }
+
+  @Test
+  void refusesConsumerListedBeforeProducer() {
+    StageGraph g = StageGraph.newBuilder().addStages(stage(1, 1)).addStages(stage(0, 1))
+        .addEdges(edge(0, 1, 0, SINGLE)).setRootStageId(1).build();
+    assertThatThrownBy(() -> new StageTopology(g, Map.of(0, 1, 1, 1))).hasMessageContaining("listed after its consumer");
+  }
+
+  @Test
+  void refusesDanglingStage() {
+    StageGraph g = StageGraph.newBuilder().addStages(stage(0, 1)).addStages(stage(1, 1)).setRootStageId(1).build();
+    assertThatThrownBy(() -> new StageTopology(g, Map.of(0, 1, 1, 1))).hasMessageContaining("stage 0 feeds no consumer");
+  }
+
+  @Test
+  void refusesMissingRoot() {
+    StageGraph g = StageGraph.newBuilder().addStages(stage(0, 1)).setRootStageId(5).build();
+    assertThatThrownBy(() -> new StageTopology(g, Map.of(0, 1))).hasMessageContaining("root stage 5");
+  }
+}

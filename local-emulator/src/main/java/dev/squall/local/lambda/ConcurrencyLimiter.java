@@ -1,0 +1,68 @@
+package dev.squall.local.lambda;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Counts concurrent invocations the way AWS Lambda throttles them: a function with reserved
+ * concurrency may run at most that many invocations at once; functions without a reservation share
+ * the account limit. Acquisition never waits: a caller over the limit is throttled (HTTP 429).
+ *
+ * <p>Simplification: AWS also subtracts all reservations from the shared pool; here the shared pool
+ * is the whole account limit.
+ */
+final class ConcurrencyLimiter {
+  private final Semaphore account;
+  private final Map<String, Semaphore> reserved = new ConcurrentHashMap<>();
+
+  /** @param accountLimit concurrent invocations shared by functions without a reservation */
+  ConcurrencyLimiter(int accountLimit) {
+    if (accountLimit < 1) {
+      throw new IllegalArgumentException("Account concurrency limit must be at least 1: " + accountLimit);
+    }
+    this.account = new Semaphore(accountLimit);
+  }
+
+  /** Sets up the counters for a (re)registered function. */
+  void configure(FunctionDefinition function) {
+    if (function.reservedConcurrency() == FunctionDefinition.UNRESERVED) {
+      reserved.remove(function.name());
+    } else {
+      reserved.put(function.name(), new Semaphore(function.reservedConcurrency()));
+    }
+  }
+
+  /**
+   * Takes a slot for one invocation.
+   *
+   * @throws InvokeApiException 429 {@code TooManyRequestsException} if the function is at its limit
+   */
+  Permit acquire(FunctionDefinition function) {
+    Semaphore semaphore = function.reservedConcurrency() == FunctionDefinition.UNRESERVED
+        ? account : reserved.computeIfAbsent(function.name(), n -> new Semaphore(function.reservedConcurrency()));
+    if (!semaphore.tryAcquire()) {
+      throw InvokeApiException.tooManyRequests(semaphore == account
+          ? "ConcurrentInvocationLimitExceeded" : "ReservedFunctionConcurrentInvocationLimitExceeded");
+    }
+    return new Permit(semaphore);
+  }
+
+  /** One invocation's slot; closing it (any number of times) frees the slot once. */
+  static final class Permit implements AutoCloseable {
+    private final Semaphore semaphore;
+    private final AtomicBoolean released = new AtomicBoolean();
+
+    private Permit(Semaphore semaphore) {
+      this.semaphore = semaphore;
+    }
+
+    @Override
+    public void close() {
+      if (released.compareAndSet(false, true)) {
+        semaphore.release();
+      }
+    }
+  }
+}

@@ -1,0 +1,94 @@
+package dev.squall.planner.catalog;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.Statistic;
+import org.apache.calcite.schema.Statistics;
+import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.util.ImmutableBitSet;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.types.Types;
+
+/**
+ * One Iceberg table as a Calcite table: its columns are the top-level fields of the current schema
+ * (column i of the row type is {@code schema.columns().get(i)}), its row count comes from the
+ * current snapshot's summary, and its identifier fields (if any) are its unique key.
+ *
+ * <p>The Iceberg table is loaded from the catalog on first use and then kept, so that one planning
+ * run sees one snapshot.
+ */
+public final class IcebergTable extends AbstractTable {
+  private final Catalog catalog;
+  private final TableIdentifier identifier;
+  private volatile Table table;
+
+  public IcebergTable(Catalog catalog, TableIdentifier identifier) {
+    this.catalog = catalog;
+    this.identifier = identifier;
+  }
+
+  /** The loaded Iceberg table. */
+  public Table table() {
+    Table loaded = table;
+    if (loaded == null) {
+      synchronized (this) {
+        if (table == null) {
+          table = catalog.loadTable(identifier);
+        }
+        loaded = table;
+      }
+    }
+    return loaded;
+  }
+
+  public TableIdentifier identifier() {
+    return identifier;
+  }
+
+  /** The schema the row type was built from. */
+  public Schema schema() {
+    return table().schema();
+  }
+
+  /** Figures of the current snapshot. */
+  public TableStatistics statistics() {
+    return TableStatistics.of(table().currentSnapshot());
+  }
+
+  @Override
+  public RelDataType getRowType(RelDataTypeFactory typeFactory) {
+    RelDataTypeFactory.Builder builder = typeFactory.builder();
+    for (Types.NestedField field : schema().columns()) {
+      builder.add(field.name(), IcebergTypeMapping.toSql(typeFactory, field.type(), field.isOptional()));
+    }
+    return builder.build();
+  }
+
+  @Override
+  public Statistic getStatistic() {
+    List<ImmutableBitSet> keys = new ArrayList<>();
+    Set<Integer> identifierIds = schema().identifierFieldIds();
+    if (!identifierIds.isEmpty()) {
+      List<Types.NestedField> columns = schema().columns();
+      ImmutableBitSet.Builder key = ImmutableBitSet.builder();
+      for (int i = 0; i < columns.size(); i++) {
+        if (identifierIds.contains(columns.get(i).fieldId())) {
+          key.set(i);
+        }
+      }
+      keys.add(key.build());
+    }
+    return Statistics.of((double) statistics().rowCount(), keys);
+  }
+
+  @Override
+  public String toString() {
+    return "IcebergTable(" + identifier + ")";
+  }
+}

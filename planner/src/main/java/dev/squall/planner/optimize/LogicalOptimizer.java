@@ -1,0 +1,136 @@
+package dev.squall.planner.optimize;
+
+import dev.squall.planner.PlanningException;
+import java.util.EnumSet;
+import java.util.List;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.hep.HepMatchOrder;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.plan.hep.HepProgramBuilder;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelShuttleImpl;
+import org.apache.calcite.rel.core.Correlate;
+import org.apache.calcite.rel.logical.LogicalCorrelate;
+import org.apache.calcite.rel.rules.AggregateReduceFunctionsRule;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql2rel.RelDecorrelator;
+import org.apache.calcite.sql2rel.RelFieldTrimmer;
+import org.apache.calcite.tools.RelBuilder;
+
+/**
+ * Rewrites a logical plan with Calcite's rules, in phases (each a HepPlanner program):
+ * <ol>
+ *   <li>sub-queries to joins ({@code SubQueryRemoveRule}), then {@code RelDecorrelator};</li>
+ *   <li>simplification: constant folding ({@code ReduceExpressionsRule}), filter push-down into and
+ *       through joins, projects and aggregates, set operations to aggregates, DISTINCT aggregates
+ *       expanded, AVG reduced to SUM/COUNT ({@code AggregateReduceFunctionsRule}, AVG only, so that SUM
+ *       stays SUM);</li>
+ *   <li>unused columns trimmed ({@code RelFieldTrimmer}) so that scans read only what is used;</li>
+ *   <li>join ordering: inner joins merged into a {@code MultiJoin} and ordered by
+ *       {@code LoptOptimizeJoinRule} from the tables' row counts (Iceberg snapshot summaries);</li>
+ *   <li>clean-up: semi-joins from joins with a distinct right side, projects merged, filters
+ *       pushed again.</li>
+ * </ol>
+ */
+public final class LogicalOptimizer {
+  private static final List<RelOptRule> SIMPLIFY = List.of(
+      CoreRules.FILTER_REDUCE_EXPRESSIONS,
+      CoreRules.PROJECT_REDUCE_EXPRESSIONS,
+      CoreRules.JOIN_REDUCE_EXPRESSIONS,
+      CoreRules.FILTER_INTO_JOIN,
+      CoreRules.JOIN_CONDITION_PUSH,
+      CoreRules.JOIN_PUSH_EXPRESSIONS,
+      CoreRules.FILTER_PROJECT_TRANSPOSE,
+      CoreRules.FILTER_AGGREGATE_TRANSPOSE,
+      CoreRules.FILTER_SET_OP_TRANSPOSE,
+      CoreRules.FILTER_MERGE,
+      CoreRules.PROJECT_MERGE,
+      CoreRules.PROJECT_REMOVE,
+      CoreRules.AGGREGATE_PROJECT_MERGE,
+      CoreRules.UNION_TO_DISTINCT,
+      CoreRules.INTERSECT_TO_DISTINCT,
+      CoreRules.MINUS_TO_DISTINCT,
+      CoreRules.AGGREGATE_EXPAND_DISTINCT_AGGREGATES,
+      AggregateReduceFunctionsRule.Config.DEFAULT
+          .withFunctionsToReduce(EnumSet.of(SqlKind.AVG)).toRule());
+
+  private static final List<RelOptRule> CLEAN_UP = List.of(
+      CoreRules.FILTER_REDUCE_EXPRESSIONS,
+      CoreRules.PROJECT_REDUCE_EXPRESSIONS,
+      CoreRules.FILTER_INTO_JOIN,
+      CoreRules.JOIN_CONDITION_PUSH,
+      CoreRules.FILTER_PROJECT_TRANSPOSE,
+      CoreRules.FILTER_MERGE,
+      CoreRules.PROJECT_JOIN_TRANSPOSE,
+      CoreRules.PROJECT_MERGE,
+      CoreRules.PROJECT_REMOVE,
+      CoreRules.PROJECT_TO_SEMI_JOIN,
+      CoreRules.JOIN_TO_SEMI_JOIN,
+      CoreRules.SORT_PROJECT_TRANSPOSE);
+
+  /**
+   * Optimizes a plan.
+   *
+   * @throws PlanningException UNSUPPORTED when a correlated sub-query cannot be decorrelated
+   */
+  public RelNode optimize(RelNode rel, RelBuilder builder) {
+    RelNode plan = hep(rel, HepMatchOrder.DEPTH_FIRST, List.of(
+        CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
+        CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
+        CoreRules.JOIN_SUB_QUERY_TO_CORRELATE));
+    plan = RelDecorrelator.decorrelateQuery(plan, builder);
+    plan = hep(plan, HepMatchOrder.BOTTOM_UP, SIMPLIFY);
+    plan = new RelFieldTrimmer(null, builder).trim(plan);
+    plan = orderJoins(plan);
+    plan = hep(plan, HepMatchOrder.BOTTOM_UP, CLEAN_UP);
+    plan = new RelFieldTrimmer(null, builder).trim(plan);
+    plan = hep(plan, HepMatchOrder.BOTTOM_UP, List.of(
+        CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE,
+        CoreRules.FILTER_MERGE));
+    refuseCorrelates(plan);
+    return plan;
+  }
+
+  private static RelNode orderJoins(RelNode plan) {
+    HepProgram program = new HepProgramBuilder()
+        .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+        .addRuleCollection(List.of(CoreRules.JOIN_TO_MULTI_JOIN,
+            CoreRules.PROJECT_MULTI_JOIN_MERGE, CoreRules.FILTER_MULTI_JOIN_MERGE))
+        .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
+        .build();
+    return run(plan, program);
+  }
+
+  private static RelNode hep(RelNode rel, HepMatchOrder order, List<RelOptRule> rules) {
+    HepProgramBuilder program = new HepProgramBuilder().addMatchOrder(order);
+    program.addRuleCollection(rules);
+    return run(rel, program.build());
+  }
+
+  private static RelNode run(RelNode rel, HepProgram program) {
+    HepPlanner planner = new HepPlanner(program);
+    planner.setRoot(rel);
+    return planner.findBestExp();
+  }
+
+  private static void refuseCorrelates(RelNode plan) {
+    plan.accept(new RelShuttleImpl() {
+      @Override
+      public RelNode visit(LogicalCorrelate correlate) {
+        throw PlanningException.unpositioned(PlanningException.Code.UNSUPPORTED,
+            "Unsupported SQL: a correlated sub-query that cannot be turned into a join");
+      }
+
+      @Override
+      public RelNode visit(RelNode other) {
+        if (other instanceof Correlate) {
+          throw PlanningException.unpositioned(PlanningException.Code.UNSUPPORTED,
+              "Unsupported SQL: a correlated sub-query that cannot be turned into a join");
+        }
+        return super.visit(other);
+      }
+    });
+  }
+}

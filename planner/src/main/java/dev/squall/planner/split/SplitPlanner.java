@@ -1,0 +1,158 @@
+package dev.squall.planner.split;
+
+import dev.squall.proto.v1.Operator;
+import dev.squall.proto.v1.Scan;
+import dev.squall.proto.v1.ScanInput;
+import dev.squall.proto.v1.ScanSplit;
+import dev.squall.proto.v1.Stage;
+import dev.squall.proto.v1.StageGraph;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.CombinedScanTask;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.ScanTaskParser;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableScan;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.expressions.ExpressionParser;
+import org.apache.iceberg.io.CloseableIterable;
+
+/**
+ * Assigns Iceberg splits to the tasks of leaf stages, by Iceberg scan planning:
+ * {@code table.newScan().useSnapshot(planned).filter(pruning).select(columns)} with
+ * {@code read.split.target-size} set, then {@code planTasks()}. Partition and min/max pruning come
+ * from the Scan's Iceberg filter. Each combined scan task becomes one Squall task; its file scan
+ * tasks are carried as ScanTaskParser JSON in {@link ScanSplit}s.
+ *
+ * <p>A stage with several scans gets as many tasks as its largest scan has split groups, and
+ * group g of every scan goes to task g mod that count. A stage whose scans have no data gets one
+ * task with no splits, so that consumers still see every producer finish.
+ */
+public final class SplitPlanner {
+  private final Catalog catalog;
+  private final long targetSplitSizeBytes;
+
+  /** @param targetSplitSizeBytes bytes of data files per task (Iceberg read.split.target-size) */
+  public SplitPlanner(Catalog catalog, long targetSplitSizeBytes) {
+    if (targetSplitSizeBytes <= 0) {
+      throw new IllegalArgumentException("Invalid target split size: " + targetSplitSizeBytes);
+    }
+    this.catalog = catalog;
+    this.targetSplitSizeBytes = targetSplitSizeBytes;
+  }
+
+  /**
+   * Plans the splits of every leaf stage.
+   *
+   * @throws org.apache.iceberg.exceptions.NoSuchTableException when a scanned table is gone
+   * @throws IllegalStateException when a table no longer has the snapshot the plan was made for
+   */
+  public ScanAssignment plan(StageGraph graph) {
+    Map<Integer, List<Map<Integer, ScanInput>>> byStage = new HashMap<>();
+    for (Stage stage : graph.getStagesList()) {
+      List<Scan> scans = new ArrayList<>();
+      collectScans(stage.getFragment(), scans);
+      if (scans.isEmpty()) {
+        continue;
+      }
+      Map<Integer, List<List<ScanSplit>>> groupsByInput = new HashMap<>();
+      int tasks = 1;
+      for (Scan scan : scans) {
+        Long snapshot = graph.getTableSnapshotIdsMap().get(scan.getTable());
+        List<List<ScanSplit>> groups = splitGroups(scan, snapshot);
+        groupsByInput.put(scan.getInputIndex(), groups);
+        tasks = Math.max(tasks, groups.size());
+      }
+      List<Map<Integer, ScanInput>> perTask = new ArrayList<>();
+      for (int t = 0; t < tasks; t++) {
+        Map<Integer, ScanInput.Builder> inputs = new HashMap<>();
+        for (Map.Entry<Integer, List<List<ScanSplit>>> e : groupsByInput.entrySet()) {
+          ScanInput.Builder input = inputs.computeIfAbsent(e.getKey(), k -> ScanInput.newBuilder());
+          List<List<ScanSplit>> groups = e.getValue();
+          for (int g = t; g < groups.size(); g += tasks) {
+            input.addAllSplits(groups.get(g));
+          }
+        }
+        Map<Integer, ScanInput> built = new HashMap<>();
+        inputs.forEach((k, v) -> built.put(k, v.build()));
+        perTask.add(Map.copyOf(built));
+      }
+      byStage.put(stage.getStageId(), List.copyOf(perTask));
+    }
+    return new ScanAssignment(byStage);
+  }
+
+  /** The split groups of one scan, one group per planned combined task. */
+  List<List<ScanSplit>> splitGroups(Scan scan, Long snapshotId) {
+    Table table = catalog.loadTable(TableIdentifier.parse(scan.getTable()));
+    if (snapshotId == null) {
+      return List.of();
+    }
+    Snapshot snapshot = table.snapshot(snapshotId);
+    if (snapshot == null) {
+      throw new IllegalStateException("Table " + scan.getTable() + " no longer has snapshot " + snapshotId
+          + " that the query was planned against");
+    }
+    Schema schema = snapshot.schemaId() != null && table.schemas().containsKey(snapshot.schemaId())
+        ? table.schemas().get(snapshot.schemaId()) : table.schema();
+    List<String> columns = new ArrayList<>();
+    for (int id : scan.getProjectedFieldIdsList()) {
+      columns.add(schema.findColumnName(id));
+    }
+    TableScan tableScan = table.newScan()
+        .useSnapshot(snapshotId)
+        .select(columns)
+        .option(TableProperties.SPLIT_SIZE, Long.toString(targetSplitSizeBytes));
+    if (!scan.getIcebergFilterJson().isEmpty()) {
+      tableScan = tableScan.filter(ExpressionParser.fromJson(scan.getIcebergFilterJson(), schema));
+    }
+    List<List<ScanSplit>> groups = new ArrayList<>();
+    try (CloseableIterable<CombinedScanTask> planned = tableScan.planTasks()) {
+      for (CombinedScanTask combined : planned) {
+        List<ScanSplit> group = new ArrayList<>();
+        for (FileScanTask task : combined.files()) {
+          group.add(ScanSplit.newBuilder()
+              .setFileScanTaskJson(ScanTaskParser.toJson(task))
+              .setDataFilePath(task.file().location())
+              .setStart(task.start())
+              .setLength(task.length())
+              .build());
+        }
+        groups.add(group);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Scan planning of " + scan.getTable() + " failed", e);
+    }
+    return groups;
+  }
+
+  private static void collectScans(Operator op, List<Scan> into) {
+    switch (op.getOpCase()) {
+      case SCAN -> into.add(op.getScan());
+      case FILTER -> collectScans(op.getFilter().getInput(), into);
+      case PROJECT -> collectScans(op.getProject().getInput(), into);
+      case AGGREGATE -> collectScans(op.getAggregate().getInput(), into);
+      case HASH_JOIN -> {
+        collectScans(op.getHashJoin().getLeft(), into);
+        collectScans(op.getHashJoin().getRight(), into);
+      }
+      case NESTED_LOOP_JOIN -> {
+        collectScans(op.getNestedLoopJoin().getLeft(), into);
+        collectScans(op.getNestedLoopJoin().getRight(), into);
+      }
+      case SORT -> collectScans(op.getSort().getInput(), into);
+      case TOP_N -> collectScans(op.getTopN().getInput(), into);
+      case LIMIT -> collectScans(op.getLimit().getInput(), into);
+      case UNION_ALL -> op.getUnionAll().getInputsList().forEach(i -> collectScans(i, into));
+      default -> { }
+    }
+  }
+}

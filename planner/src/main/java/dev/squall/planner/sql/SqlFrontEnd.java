@@ -1,0 +1,140 @@
+package dev.squall.planner.sql;
+
+import dev.squall.planner.PlannerSettings;
+import dev.squall.planner.PlanningException;
+import dev.squall.planner.PlanningException.Code;
+import dev.squall.planner.catalog.IcebergCatalogSchema;
+import dev.squall.planner.optimize.SquallMetadata;
+import java.util.List;
+import java.util.Properties;
+import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.avatica.util.Quoting;
+import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.config.CalciteConnectionConfigImpl;
+import org.apache.calcite.config.CalciteConnectionProperty;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.plan.ConventionTraitDef;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.volcano.VolcanoPlanner;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.sql2rel.StandardConvertletTable;
+import org.apache.calcite.tools.RelBuilder;
+import org.apache.iceberg.catalog.Catalog;
+
+/**
+ * Parses, checks and validates one SQL query against an Iceberg catalog and converts it to a
+ * Calcite logical plan (sub-queries still as {@code RexSubQuery}; the optimizer removes them).
+ *
+ * <p>Identifiers are case-insensitive, unquoted ones keep their case, and double quotes quote
+ * (so {@code "value"} is a column named value). Errors are {@link PlanningException}s with the
+ * line and column Calcite reports.
+ */
+public final class SqlFrontEnd {
+  private final CalciteCatalogReader catalogReader;
+  private final RelOptCluster cluster;
+  private final SqlValidator validator;
+
+  public SqlFrontEnd(Catalog catalog, PlannerSettings settings) {
+    JavaTypeFactoryImpl typeFactory = new JavaTypeFactoryImpl(SquallTypeSystem.INSTANCE);
+    CalciteSchema root = CalciteSchema.createRootSchema(false, false);
+    IcebergCatalogSchema catalogSchema = new IcebergCatalogSchema(
+        catalog, settings.defaultSchema().isEmpty() ? List.of() : List.of(settings.defaultSchema()));
+    for (String namespace : catalogSchema.getSubSchemaNames()) {
+      root.add(namespace, catalogSchema.getSubSchema(namespace));
+    }
+    Properties properties = new Properties();
+    properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
+    CalciteConnectionConfig config = new CalciteConnectionConfigImpl(properties);
+    catalogReader = new CalciteCatalogReader(root, settings.defaultSchemaPath(), typeFactory, config);
+    validator = SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(), catalogReader, typeFactory,
+        SqlValidator.Config.DEFAULT
+            .withIdentifierExpansion(true)
+            .withConformance(SqlConformanceEnum.DEFAULT));
+    VolcanoPlanner planner = new VolcanoPlanner();
+    planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
+    // ReduceExpressionsRule folds constants only when the planner has an executor.
+    planner.setExecutor(RexUtil.EXECUTOR);
+    cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
+    SquallMetadata.install(cluster);
+  }
+
+  /** The parser settings shared by every Squall statement. */
+  public static SqlParser.Config parserConfig() {
+    return SqlParser.config()
+        .withQuoting(Quoting.DOUBLE_QUOTE)
+        .withUnquotedCasing(Casing.UNCHANGED)
+        .withQuotedCasing(Casing.UNCHANGED)
+        .withCaseSensitive(false);
+  }
+
+  /** The cluster (type factory, rex builder, metadata) the converted plan lives in. */
+  public RelOptCluster cluster() {
+    return cluster;
+  }
+
+  /** A RelBuilder over this front end's cluster and catalog. */
+  public RelBuilder relBuilder() {
+    return RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
+  }
+
+  /**
+   * Parses, checks, validates and converts a query.
+   *
+   * @throws PlanningException SYNTAX_ERROR, UNSUPPORTED, UNKNOWN_TABLE, UNKNOWN_COLUMN or
+   *     VALIDATION_ERROR with the position of the offending text
+   */
+  public RelRoot toRel(String sql) {
+    SqlNode parsed;
+    try {
+      parsed = SqlParser.create(sql, parserConfig()).parseQuery();
+    } catch (SqlParseException e) {
+      SqlParserPos pos = e.getPos();
+      String message = e.getMessage() == null ? "Syntax error" : e.getMessage().split("\n")[0];
+      throw new PlanningException(Code.SYNTAX_ERROR, "Syntax error: " + message,
+          pos == null ? 0 : pos.getLineNum(), pos == null ? 0 : pos.getColumnNum(), e);
+    }
+    UnsupportedSqlCheck.check(parsed);
+    SqlNode validated;
+    try {
+      validated = validator.validate(parsed);
+    } catch (CalciteContextException e) {
+      String reason = e.getCause() != null && e.getCause().getMessage() != null
+          ? e.getCause().getMessage() : e.getMessage();
+      throw new PlanningException(classify(reason), reason, e.getPosLine(), e.getPosColumn(), e);
+    } catch (RuntimeException e) {
+      throw new PlanningException(Code.VALIDATION_ERROR, "Invalid query: " + e.getMessage(), 0, 0, e);
+    }
+    SqlToRelConverter converter = new SqlToRelConverter(null, validator, catalogReader, cluster,
+        StandardConvertletTable.INSTANCE,
+        SqlToRelConverter.config()
+            .withExpand(false)
+            .withTrimUnusedFields(false)
+            .withInSubQueryThreshold(Integer.MAX_VALUE));
+    return converter.convertQuery(validated, false, true);
+  }
+
+  private static Code classify(String reason) {
+    if (reason.startsWith("Object '") || reason.startsWith("Table '")) {
+      return Code.UNKNOWN_TABLE;
+    }
+    if (reason.startsWith("Column '") && reason.contains("not found")) {
+      return Code.UNKNOWN_COLUMN;
+    }
+    return Code.VALIDATION_ERROR;
+  }
+}

@@ -1,0 +1,100 @@
+package dev.squall.planner.sql;
+
+import dev.squall.planner.PlanningException;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.calcite.avatica.util.TimeUnit;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlIntervalQualifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlWith;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
+
+/**
+ * Refuses, before validation and before any task runs, SQL that Squall's engine does not execute:
+ * window functions, grouping sets, MATCH_RECOGNIZE, UNNEST/LATERAL, TABLESAMPLE, PIVOT, DML,
+ * recursive WITH, aggregate FILTER/WITHIN GROUP, and every function outside the engine's list.
+ * The error names the construct and its line and column.
+ */
+public final class UnsupportedSqlCheck extends SqlBasicVisitor<Void> {
+  /** Functions (by SQL name) the engine evaluates; operators such as + or LIKE are checked by kind. */
+  private static final Set<String> FUNCTIONS = Set.of(
+      "SUM", "COUNT", "MIN", "MAX", "AVG",
+      "SUBSTRING", "UPPER", "LOWER", "TRIM", "CHAR_LENGTH", "CHARACTER_LENGTH",
+      "ABS", "MOD", "EXTRACT", "COALESCE", "NULLIF", "CAST");
+
+  private static final Set<TimeUnit> EXTRACT_UNITS =
+      Set.of(TimeUnit.YEAR, TimeUnit.MONTH, TimeUnit.DAY, TimeUnit.QUARTER, TimeUnit.DOW);
+
+  private UnsupportedSqlCheck() {}
+
+  /**
+   * Checks a parsed statement.
+   *
+   * @throws PlanningException with code UNSUPPORTED at the first unsupported construct
+   */
+  public static void check(SqlNode node) {
+    node.accept(new UnsupportedSqlCheck());
+  }
+
+  @Override
+  public Void visit(SqlCall call) {
+    SqlKind kind = call.getKind();
+    String refused = switch (kind) {
+      case OVER, WINDOW, ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD, NTILE, FIRST_VALUE, LAST_VALUE ->
+          "window function";
+      case GROUPING_SETS, ROLLUP, CUBE, GROUPING, GROUP_ID, GROUPING_ID -> "GROUPING SETS, ROLLUP and CUBE";
+      case MATCH_RECOGNIZE -> "MATCH_RECOGNIZE";
+      case UNNEST -> "UNNEST";
+      case LATERAL -> "LATERAL";
+      case TABLESAMPLE -> "TABLESAMPLE";
+      case PIVOT, UNPIVOT -> "PIVOT/UNPIVOT";
+      case INSERT, UPDATE, DELETE, MERGE -> kind + " statement";
+      case FILTER -> "aggregate FILTER clause";
+      case WITHIN_GROUP, WITHIN_DISTINCT -> "WITHIN GROUP";
+      case SIMILAR -> "SIMILAR TO";
+      case COLLECTION_TABLE -> "table function";
+      case EXPLAIN -> "EXPLAIN inside a statement";
+      default -> null;
+    };
+    if (refused == null && call instanceof SqlWith with && with.getOperator().getName().contains("RECURSIVE")) {
+      refused = "WITH RECURSIVE";
+    }
+    if (refused == null && call instanceof SqlSelect select && select.getWindowList() != null
+        && select.getWindowList().size() > 0) {
+      refused = "WINDOW clause";
+    }
+    if (refused == null && call.getOperator() instanceof SqlFunction function) {
+      String name = function.getName().toUpperCase(Locale.ROOT);
+      if (!FUNCTIONS.contains(name)) {
+        refused = "function " + name;
+      } else if (name.equals("EXTRACT")) {
+        refused = checkExtract(call);
+      }
+    }
+    if (refused == null && call.getOperator().getName().equalsIgnoreCase("ILIKE")) {
+      refused = "ILIKE";
+    }
+    if (refused != null) {
+      SqlParserPos pos = call.getParserPosition();
+      throw new PlanningException(PlanningException.Code.UNSUPPORTED,
+          "Unsupported SQL: " + refused + " is not supported by Squall",
+          pos.getLineNum(), pos.getColumnNum());
+    }
+    return super.visit(call);
+  }
+
+  private static String checkExtract(SqlCall call) {
+    if (call.operandCount() > 0 && call.operand(0) instanceof SqlIntervalQualifier qualifier) {
+      TimeUnit unit = qualifier.timeUnitRange.startUnit;
+      if (qualifier.timeUnitRange.endUnit != null || !EXTRACT_UNITS.contains(unit)) {
+        return "EXTRACT(" + qualifier.timeUnitRange + ")";
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,208 @@
+package dev.squall.planner.stage;
+
+import dev.squall.planner.PlanningException;
+import dev.squall.planner.translate.TypeTranslator;
+import dev.squall.proto.v1.Aggregate;
+import dev.squall.proto.v1.AggregateCall;
+import dev.squall.proto.v1.Call;
+import dev.squall.proto.v1.DataType;
+import dev.squall.proto.v1.Expr;
+import dev.squall.proto.v1.Field;
+import dev.squall.proto.v1.Function;
+import dev.squall.proto.v1.Literal;
+import dev.squall.proto.v1.Operator;
+import dev.squall.proto.v1.Project;
+import dev.squall.proto.v1.Schema;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.sql.SqlKind;
+
+/**
+ * Splits one Calcite aggregate into plan-proto aggregates: SINGLE (whole aggregation in one step),
+ * or PARTIAL on the map side and FINAL on the reduce side of an exchange.
+ *
+ * <p>Conventions: the partial output is the group keys (in group order) followed by one state
+ * column per aggregate — SUM: the partial sum (the final SUM type, nullable); COUNT and COUNT(*):
+ * BIGINT count; MIN/MAX: the value. The FINAL aggregate groups by columns 0..k-1 of the partial
+ * rows and every FINAL aggregate call has exactly one argument, the column of its partial state
+ * (COUNT and COUNT(*) states are summed). Calcite's {@code $SUM0} (a SUM that is 0 instead of NULL
+ * over no rows) runs as SUM followed by a Project with COALESCE(sum, 0).
+ */
+public final class AggregateSplit {
+  private final org.apache.calcite.rel.core.Aggregate aggregate;
+  private final List<Integer> groupKeys;
+  private final List<AggregateCall.Kind> kinds = new ArrayList<>();
+  private final boolean hasSum0;
+
+  /**
+   * @throws PlanningException UNSUPPORTED for grouping sets, FILTER, DISTINCT left over, or an
+   *     aggregate function other than SUM, COUNT, MIN, MAX
+   */
+  public AggregateSplit(org.apache.calcite.rel.core.Aggregate aggregate) {
+    this.aggregate = aggregate;
+    if (aggregate.getGroupType() != org.apache.calcite.rel.core.Aggregate.Group.SIMPLE) {
+      throw unsupported("GROUPING SETS, ROLLUP and CUBE");
+    }
+    this.groupKeys = aggregate.getGroupSet().asList();
+    boolean sum0 = false;
+    for (org.apache.calcite.rel.core.AggregateCall call : aggregate.getAggCallList()) {
+      if (call.hasFilter()) {
+        throw unsupported("aggregate FILTER clause");
+      }
+      if (call.isDistinct()) {
+        throw unsupported("DISTINCT aggregate " + call.getAggregation().getName() + " in this position");
+      }
+      SqlKind kind = call.getAggregation().getKind();
+      AggregateCall.Kind mapped = switch (kind) {
+        case SUM -> AggregateCall.Kind.SUM;
+        case SUM0 -> AggregateCall.Kind.SUM;
+        case COUNT -> call.getArgList().isEmpty() ? AggregateCall.Kind.COUNT_STAR : AggregateCall.Kind.COUNT;
+        case MIN -> AggregateCall.Kind.MIN;
+        case MAX -> AggregateCall.Kind.MAX;
+        case SINGLE_VALUE -> throw unsupported("a scalar sub-query that may return more than one row");
+        default -> throw unsupported("aggregate function " + call.getAggregation().getName());
+      };
+      if (kind == SqlKind.COUNT && call.getArgList().size() > 1) {
+        throw unsupported("COUNT with several arguments");
+      }
+      sum0 |= kind == SqlKind.SUM0;
+      kinds.add(mapped);
+    }
+    this.hasSum0 = sum0;
+  }
+
+  public List<Integer> groupKeys() {
+    return groupKeys;
+  }
+
+  /** The whole aggregation in one step over {@code input}. */
+  public Operator single(Operator input) {
+    Aggregate.Builder agg = Aggregate.newBuilder().setInput(input).setMode(Aggregate.Mode.SINGLE)
+        .addAllGroupKeys(groupKeys);
+    List<org.apache.calcite.rel.core.AggregateCall> calls = aggregate.getAggCallList();
+    for (int i = 0; i < calls.size(); i++) {
+      agg.addAggregates(call(i, calls.get(i).getArgList(), finalType(i)));
+    }
+    return coalesceSums(Operator.newBuilder().setOutputSchema(finalAggregateSchema()).setAggregate(agg).build());
+  }
+
+  /** The map-side aggregate over {@code input}; its output is {@link #partialSchema()}. */
+  public Operator partial(Operator input) {
+    Aggregate.Builder agg = Aggregate.newBuilder().setInput(input).setMode(Aggregate.Mode.PARTIAL)
+        .addAllGroupKeys(groupKeys);
+    List<org.apache.calcite.rel.core.AggregateCall> calls = aggregate.getAggCallList();
+    for (int i = 0; i < calls.size(); i++) {
+      agg.addAggregates(call(i, calls.get(i).getArgList(), partialType(i)));
+    }
+    return Operator.newBuilder().setOutputSchema(partialSchema()).setAggregate(agg).build();
+  }
+
+  /** The reduce-side aggregate over the partial rows (e.g. a ShuffleRead of them). */
+  public Operator finalOf(Operator partialRows) {
+    int k = groupKeys.size();
+    Aggregate.Builder agg = Aggregate.newBuilder().setInput(partialRows).setMode(Aggregate.Mode.FINAL);
+    for (int i = 0; i < k; i++) {
+      agg.addGroupKeys(i);
+    }
+    for (int i = 0; i < kinds.size(); i++) {
+      agg.addAggregates(call(i, List.of(k + i), finalType(i)));
+    }
+    return coalesceSums(Operator.newBuilder().setOutputSchema(finalAggregateSchema()).setAggregate(agg).build());
+  }
+
+  /** Output of the partial aggregate: group keys, then one state per aggregate. */
+  public Schema partialSchema() {
+    Schema.Builder schema = Schema.newBuilder();
+    List<RelDataTypeField> fields = aggregate.getRowType().getFieldList();
+    for (int i = 0; i < groupKeys.size(); i++) {
+      schema.addFields(field(fields.get(i).getName(), TypeTranslator.toProto(fields.get(i).getType())));
+    }
+    for (int i = 0; i < kinds.size(); i++) {
+      schema.addFields(field(fields.get(groupKeys.size() + i).getName(), partialType(i)));
+    }
+    return schema.build();
+  }
+
+  private AggregateCall call(int i, List<Integer> args, DataType type) {
+    org.apache.calcite.rel.core.AggregateCall call = aggregate.getAggCallList().get(i);
+    return AggregateCall.newBuilder()
+        .setKind(kinds.get(i))
+        .addAllArgs(args)
+        .setType(type)
+        .setName(aggregate.getRowType().getFieldList().get(groupKeys.size() + i).getName())
+        .build();
+  }
+
+  private DataType finalType(int i) {
+    RelDataType type = aggregate.getAggCallList().get(i).getType();
+    DataType proto = TypeTranslator.toProto(type);
+    // $SUM0 is computed as a SUM (NULL over no rows) and coalesced afterwards.
+    if (aggregate.getAggCallList().get(i).getAggregation().getKind() == SqlKind.SUM0) {
+      proto = proto.toBuilder().setNullable(true).build();
+    }
+    return proto;
+  }
+
+  private DataType partialType(int i) {
+    return switch (kinds.get(i)) {
+      case COUNT, COUNT_STAR -> DataType.newBuilder().setKind(DataType.Kind.BIGINT).setNullable(false).build();
+      default -> finalType(i).toBuilder().setNullable(true).build();
+    };
+  }
+
+  private Schema finalAggregateSchema() {
+    Schema.Builder schema = Schema.newBuilder();
+    List<RelDataTypeField> fields = aggregate.getRowType().getFieldList();
+    for (int i = 0; i < groupKeys.size(); i++) {
+      schema.addFields(field(fields.get(i).getName(), TypeTranslator.toProto(fields.get(i).getType())));
+    }
+    for (int i = 0; i < kinds.size(); i++) {
+      schema.addFields(field(fields.get(groupKeys.size() + i).getName(), finalType(i)));
+    }
+    return schema.build();
+  }
+
+  private Operator coalesceSums(Operator aggregateOp) {
+    if (!hasSum0) {
+      return aggregateOp;
+    }
+    Schema in = aggregateOp.getOutputSchema();
+    Project.Builder project = Project.newBuilder().setInput(aggregateOp);
+    List<org.apache.calcite.rel.core.AggregateCall> calls = aggregate.getAggCallList();
+    for (int c = 0; c < in.getFieldsCount(); c++) {
+      DataType type = in.getFields(c).getType();
+      Expr column = Expr.newBuilder().setType(type).setColumn(c).build();
+      int callIndex = c - groupKeys.size();
+      if (callIndex >= 0 && calls.get(callIndex).getAggregation().getKind() == SqlKind.SUM0) {
+        DataType nonNull = type.toBuilder().setNullable(false).build();
+        Expr zero = Expr.newBuilder().setType(nonNull).setLiteral(zero(nonNull)).build();
+        column = Expr.newBuilder().setType(nonNull)
+            .setCall(Call.newBuilder().setFunction(Function.COALESCE).addArgs(column).addArgs(zero)).build();
+      }
+      project.addExpressions(column);
+    }
+    return Operator.newBuilder()
+        .setOutputSchema(TypeTranslator.schema(aggregate.getRowType()))
+        .setProject(project)
+        .build();
+  }
+
+  private static Literal zero(DataType type) {
+    return switch (type.getKind()) {
+      case DECIMAL -> Literal.newBuilder().setDecimalUnscaled("0").build();
+      case REAL, DOUBLE -> Literal.newBuilder().setDoubleValue(0).build();
+      default -> Literal.newBuilder().setLongValue(0).build();
+    };
+  }
+
+  private static Field field(String name, DataType type) {
+    return Field.newBuilder().setName(name).setType(type).build();
+  }
+
+  private static PlanningException unsupported(String what) {
+    return PlanningException.unpositioned(PlanningException.Code.UNSUPPORTED,
+        "Unsupported SQL: " + what + " is not supported by Squall");
+  }
+}

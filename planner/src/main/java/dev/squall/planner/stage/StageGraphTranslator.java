@@ -1,0 +1,356 @@
+package dev.squall.planner.stage;
+
+import dev.squall.planner.PlannerSettings;
+import dev.squall.planner.PlanningException;
+import dev.squall.planner.translate.LiteralTranslator;
+import dev.squall.planner.translate.RexTranslator;
+import dev.squall.planner.translate.ScanTranslator;
+import dev.squall.planner.translate.SizeEstimator;
+import dev.squall.planner.translate.TypeTranslator;
+import dev.squall.proto.v1.HashJoin;
+import dev.squall.proto.v1.JoinType;
+import dev.squall.proto.v1.NestedLoopJoin;
+import dev.squall.proto.v1.Operator;
+import dev.squall.proto.v1.Schema;
+import dev.squall.proto.v1.SortKey;
+import dev.squall.proto.v1.StageGraph;
+import dev.squall.proto.v1.UnionAll;
+import dev.squall.proto.v1.Values;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.apache.calcite.rel.RelFieldCollation;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinInfo;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.Union;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+
+/**
+ * Turns an optimized Calcite logical plan into a {@link StageGraph}. It walks the plan bottom-up,
+ * growing a {@link StageDraft} operator by operator, and places an exchange only where the rows
+ * must move: around aggregates whose groups are not yet in one task ({@link AggregateSplit}),
+ * between join inputs ({@link JoinStrategy}), before ORDER BY / LIMIT ({@link LimitPushDown}) and
+ * before UNION ALL. Everything else stays in the stage of its input, so no forward edges arise.
+ */
+public final class StageGraphTranslator {
+  private final PlannerSettings settings;
+  private final TaskCountEstimator taskCounts;
+  private final StageGraphBuilder graph = new StageGraphBuilder();
+
+  public StageGraphTranslator(PlannerSettings settings) {
+    this.settings = settings;
+    this.taskCounts = new TaskCountEstimator(
+        settings.targetBytesPerTask(), settings.targetSplitSizeBytes(), settings.maxTasksPerStage());
+  }
+
+  /**
+   * Translates a whole plan. The root stage's output columns get {@code outputNames}.
+   *
+   * @throws PlanningException UNSUPPORTED for plan nodes or expressions the engine cannot run
+   */
+  public StageGraph translate(RelNode plan, List<String> outputNames) {
+    StageDraft root = visit(plan);
+    Schema schema = TypeTranslator.schema(plan.getRowType(), outputNames);
+    root.setRoot(root.root().toBuilder().setOutputSchema(schema).build());
+    return graph.build(root);
+  }
+
+  private StageDraft visit(RelNode rel) {
+    if (ScanTranslator.matches(rel)) {
+      return scan(rel);
+    }
+    if (rel instanceof Filter filter) {
+      StageDraft draft = visit(filter.getInput());
+      draft.setRoot(Operator.newBuilder()
+          .setOutputSchema(draft.root().getOutputSchema())
+          .setFilter(dev.squall.proto.v1.Filter.newBuilder()
+              .setInput(draft.root())
+              .setCondition(RexTranslator.toProto(filter.getCondition())))
+          .build());
+      return estimated(draft, rel);
+    }
+    if (rel instanceof Project project) {
+      StageDraft draft = visit(project.getInput());
+      dev.squall.proto.v1.Project.Builder p = dev.squall.proto.v1.Project.newBuilder().setInput(draft.root());
+      for (RexNode e : project.getProjects()) {
+        p.addExpressions(RexTranslator.toProto(e));
+      }
+      draft.setRoot(Operator.newBuilder().setOutputSchema(TypeTranslator.schema(project.getRowType())).setProject(p).build());
+      draft.setDistribution(draft.distribution().throughProject(project.getProjects()));
+      return estimated(draft, rel);
+    }
+    if (rel instanceof Aggregate aggregate) {
+      return aggregate(aggregate);
+    }
+    if (rel instanceof Join join) {
+      return join(join);
+    }
+    if (rel instanceof Sort sort) {
+      return sort(sort);
+    }
+    if (rel instanceof Union union) {
+      return union(union);
+    }
+    if (rel instanceof org.apache.calcite.rel.core.Values values) {
+      return values(values);
+    }
+    throw PlanningException.unpositioned(PlanningException.Code.UNSUPPORTED,
+        "Unsupported SQL: plan node " + rel.getRelTypeName() + " is not supported by Squall");
+  }
+
+  private StageDraft scan(RelNode rel) {
+    ScanTranslator.ScanLeaf leaf = ScanTranslator.translate(rel, 0);
+    var stats = leaf.table().statistics();
+    StageDraft draft = StageDraft.leaf(taskCounts.forScan(stats.fileBytes()));
+    draft.addScan(leaf.tableName());
+    draft.setRoot(leaf.operator());
+    graph.recordSnapshot(leaf.tableName(), stats.snapshotId());
+    return estimated(draft, rel);
+  }
+
+  private StageDraft values(org.apache.calcite.rel.core.Values values) {
+    StageDraft draft = StageDraft.intermediate(1, Distribution.SINGLE);
+    Values.Builder v = Values.newBuilder();
+    for (List<RexLiteral> tuple : values.getTuples()) {
+      Values.Row.Builder row = Values.Row.newBuilder();
+      for (RexLiteral literal : tuple) {
+        row.addValues(LiteralTranslator.toProto(literal));
+      }
+      v.addRows(row);
+    }
+    draft.setRoot(Operator.newBuilder().setOutputSchema(TypeTranslator.schema(values.getRowType())).setValues(v).build());
+    return estimated(draft, values);
+  }
+
+  private StageDraft aggregate(Aggregate aggregate) {
+    AggregateSplit split = new AggregateSplit(aggregate);
+    StageDraft input = visit(aggregate.getInput());
+    List<Integer> groupKeys = split.groupKeys();
+    if (input.distribution().groupsAreLocal(groupKeys)) {
+      input.setRoot(split.single(input.root()));
+      input.setDistribution(input.distribution().throughAggregate(groupKeys));
+      return estimated(input, aggregate);
+    }
+    input.setRoot(split.partial(input.root()));
+    double partialRows = Math.min(SizeEstimator.rows(aggregate.getInput()),
+        SizeEstimator.rows(aggregate) * input.taskCount());
+    input.setEstimates(partialRows, partialRows * SizeEstimator.rowWidth(aggregate.getRowType()));
+    List<Integer> keys = IntStream.range(0, groupKeys.size()).boxed().toList();
+    StageDraft reduce;
+    Operator read;
+    if (groupKeys.isEmpty()) {
+      reduce = StageDraft.intermediate(1, Distribution.SINGLE);
+      read = graph.exchange(input, Partitionings.single(), reduce);
+    } else {
+      int tasks = taskCounts.forBytes(input.bytes());
+      reduce = StageDraft.intermediate(tasks, tasks == 1 ? Distribution.SINGLE : Distribution.hashOn(keys));
+      read = graph.exchange(input, Partitionings.hash(keys, tasks), reduce);
+    }
+    reduce.setRoot(split.finalOf(read));
+    return estimated(reduce, aggregate);
+  }
+
+  private StageDraft join(Join join) {
+    JoinInfo info = JoinInfo.createWithStrictEquality(join.getLeft(), join.getRight(), join.getCondition());
+    RexNode residual = info.nonEquiConditions.isEmpty() ? null
+        : RexUtil.composeConjunction(join.getCluster().getRexBuilder(), info.nonEquiConditions);
+    StageDraft left = visit(join.getLeft());
+    StageDraft right = visit(join.getRight());
+    JoinRelType type = join.getJoinType();
+    List<Integer> leftKeys = List.copyOf(info.leftKeys);
+    List<Integer> rightKeys = List.copyOf(info.rightKeys);
+    JoinStrategy strategy = JoinStrategy.choose(type,
+        new JoinStrategy.Side(left.bytes(), left.distribution(), leftKeys),
+        new JoinStrategy.Side(right.bytes(), right.distribution(), rightKeys),
+        settings.broadcastThresholdBytes());
+    int leftWidth = join.getLeft().getRowType().getFieldCount();
+    StageDraft draft;
+    Operator leftOp;
+    Operator rightOp;
+    Distribution placed;
+    switch (strategy) {
+      case BROADCAST_RIGHT -> {
+        draft = left;
+        leftOp = left.root();
+        rightOp = graph.exchange(right, Partitionings.broadcast(), left);
+        placed = left.distribution();
+      }
+      case BROADCAST_LEFT -> {
+        draft = right;
+        rightOp = right.root();
+        leftOp = graph.exchange(left, Partitionings.broadcast(), right);
+        placed = right.distribution().shifted(leftWidth);
+      }
+      case SHUFFLE_RIGHT -> {
+        List<Integer> positions = left.distribution().hashPositionsWithin(leftKeys).orElseThrow();
+        draft = left;
+        leftOp = left.root();
+        rightOp = graph.exchange(right, Partitionings.hash(pick(rightKeys, positions), left.taskCount()), left);
+        placed = keyPlacement(type, pick(leftKeys, positions), pick(rightKeys, positions), leftWidth);
+      }
+      case SHUFFLE_LEFT -> {
+        List<Integer> positions = right.distribution().hashPositionsWithin(rightKeys).orElseThrow();
+        draft = right;
+        rightOp = right.root();
+        leftOp = graph.exchange(left, Partitionings.hash(pick(leftKeys, positions), right.taskCount()), right);
+        placed = keyPlacement(type, pick(leftKeys, positions), pick(rightKeys, positions), leftWidth);
+      }
+      case HASH_BOTH -> {
+        int tasks = taskCounts.forBytes(left.bytes() + right.bytes());
+        draft = StageDraft.intermediate(tasks, Distribution.ANY);
+        leftOp = graph.exchange(left, Partitionings.hash(leftKeys, tasks), draft);
+        rightOp = graph.exchange(right, Partitionings.hash(rightKeys, tasks), draft);
+        placed = keyPlacement(type, leftKeys, rightKeys, leftWidth);
+      }
+      default -> {
+        draft = StageDraft.intermediate(1, Distribution.SINGLE);
+        leftOp = graph.exchange(left, Partitionings.single(), draft);
+        rightOp = graph.exchange(right, Partitionings.single(), draft);
+        placed = Distribution.SINGLE;
+      }
+    }
+    if (draft.taskCount() == 1 && !draft.isLeaf()) {
+      placed = Distribution.SINGLE;
+    }
+    Operator.Builder op = Operator.newBuilder().setOutputSchema(TypeTranslator.schema(join.getRowType()));
+    if (leftKeys.isEmpty()) {
+      NestedLoopJoin.Builder nlj = NestedLoopJoin.newBuilder().setLeft(leftOp).setRight(rightOp)
+          .setJoinType(joinType(type));
+      if (residual != null) {
+        nlj.setCondition(RexTranslator.toProto(residual));
+      }
+      op.setNestedLoopJoin(nlj);
+    } else {
+      HashJoin.Builder hj = HashJoin.newBuilder().setLeft(leftOp).setRight(rightOp).setJoinType(joinType(type))
+          .addAllLeftKeys(leftKeys).addAllRightKeys(rightKeys)
+          .setBuildSide(buildSide(strategy, type, left.bytes(), right.bytes()));
+      if (residual != null) {
+        hj.setResidual(RexTranslator.toProto(residual));
+      }
+      op.setHashJoin(hj);
+    }
+    draft.setRoot(op.build());
+    draft.setDistribution(placed);
+    return estimated(draft, join);
+  }
+
+  private static List<Integer> pick(List<Integer> keys, List<Integer> positions) {
+    return positions.stream().map(keys::get).toList();
+  }
+
+  private static HashJoin.BuildSide buildSide(JoinStrategy strategy, JoinRelType type, double leftBytes, double rightBytes) {
+    if (strategy == JoinStrategy.BROADCAST_LEFT) {
+      return HashJoin.BuildSide.BUILD_LEFT;
+    }
+    if (strategy == JoinStrategy.BROADCAST_RIGHT) {
+      return HashJoin.BuildSide.BUILD_RIGHT;
+    }
+    return type == JoinRelType.INNER && leftBytes < rightBytes
+        ? HashJoin.BuildSide.BUILD_LEFT : HashJoin.BuildSide.BUILD_RIGHT;
+  }
+
+  /** Placement of a hash join's output: by the keys of every side whose rows keep their key values. */
+  private static Distribution keyPlacement(JoinRelType type, List<Integer> leftKeys, List<Integer> rightKeys, int leftWidth) {
+    List<Integer> shiftedRight = rightKeys.stream().map(k -> k + leftWidth).toList();
+    return switch (type) {
+      case INNER -> Distribution.hash(List.of(leftKeys, shiftedRight));
+      case LEFT, SEMI, ANTI -> Distribution.hashOn(leftKeys);
+      case RIGHT -> Distribution.hashOn(shiftedRight);
+      default -> Distribution.ANY;
+    };
+  }
+
+  private static JoinType joinType(JoinRelType type) {
+    return switch (type) {
+      case INNER -> JoinType.INNER;
+      case LEFT -> JoinType.LEFT;
+      case RIGHT -> JoinType.RIGHT;
+      case FULL -> JoinType.FULL;
+      case SEMI -> JoinType.SEMI;
+      case ANTI -> JoinType.ANTI;
+      default -> throw PlanningException.unpositioned(PlanningException.Code.UNSUPPORTED,
+          "Unsupported SQL: " + type + " join is not supported by Squall");
+    };
+  }
+
+  private StageDraft sort(Sort sort) {
+    LimitPushDown limits = limits(sort);
+    StageDraft input = visit(sort.getInput());
+    if (limits.isNoOp()) {
+      return input;
+    }
+    if (input.distribution().isSingle()) {
+      input.setRoot(limits.exact(input.root()));
+      return estimated(input, sort);
+    }
+    input.setRoot(limits.local(input.root()));
+    if (limits.localRowBound() >= 0) {
+      double rows = Math.min(input.rows(), (double) limits.localRowBound() * input.taskCount());
+      input.setEstimates(rows, rows * SizeEstimator.rowWidth(sort.getRowType()));
+    }
+    StageDraft merge = StageDraft.intermediate(1, Distribution.SINGLE);
+    Operator read = graph.exchange(input, Partitionings.single(), merge);
+    merge.setRoot(limits.exact(read));
+    return estimated(merge, sort);
+  }
+
+  private static LimitPushDown limits(Sort sort) {
+    List<SortKey> keys = new ArrayList<>();
+    for (RelFieldCollation c : sort.getCollation().getFieldCollations()) {
+      boolean descending = c.getDirection().isDescending();
+      RelFieldCollation.NullDirection nulls = c.nullDirection == RelFieldCollation.NullDirection.UNSPECIFIED
+          ? c.getDirection().defaultNullDirection() : c.nullDirection;
+      keys.add(SortKey.newBuilder().setColumn(c.getFieldIndex()).setDescending(descending)
+          .setNullsFirst(nulls == RelFieldCollation.NullDirection.FIRST).build());
+    }
+    return new LimitPushDown(keys, count(sort.offset, 0), count(sort.fetch, -1));
+  }
+
+  private static long count(RexNode node, long absent) {
+    if (node == null) {
+      return absent;
+    }
+    if (node instanceof RexLiteral literal) {
+      return literal.getValueAs(Long.class);
+    }
+    throw PlanningException.unpositioned(PlanningException.Code.UNSUPPORTED,
+        "Unsupported SQL: LIMIT/OFFSET must be constants");
+  }
+
+  private StageDraft union(Union union) {
+    if (!union.all) {
+      throw PlanningException.unpositioned(PlanningException.Code.UNSUPPORTED,
+          "Unsupported SQL: UNION without ALL reached the stage planner");
+    }
+    List<StageDraft> inputs = new ArrayList<>();
+    double bytes = 0;
+    for (RelNode input : union.getInputs()) {
+      StageDraft draft = visit(input);
+      inputs.add(draft);
+      bytes += draft.bytes();
+    }
+    int tasks = taskCounts.forBytes(bytes);
+    List<Integer> allColumns = IntStream.range(0, union.getRowType().getFieldCount()).boxed().toList();
+    StageDraft draft = StageDraft.intermediate(tasks, tasks == 1 ? Distribution.SINGLE : Distribution.ANY);
+    UnionAll.Builder u = UnionAll.newBuilder();
+    for (StageDraft input : inputs) {
+      u.addInputs(graph.exchange(input,
+          tasks == 1 ? Partitionings.single() : Partitionings.hash(allColumns, tasks), draft));
+    }
+    draft.setRoot(Operator.newBuilder().setOutputSchema(TypeTranslator.schema(union.getRowType())).setUnionAll(u).build());
+    return estimated(draft, union);
+  }
+
+  private static StageDraft estimated(StageDraft draft, RelNode rel) {
+    draft.setEstimates(SizeEstimator.rows(rel), SizeEstimator.bytes(rel));
+    return draft;
+  }
+}

@@ -1,0 +1,80 @@
+package dev.squall.task;
+
+import java.net.URI;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.aws.s3.S3FileIO;
+import org.apache.iceberg.aws.s3.S3FileIOProperties;
+import org.apache.iceberg.io.FileIO;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+
+/**
+ * Where a task function's S3 is and how to reach it, read from its environment:
+ * {@code AWS_REGION} (required on AWS; default us-east-1), {@code SQUALL_S3_ENDPOINT} (an endpoint
+ * override, e.g. the local S3Proxy; unset on AWS) and {@code SQUALL_S3_PATH_STYLE} ("true" for
+ * path-style addressing). Credentials come from the AWS SDK's default provider chain (the
+ * function's role on AWS) unless static ones are given (the local stack's loopback keys); they are
+ * never part of a task spec.
+ *
+ * @param region AWS region
+ * @param endpoint S3 endpoint override, or null
+ * @param pathStyle whether to use path-style addressing
+ * @param credentials static credentials, or null for the default provider chain
+ */
+public record TaskEnvironment(Region region, URI endpoint, boolean pathStyle, AwsBasicCredentials credentials) {
+
+  /** Reads the environment variables above. */
+  public static TaskEnvironment fromEnv(Map<String, String> env) {
+    String endpoint = env.get("SQUALL_S3_ENDPOINT");
+    return new TaskEnvironment(
+        Region.of(env.getOrDefault("AWS_REGION", "us-east-1")),
+        endpoint == null || endpoint.isBlank() ? null : URI.create(endpoint),
+        Boolean.parseBoolean(env.getOrDefault("SQUALL_S3_PATH_STYLE", "false")),
+        null);
+  }
+
+  /** An S3 client for shuffle objects; checksums only where an operation requires them. */
+  public S3Client newS3Client() {
+    S3ClientBuilder b = S3Client.builder()
+        .region(region)
+        .forcePathStyle(pathStyle)
+        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+        .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+        .httpClientBuilder(UrlConnectionHttpClient.builder());
+    if (endpoint != null) {
+      b.endpointOverride(endpoint);
+    }
+    if (credentials != null) {
+      b.credentialsProvider(StaticCredentialsProvider.create(credentials));
+    }
+    return b.build();
+  }
+
+  /** Iceberg's S3FileIO for reading data files, configured like {@link #newS3Client()}. */
+  public FileIO newFileIO() {
+    Map<String, String> props = new HashMap<>();
+    props.put("client.region", region.id());
+    if (endpoint != null) {
+      props.put(S3FileIOProperties.ENDPOINT, endpoint.toString());
+    }
+    props.put(S3FileIOProperties.PATH_STYLE_ACCESS, Boolean.toString(pathStyle));
+    if (credentials != null) {
+      props.put(S3FileIOProperties.ACCESS_KEY_ID, credentials.accessKeyId());
+      props.put(S3FileIOProperties.SECRET_ACCESS_KEY, credentials.secretAccessKey());
+    }
+    props.put(CatalogProperties.FILE_IO_IMPL, S3FileIO.class.getName());
+    // The SDK's URL-connection client: small, no Apache HTTP client on the classpath.
+    props.put("http-client.type", "urlconnection");
+    S3FileIO io = new S3FileIO();
+    io.initialize(props);
+    return io;
+  }
+}

@@ -1,0 +1,87 @@
+package dev.squall.task;
+
+import dev.squall.engine.input.BatchSource;
+import dev.squall.engine.input.InputProvider;
+import dev.squall.proto.v1.ScanInput;
+import dev.squall.proto.v1.TaskInput;
+import dev.squall.proto.v1.TaskSpec;
+import dev.squall.shuffle.ShuffleMetrics;
+import dev.squall.shuffle.ShuffleReader;
+import dev.squall.shuffle.ShuffleReaderOptions;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.iceberg.io.FileIO;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * The inputs of one task attempt as the engine sees them: scan inputs are the spec's Iceberg splits
+ * read through {@code fileIO}; shuffle inputs are {@link ShuffleReader}s over the winning map
+ * outputs' byte ranges. Keeps every reader's metrics for the task result.
+ */
+final class TaskInputs implements InputProvider {
+  private final TaskSpec spec;
+  private final FileIO fileIO;
+  private final S3Client s3;
+  private final List<ShuffleReader> readers = new ArrayList<>();
+
+  TaskInputs(TaskSpec spec, FileIO fileIO, S3Client s3) {
+    this.spec = spec;
+    this.fileIO = fileIO;
+    this.s3 = s3;
+  }
+
+  private TaskInput input(int index) {
+    if (index < 0 || index >= spec.getInputsCount()) {
+      throw new IllegalArgumentException("task " + spec.getStageId() + "." + spec.getPartition()
+          + " has no input " + index + " (it has " + spec.getInputsCount() + ")");
+    }
+    return spec.getInputs(index);
+  }
+
+  @Override
+  public ScanInput scanInput(int inputIndex) {
+    TaskInput in = input(inputIndex);
+    if (!in.hasScan()) {
+      throw new IllegalArgumentException("input " + inputIndex + " is not a scan input but " + in.getKindCase());
+    }
+    return in.getScan();
+  }
+
+  @Override
+  public FileIO fileIO() {
+    return fileIO;
+  }
+
+  @Override
+  public BatchSource shuffleInput(int inputIndex, BufferAllocator allocator) {
+    TaskInput in = input(inputIndex);
+    if (!in.hasShuffle()) {
+      throw new IllegalArgumentException("input " + inputIndex + " is not a shuffle input but " + in.getKindCase());
+    }
+    ShuffleReader reader = ShuffleReader.open(s3, allocator, in.getShuffle(), ShuffleReaderOptions.DEFAULT);
+    readers.add(reader);
+    return new BatchSource() {
+      @Override
+      public boolean hasNext() {
+        return reader.hasNext();
+      }
+
+      @Override
+      public VectorSchemaRoot next() {
+        return reader.next();
+      }
+
+      @Override
+      public void close() {
+        reader.close();
+      }
+    };
+  }
+
+  /** Sum of the shuffle readers' counters so far. */
+  List<ShuffleMetrics> readerMetrics() {
+    return readers.stream().map(ShuffleReader::metrics).toList();
+  }
+}

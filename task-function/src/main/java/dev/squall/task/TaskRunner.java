@@ -1,0 +1,147 @@
+package dev.squall.task;
+
+import dev.squall.engine.EngineException;
+import dev.squall.engine.FragmentExecutor;
+import dev.squall.proto.IncompatiblePlanException;
+import dev.squall.proto.WireContract;
+import dev.squall.proto.v1.ErrorCode;
+import dev.squall.proto.v1.Partitioning;
+import dev.squall.proto.v1.ResultOutput;
+import dev.squall.proto.v1.ShuffleOutput;
+import dev.squall.proto.v1.TaskError;
+import dev.squall.proto.v1.TaskMetrics;
+import dev.squall.proto.v1.TaskResult;
+import dev.squall.proto.v1.TaskSpec;
+import dev.squall.shuffle.MapOutput;
+import dev.squall.shuffle.MapTaskAttempt;
+import dev.squall.shuffle.MissingShuffleOutputException;
+import dev.squall.shuffle.ShuffleMetrics;
+import dev.squall.shuffle.ShuffleWriter;
+import dev.squall.shuffle.ShuffleWriterOptions;
+import java.util.function.BooleanSupplier;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.iceberg.io.FileIO;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Runs one attempt of one task from its {@link TaskSpec}: checks the wire-contract fingerprint,
+ * reads its splits or shuffle inputs, runs its fragment with the engine, writes its output (a
+ * shuffle object, or for the root stage a one-partition result object) and answers with a
+ * {@link TaskResult}: the output's index and metrics, or an error with its code.
+ *
+ * <p>Holds no catalog configuration: data files are read by the paths and schemas in the spec,
+ * through the {@link FileIO} it is given.
+ */
+public final class TaskRunner {
+  private static final Logger LOG = LoggerFactory.getLogger(TaskRunner.class);
+
+  private final S3Client s3;
+  private final FileIO fileIO;
+  private final BufferAllocator rootAllocator;
+
+  /**
+   * @param s3 client for shuffle objects (not closed here)
+   * @param fileIO reads Iceberg data files (not closed here)
+   * @param rootAllocator the allocator tasks take their child allocators from
+   */
+  public TaskRunner(S3Client s3, FileIO fileIO, BufferAllocator rootAllocator) {
+    this.s3 = s3;
+    this.fileIO = fileIO;
+    this.rootAllocator = rootAllocator;
+  }
+
+  /**
+   * Runs the attempt. Never throws for a failure of the task itself: the result carries the error.
+   *
+   * @param cancelled polled between batches; when true the attempt stops with CANCELLED
+   */
+  public TaskResult run(TaskSpec spec, BooleanSupplier cancelled) {
+    long start = System.nanoTime();
+    TaskResult.Builder result = TaskResult.newBuilder().setJobId(spec.getJobId()).setStageId(spec.getStageId())
+        .setPartition(spec.getPartition()).setAttempt(spec.getAttempt());
+    try {
+      WireContract.checkCompatible(spec);
+    } catch (IncompatiblePlanException e) {
+      return result.setError(error(ErrorCode.INCOMPATIBLE_PLAN, e.getMessage())).build();
+    }
+    TaskInputs inputs = new TaskInputs(spec, fileIO, s3);
+    try (BufferAllocator allocator = rootAllocator.newChildAllocator(
+        "task " + spec.getStageId() + "." + spec.getPartition() + " attempt " + spec.getAttempt(), 0, Long.MAX_VALUE)) {
+      ShuffleWriter writer = ShuffleWriter.open(s3, allocator, shuffleOutputOf(spec),
+          new MapTaskAttempt(spec.getStageId(), spec.getPartition(), spec.getAttempt()),
+          ShuffleWriterOptions.forMemoryBudget(spec.getMemoryBudgetBytes()));
+      long rows;
+      long peak;
+      try (FragmentExecutor.Execution run = FragmentExecutor.execute(spec.getFragment(), inputs, allocator, spec.getMemoryBudgetBytes())) {
+        rows = 0;
+        while (run.hasNext()) {
+          if (cancelled.getAsBoolean()) {
+            writer.abort();
+            return result.setError(error(ErrorCode.CANCELLED, "task was cancelled")).build();
+          }
+          try (var batch = run.next()) {
+            rows += batch.getRowCount();
+            writer.write(batch);
+          }
+        }
+        peak = run.peakMemoryBytes();
+      } catch (RuntimeException e) {
+        writer.abort();
+        throw e;
+      }
+      MapOutput output = writer.close();
+      output.addTo(result);
+      TaskMetrics.Builder metrics = result.getMetricsBuilder();
+      metrics.setRowsWritten(rows).setPeakMemoryBytes(peak).setBytesScanned(scannedBytes(spec));
+      for (ShuffleMetrics m : inputs.readerMetrics()) {
+        metrics.setBytesShuffleRead(metrics.getBytesShuffleRead() + m.bytesRead())
+            .setRowsRead(metrics.getRowsRead() + m.rowsRead())
+            .setS3GetRequests(metrics.getS3GetRequests() + m.getRequests());
+      }
+    } catch (MissingShuffleOutputException e) {
+      result.setError(e.toTaskError());
+    } catch (EngineException e) {
+      result.setError(error(e.code(), e.getMessage()));
+    } catch (SdkException e) {
+      result.setError(error(ErrorCode.EXTERNAL, "S3 request failed: " + e.getMessage()));
+    } catch (RuntimeException e) {
+      LOG.warn("task {}.{} attempt {} failed", spec.getStageId(), spec.getPartition(), spec.getAttempt(), e);
+      result.setError(error(ErrorCode.INTERNAL_ERROR, e.toString()));
+    }
+    result.getMetricsBuilder().setWallMillis((System.nanoTime() - start) / 1_000_000);
+    return result.build();
+  }
+
+  /** Bytes of data-file ranges the task's splits cover. */
+  static long scannedBytes(TaskSpec spec) {
+    long bytes = 0;
+    for (var input : spec.getInputsList()) {
+      for (var split : input.getScan().getSplitsList()) {
+        bytes += split.getLength();
+      }
+    }
+    return bytes;
+  }
+
+  /** The shuffle output of the spec; a result output is written as one partition. */
+  static ShuffleOutput shuffleOutputOf(TaskSpec spec) {
+    if (spec.getOutput().hasShuffle()) {
+      return spec.getOutput().getShuffle();
+    }
+    if (spec.getOutput().hasResult()) {
+      ResultOutput r = spec.getOutput().getResult();
+      return ShuffleOutput.newBuilder().setBucket(r.getBucket()).setJobPrefix(r.getJobPrefix())
+          .setCompression(r.getCompression())
+          .setPartitioning(Partitioning.newBuilder().setSingle(Partitioning.Single.getDefaultInstance()))
+          .build();
+    }
+    throw new EngineException(ErrorCode.INTERNAL_ERROR, "task output " + spec.getOutput().getKindCase() + " is not supported yet");
+  }
+
+  private static TaskError error(ErrorCode code, String message) {
+    return TaskError.newBuilder().setCode(code).setMessage(message).build();
+  }
+}
