@@ -156,6 +156,8 @@ public final class ScanOperator extends BatchOperator {
         .filter(pruning)
         .caseSensitive(true)
         .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(projected, fileSchema))
+        // Values are copied out of each record before the next is read, so one record is reused.
+        .reuseContainers()
         .build();
     current = currentIterable.iterator();
     return true;
@@ -214,7 +216,10 @@ public final class ScanOperator extends BatchOperator {
       d.append(((Number) v).doubleValue());
     } else if (col instanceof DecimalColumn d) {
       BigDecimal b = (BigDecimal) v;
-      d.appendUnscaled(b.setScale(d.scale()).unscaledValue());
+      if (b.scale() != d.scale()) {
+        b = b.setScale(d.scale());
+      }
+      d.appendUnscaled(b.unscaledValue());
     } else if (col instanceof BytesColumn b) {
       if (v instanceof CharSequence s) {
         b.append(s.toString().getBytes(StandardCharsets.UTF_8));
