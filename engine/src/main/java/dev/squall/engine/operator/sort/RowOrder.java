@@ -85,9 +85,81 @@ final class RowOrder {
     for (int i = 0; i < n; i++) {
       rows[i] = i;
     }
+    if (keys.length > 0 && longKeys[0] != null && !keys[0].mayHaveNulls()) {
+      return sortedByLeadingLongKey(rows, n);
+    }
     int[] tmp = new int[n];
     mergeSort(rows, tmp, 0, n);
     return rows;
+  }
+
+  /**
+   * Merge sort of (leading key, row) pairs held side by side, so that the common case — rows
+   * told apart by the first key — compares sequentially read longs; ties fall back to the full
+   * row order (which compares the leading key again, equal, and goes on to the next keys).
+   */
+  private int[] sortedByLeadingLongKey(int[] rows, int n) {
+    long[] src = longKeys[0];
+    long[] key = new long[n];
+    boolean desc = descending[0];
+    for (int i = 0; i < n; i++) {
+      key[i] = src[i];
+    }
+    pairSort(key, rows, new long[n], new int[n], 0, n, desc);
+    return rows;
+  }
+
+  private int comparePair(long ka, int ra, long kb, int rb, boolean desc) {
+    if (ka != kb) {
+      return (ka < kb) != desc ? -1 : 1;
+    }
+    return compare(ra, rb);
+  }
+
+  private void pairSort(long[] k, int[] r, long[] tk, int[] tr, int lo, int hi, boolean desc) {
+    if (hi - lo <= 16) {
+      for (int i = lo + 1; i < hi; i++) {
+        long kv = k[i];
+        int rv = r[i];
+        int j = i - 1;
+        while (j >= lo && comparePair(k[j], r[j], kv, rv, desc) > 0) {
+          k[j + 1] = k[j];
+          r[j + 1] = r[j];
+          j--;
+        }
+        k[j + 1] = kv;
+        r[j + 1] = rv;
+      }
+      return;
+    }
+    int mid = (lo + hi) >>> 1;
+    pairSort(k, r, tk, tr, lo, mid, desc);
+    pairSort(k, r, tk, tr, mid, hi, desc);
+    if (comparePair(k[mid - 1], r[mid - 1], k[mid], r[mid], desc) <= 0) {
+      return;
+    }
+    System.arraycopy(k, lo, tk, lo, hi - lo);
+    System.arraycopy(r, lo, tr, lo, hi - lo);
+    int i = lo;
+    int j = mid;
+    int o = lo;
+    while (i < mid && j < hi) {
+      if (comparePair(tk[j], tr[j], tk[i], tr[i], desc) < 0) {
+        k[o] = tk[j];
+        r[o++] = tr[j++];
+      } else {
+        k[o] = tk[i];
+        r[o++] = tr[i++];
+      }
+    }
+    while (i < mid) {
+      k[o] = tk[i];
+      r[o++] = tr[i++];
+    }
+    while (j < hi) {
+      k[o] = tk[j];
+      r[o++] = tr[j++];
+    }
   }
 
   private void mergeSort(int[] a, int[] tmp, int lo, int hi) {
