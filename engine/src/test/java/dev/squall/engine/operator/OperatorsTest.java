@@ -68,6 +68,12 @@ class OperatorsTest {
       CASES.put("nested_loop_join_" + type, (t, u) -> t.filter(r -> r.col("id").lt(lit(200)))
           .nestedLoopJoin(u.filter(r -> r.col("u_id").lt(lit(150))), type, r -> r.col("i").lt(r.col("u_i"))));
     }
+    // Keys of different types: INTEGER against DECIMAL(12,2) values of which half are not whole.
+    CASES.put("hash_join_integer_with_decimal_key", (t, u) -> t.join(u.project(r -> m("u_id", r.col("u_id"),
+        "u_k", r.col("u_i").cast(dev.squall.engine.types.SqlType.decimal(12, 2)).plus(dec("0.50").times(r.col("u_id").mod(lit(2)))))),
+        JoinType.INNER, List.of("i"), List.of("u_k"), null, false));
+    CASES.put("hash_join_date_with_timestamp_key", (t, u) -> t.join(u.project(r -> m("u_id", r.col("u_id"),
+        "u_ts", r.col("u_dt").cast(dev.squall.engine.types.SqlType.TIMESTAMP))), JoinType.LEFT, List.of("dt"), List.of("u_ts"), null, true));
     CASES.put("sort_asc_nulls_last", (t, u) -> t.sort(List.of(Key.asc("i"), Key.asc("s"), Key.asc("id"))));
     CASES.put("sort_desc_nulls_first", (t, u) -> t.sort(List.of(Key.desc("d"), new Key("dt", false, true), Key.asc("id"))));
     CASES.put("sort_mixed", (t, u) -> t.sort(List.of(new Key("s", true, false), new Key("b", false, true), Key.desc("id"))));
