@@ -22,7 +22,6 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -235,10 +234,5 @@ public final class ScanOperator extends BatchOperator {
     } else if (col instanceof BoolColumn b) {
       b.append((Boolean) v);
     }
-  }
-
-  /** Splits as a list (for callers holding a proto list). */
-  public static List<ScanSplit> splitsOf(dev.squall.proto.v1.ScanInput input) {
-    return new ArrayList<>(input.getSplitsList());
   }
 }
