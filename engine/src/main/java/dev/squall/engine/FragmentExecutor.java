@@ -115,6 +115,11 @@ public final class FragmentExecutor {
       return r;
     }
 
+    /**
+     * Closes the operators and returns the task's memory. Every batch taken with {@link #next()}
+     * must be closed first: Arrow reports buffers still held at this point as a leak
+     * ({@link IllegalStateException}).
+     */
     @Override
     public void close() {
       try {

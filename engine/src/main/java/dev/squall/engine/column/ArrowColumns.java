@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
@@ -38,32 +39,18 @@ public final class ArrowColumns {
     SqlType type = SqlType.fromArrow(vector.getField().getType());
     int n = vector.getValueCount();
     boolean[] nulls = readNulls(vector, n);
-    if (vector instanceof BigIntVector v) {
+    if (vector instanceof BigIntVector || vector instanceof TimeStampVector) {
       long[] out = new long[n];
-      ArrowBuf buf = v.getDataBuffer();
+      long addr = address(((BaseFixedWidthVector) vector).getDataBuffer(), n, 8);
       for (int i = 0; i < n; i++) {
-        out[i] = buf.getLong((long) i << 3);
+        out[i] = MemoryUtil.getLong(addr + ((long) i << 3));
       }
       return new LongColumn(type, out, nulls, n);
-    } else if (vector instanceof IntVector v) {
+    } else if (vector instanceof IntVector || vector instanceof DateDayVector) {
       long[] out = new long[n];
-      ArrowBuf buf = v.getDataBuffer();
+      long addr = address(((BaseFixedWidthVector) vector).getDataBuffer(), n, 4);
       for (int i = 0; i < n; i++) {
-        out[i] = buf.getInt((long) i << 2);
-      }
-      return new LongColumn(type, out, nulls, n);
-    } else if (vector instanceof DateDayVector v) {
-      long[] out = new long[n];
-      ArrowBuf buf = v.getDataBuffer();
-      for (int i = 0; i < n; i++) {
-        out[i] = buf.getInt((long) i << 2);
-      }
-      return new LongColumn(type, out, nulls, n);
-    } else if (vector instanceof TimeStampVector v) {
-      long[] out = new long[n];
-      ArrowBuf buf = v.getDataBuffer();
-      for (int i = 0; i < n; i++) {
-        out[i] = buf.getLong((long) i << 3);
+        out[i] = MemoryUtil.getInt(addr + ((long) i << 2));
       }
       return new LongColumn(type, out, nulls, n);
     } else if (vector instanceof SmallIntVector v) {
@@ -80,9 +67,9 @@ public final class ArrowColumns {
       return new LongColumn(type, out, nulls, n);
     } else if (vector instanceof Float8Vector v) {
       double[] out = new double[n];
-      ArrowBuf buf = v.getDataBuffer();
+      long addr = address(v.getDataBuffer(), n, 8);
       for (int i = 0; i < n; i++) {
-        out[i] = buf.getDouble((long) i << 3);
+        out[i] = Double.longBitsToDouble(MemoryUtil.getLong(addr + ((long) i << 3)));
       }
       return new DoubleColumn(type, out, nulls, n);
     } else if (vector instanceof Float4Vector v) {
@@ -95,10 +82,10 @@ public final class ArrowColumns {
     } else if (vector instanceof DecimalVector v) {
       long[] out = new long[n];
       BigInteger[] big = null;
-      ArrowBuf buf = v.getDataBuffer();
+      long addr = address(v.getDataBuffer(), n, 16);
       for (int i = 0; i < n; i++) {
-        long lo = buf.getLong((long) i << 4);
-        long hi = buf.getLong(((long) i << 4) + 8);
+        long lo = MemoryUtil.getLong(addr + ((long) i << 4));
+        long hi = MemoryUtil.getLong(addr + ((long) i << 4) + 8);
         out[i] = lo;
         if (hi != (lo >> 63) && (nulls == null || !nulls[i])) {
           if (big == null) {
@@ -130,6 +117,18 @@ public final class ArrowColumns {
       return Column.nulls(type, n);
     }
     throw EngineException.badPlan("unsupported Arrow vector " + vector.getClass().getSimpleName());
+  }
+
+  /**
+   * The memory address of a data buffer after one check that it holds {@code n} values of
+   * {@code width} bytes, so that the loops above can skip Arrow's per-access bounds checks.
+   */
+  private static long address(ArrowBuf buf, int n, int width) {
+    long needed = (long) n * width;
+    if (buf.capacity() < needed) {
+      throw new IllegalStateException("Arrow buffer of " + buf.capacity() + " bytes holds fewer than " + n + " values of " + width + " bytes");
+    }
+    return buf.memoryAddress();
   }
 
   private static boolean[] readNulls(FieldVector vector, int n) {
@@ -192,29 +191,20 @@ public final class ArrowColumns {
       v.allocateNew(Math.max(1, estimateBytes((BytesColumn) col, n)), n);
     }
     boolean[] nulls = col.nullMask();
-    if (vector instanceof BigIntVector v) {
+    if (vector instanceof BigIntVector || vector instanceof TimeStampVector) {
+      BaseFixedWidthVector v = (BaseFixedWidthVector) vector;
       long[] vals = ((LongColumn) col).values();
-      ArrowBuf buf = v.getDataBuffer();
+      long addr = address(v.getDataBuffer(), n, 8);
       for (int i = 0; i < n; i++) {
-        buf.setLong((long) i << 3, vals[i]);
+        MemoryUtil.putLong(addr + ((long) i << 3), vals[i]);
       }
       setValidity(v, nulls, n);
-    } else if (vector instanceof IntVector v) {
+    } else if (vector instanceof IntVector || vector instanceof DateDayVector) {
+      BaseFixedWidthVector v = (BaseFixedWidthVector) vector;
       long[] vals = ((LongColumn) col).values();
+      long addr = address(v.getDataBuffer(), n, 4);
       for (int i = 0; i < n; i++) {
-        v.getDataBuffer().setInt((long) i << 2, (int) vals[i]);
-      }
-      setValidity(v, nulls, n);
-    } else if (vector instanceof DateDayVector v) {
-      long[] vals = ((LongColumn) col).values();
-      for (int i = 0; i < n; i++) {
-        v.getDataBuffer().setInt((long) i << 2, (int) vals[i]);
-      }
-      setValidity(v, nulls, n);
-    } else if (vector instanceof TimeStampVector v) {
-      long[] vals = ((LongColumn) col).values();
-      for (int i = 0; i < n; i++) {
-        v.getDataBuffer().setLong((long) i << 3, vals[i]);
+        MemoryUtil.putInt(addr + ((long) i << 2), (int) vals[i]);
       }
       setValidity(v, nulls, n);
     } else if (vector instanceof SmallIntVector v) {
@@ -233,8 +223,9 @@ public final class ArrowColumns {
       }
     } else if (vector instanceof Float8Vector v) {
       double[] vals = ((DoubleColumn) col).values();
+      long addr = address(v.getDataBuffer(), n, 8);
       for (int i = 0; i < n; i++) {
-        v.getDataBuffer().setDouble((long) i << 3, vals[i]);
+        MemoryUtil.putLong(addr + ((long) i << 3), Double.doubleToRawLongBits(vals[i]));
       }
       setValidity(v, nulls, n);
     } else if (vector instanceof Float4Vector v) {
@@ -245,19 +236,19 @@ public final class ArrowColumns {
       setValidity(v, nulls, n);
     } else if (vector instanceof DecimalVector v) {
       DecimalColumn d = (DecimalColumn) col;
-      ArrowBuf buf = v.getDataBuffer();
+      long addr = address(v.getDataBuffer(), n, 16);
+      long[] unscaled = d.unscaledValues();
+      boolean wide = d.hasBig();
       for (int i = 0; i < n; i++) {
-        if (nulls != null && nulls[i]) {
-          continue;
-        }
-        if (d.isBig(i)) {
+        long at = addr + ((long) i << 4);
+        if (wide && d.isBig(i) && (nulls == null || !nulls[i])) {
           BigInteger b = d.unscaledBig(i);
-          buf.setLong((long) i << 4, b.longValue());
-          buf.setLong(((long) i << 4) + 8, b.shiftRight(64).longValue());
+          MemoryUtil.putLong(at, b.longValue());
+          MemoryUtil.putLong(at + 8, b.shiftRight(64).longValue());
         } else {
-          long lo = d.unscaledLong(i);
-          buf.setLong((long) i << 4, lo);
-          buf.setLong(((long) i << 4) + 8, lo >> 63);
+          long lo = unscaled[i];
+          MemoryUtil.putLong(at, lo);
+          MemoryUtil.putLong(at + 8, lo >> 63);
         }
       }
       setValidity(v, nulls, n);

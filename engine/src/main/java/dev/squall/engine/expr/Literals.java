@@ -11,7 +11,6 @@ import dev.squall.engine.types.SqlType;
 import dev.squall.proto.v1.Literal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /** Plan-proto literals as constant columns. */
 public final class Literals {
@@ -105,11 +104,5 @@ public final class Literals {
     Literal literal() {
       return literal;
     }
-  }
-
-  static int[] zeros(int n) {
-    int[] z = new int[n];
-    Arrays.fill(z, 0);
-    return z;
   }
 }

@@ -22,7 +22,6 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -156,6 +155,8 @@ public final class ScanOperator extends BatchOperator {
         .filter(pruning)
         .caseSensitive(true)
         .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(projected, fileSchema))
+        // Values are copied out of each record before the next is read, so one record is reused.
+        .reuseContainers()
         .build();
     current = currentIterable.iterator();
     return true;
@@ -214,7 +215,10 @@ public final class ScanOperator extends BatchOperator {
       d.append(((Number) v).doubleValue());
     } else if (col instanceof DecimalColumn d) {
       BigDecimal b = (BigDecimal) v;
-      d.appendUnscaled(b.setScale(d.scale()).unscaledValue());
+      if (b.scale() != d.scale()) {
+        b = b.setScale(d.scale());
+      }
+      d.appendUnscaled(b.unscaledValue());
     } else if (col instanceof BytesColumn b) {
       if (v instanceof CharSequence s) {
         b.append(s.toString().getBytes(StandardCharsets.UTF_8));
@@ -230,10 +234,5 @@ public final class ScanOperator extends BatchOperator {
     } else if (col instanceof BoolColumn b) {
       b.append((Boolean) v);
     }
-  }
-
-  /** Splits as a list (for callers holding a proto list). */
-  public static List<ScanSplit> splitsOf(dev.squall.proto.v1.ScanInput input) {
-    return new ArrayList<>(input.getSplitsList());
   }
 }

@@ -39,6 +39,7 @@ class TpchDifferentialTest {
   static void check(TpchFixture f, String name, Rel rel) throws Exception {
     List<List<Object>> expected = Rows.duckdb(DuckDbOracle.connection(), rel.sql());
     List<List<Object>> actual = Rows.run(rel.op(), TestInputs.forPlan(rel.op(), f), 512L << 20);
+    if (System.getenv("SQUALL_DEBUG") != null) { System.out.println("QUERY " + name.split("\n")[0] + " rows=" + expected.size() + " " + (expected.isEmpty() ? "" : expected.get(0))); }
     assertNull(Rows.difference(expected, actual, rel.ordered()), () -> name + "\nSQL: " + rel.sql());
   }
 }

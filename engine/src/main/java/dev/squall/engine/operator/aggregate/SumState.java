@@ -101,7 +101,7 @@ final class SumState {
     }
   }
 
-  /** Merges another column of partial sums (same domain) — same as add. */
+  /** Whether group g has had no non-NULL input (its sum is NULL). */
   boolean isNull(int g) {
     return !seen[g];
   }

@@ -46,6 +46,10 @@ public final class HashJoinOperator extends BatchOperator {
   private final Deque<VectorSchemaRoot> pending = new ArrayDeque<>();
 
   private Column[] buildCols;
+  /** The build side's key columns in the key types shared with the probe side. */
+  private Column[] buildKeyCols;
+  /** Per key, the type both sides' keys are compared in, or null when they already agree. */
+  private final SqlType[] keyTypes;
   private int buildRows;
   private int[] heads;
   private int[] chain;
@@ -81,6 +85,10 @@ public final class HashJoinOperator extends BatchOperator {
     this.buildOuter = full || (joinType == JoinType.RIGHT && !buildLeft) || (joinType == JoinType.LEFT && buildLeft);
     this.semiOrAnti = joinType == JoinType.SEMI || joinType == JoinType.ANTI;
     this.probeSideFilter = semiOrAnti && !buildLeft;
+    this.keyTypes = new SqlType[probeKeys.length];
+    for (int k = 0; k < probeKeys.length; k++) {
+      keyTypes[k] = commonKeyType(typeOf(probe, probeKeys[k]), typeOf(build, buildKeys[k]));
+    }
     int expected = semiOrAnti ? leftWidth : leftWidth + right.schema().getFields().size();
     if (expected != types.size()) {
       throw EngineException.badPlan(joinType + " join yields " + expected + " columns but its output schema has " + types.size());
@@ -141,6 +149,12 @@ public final class HashJoinOperator extends BatchOperator {
       return;
     }
     Column[] keys = keyColumns(buildCols, buildKeys);
+    for (int k = 0; k < keys.length; k++) {
+      if (keyTypes[k] != null) {
+        keys[k] = dev.squall.engine.expr.Casts.cast(keys[k], keyTypes[k]);
+      }
+    }
+    buildKeyCols = keys;
     int mask = slots - 1;
     // Insert in reverse so that each chain lists build rows in input order.
     for (int b = buildRows - 1; b >= 0; b--) {
@@ -193,9 +207,10 @@ public final class HashJoinOperator extends BatchOperator {
   private void probeBatch(ColumnBatch batch, int n) {
     Column[] pk = new Column[probeKeys.length];
     for (int k = 0; k < pk.length; k++) {
-      pk[k] = comparable(batch.column(probeKeys[k]), buildCols[buildKeys[k]]);
+      Column c = batch.column(probeKeys[k]);
+      pk[k] = keyTypes[k] == null ? c : dev.squall.engine.expr.Casts.cast(c, keyTypes[k]);
     }
-    Column[] bk = keyColumns(buildCols, buildKeys);
+    Column[] bk = buildKeyCols;
     boolean[] probeMatched = new boolean[n];
     int[] pi = new int[PAIR_CHUNK];
     int[] bi = new int[PAIR_CHUNK];
@@ -255,13 +270,35 @@ public final class HashJoinOperator extends BatchOperator {
     }
   }
 
-  /** Probe keys converted to the build keys' representation when the types differ (e.g. INTEGER vs DECIMAL). */
-  private static Column comparable(Column probeKey, Column buildKey) {
-    if (probeKey.type().physical() == buildKey.type().physical()
-        && (!probeKey.type().isDecimal() || probeKey.type().scale() == buildKey.type().scale())) {
-      return probeKey;
+  private static SqlType typeOf(BatchOperator op, int column) {
+    if (column < 0 || column >= op.schema().getFields().size()) {
+      throw EngineException.badPlan("join key column " + column + " is outside its input's " + op.schema().getFields().size() + " columns");
     }
-    return dev.squall.engine.expr.Casts.cast(probeKey, buildKey.type());
+    return SqlType.fromArrow(op.schema().getFields().get(column).getType());
+  }
+
+  /**
+   * The type two join keys are hashed and compared in: null when their representations already
+   * agree; DOUBLE when either is floating; DECIMAL(38, larger scale) for decimals and integers of
+   * different scales (exact, so no value is rounded into a false match); TIMESTAMP for a DATE
+   * against a TIMESTAMP.
+   */
+  private static SqlType commonKeyType(SqlType a, SqlType b) {
+    boolean aTime = a.kind() == dev.squall.proto.v1.DataType.Kind.DATE || a.kind() == dev.squall.proto.v1.DataType.Kind.TIMESTAMP;
+    boolean bTime = b.kind() == dev.squall.proto.v1.DataType.Kind.DATE || b.kind() == dev.squall.proto.v1.DataType.Kind.TIMESTAMP;
+    if (aTime && bTime && a.kind() != b.kind()) {
+      return SqlType.TIMESTAMP;
+    }
+    if (a.physical() == b.physical() && (!a.isDecimal() || a.scale() == b.scale())) {
+      return null;
+    }
+    if (a.isNumeric() && b.isNumeric()) {
+      if (a.isFloating() || b.isFloating()) {
+        return SqlType.DOUBLE;
+      }
+      return SqlType.decimal(38, Math.max(a.isDecimal() ? a.scale() : 0, b.isDecimal() ? b.scale() : 0));
+    }
+    throw EngineException.badPlan("join keys of types " + a + " and " + b + " cannot be compared");
   }
 
   private void flush(ColumnBatch batch, int[] pi, int[] bi, int k, boolean[] probeMatched) {
@@ -390,5 +427,6 @@ public final class HashJoinOperator extends BatchOperator {
     pending.forEach(VectorSchemaRoot::close);
     pending.clear();
     buildCols = null;
+    buildKeyCols = null;
   }
 }

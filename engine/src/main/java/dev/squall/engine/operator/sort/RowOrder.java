@@ -12,6 +12,8 @@ final class RowOrder {
   private final Column[] keys;
   private final boolean[] descending;
   private final boolean[] nullsFirst;
+  /** Per key, its values as order-preserving longs when the column allows it (else null). */
+  private final long[][] longKeys;
 
   RowOrder(Column[] columns, List<SortKey> sortKeys) {
     int n = sortKeys.size();
@@ -24,6 +26,35 @@ final class RowOrder {
       descending[k] = key.getDescending();
       nullsFirst[k] = key.getNullsFirst();
     }
+    longKeys = new long[n][];
+    for (int k = 0; k < n; k++) {
+      longKeys[k] = asOrderedLongs(keys[k]);
+    }
+  }
+
+  /**
+   * The column's values as longs whose signed order is the values' order: integral, date and
+   * timestamp values as they are, decimals whose unscaled values all fit a long, doubles by their
+   * IEEE bits with the negative range flipped (-0.0 and 0.0 made equal first). Null when the column
+   * has no such form (strings, wide decimals, booleans).
+   */
+  private static long[] asOrderedLongs(Column c) {
+    int n = c.size();
+    if (c instanceof dev.squall.engine.column.LongColumn l) {
+      return l.values();
+    } else if (c instanceof dev.squall.engine.column.DecimalColumn d && !d.hasBig()) {
+      return d.unscaledValues();
+    } else if (c instanceof dev.squall.engine.column.DoubleColumn d) {
+      long[] out = new long[n];
+      double[] v = d.values();
+      for (int i = 0; i < n; i++) {
+        double x = v[i] == 0.0 ? 0.0 : v[i];
+        long bits = Double.isNaN(x) ? 0x7ff8000000000000L : Double.doubleToLongBits(x);
+        out[i] = bits < 0 ? bits ^ Long.MAX_VALUE : bits;
+      }
+      return out;
+    }
+    return null;
   }
 
   int compare(int a, int b) {
@@ -39,7 +70,8 @@ final class RowOrder {
         r = an == nullsFirst[k] ? -1 : 1;
         return r;
       }
-      r = c.compareValues(a, c, b);
+      long[] lk = longKeys[k];
+      r = lk != null ? Long.compare(lk[a], lk[b]) : c.compareValues(a, c, b);
       if (r != 0) {
         return descending[k] ? -r : r;
       }
@@ -53,9 +85,81 @@ final class RowOrder {
     for (int i = 0; i < n; i++) {
       rows[i] = i;
     }
+    if (keys.length > 0 && longKeys[0] != null && !keys[0].mayHaveNulls()) {
+      return sortedByLeadingLongKey(rows, n);
+    }
     int[] tmp = new int[n];
     mergeSort(rows, tmp, 0, n);
     return rows;
+  }
+
+  /**
+   * Merge sort of (leading key, row) pairs held side by side, so that the common case — rows
+   * told apart by the first key — compares sequentially read longs; ties fall back to the full
+   * row order (which compares the leading key again, equal, and goes on to the next keys).
+   */
+  private int[] sortedByLeadingLongKey(int[] rows, int n) {
+    long[] src = longKeys[0];
+    long[] key = new long[n];
+    boolean desc = descending[0];
+    for (int i = 0; i < n; i++) {
+      key[i] = src[i];
+    }
+    pairSort(key, rows, new long[n], new int[n], 0, n, desc);
+    return rows;
+  }
+
+  private int comparePair(long ka, int ra, long kb, int rb, boolean desc) {
+    if (ka != kb) {
+      return (ka < kb) != desc ? -1 : 1;
+    }
+    return compare(ra, rb);
+  }
+
+  private void pairSort(long[] k, int[] r, long[] tk, int[] tr, int lo, int hi, boolean desc) {
+    if (hi - lo <= 16) {
+      for (int i = lo + 1; i < hi; i++) {
+        long kv = k[i];
+        int rv = r[i];
+        int j = i - 1;
+        while (j >= lo && comparePair(k[j], r[j], kv, rv, desc) > 0) {
+          k[j + 1] = k[j];
+          r[j + 1] = r[j];
+          j--;
+        }
+        k[j + 1] = kv;
+        r[j + 1] = rv;
+      }
+      return;
+    }
+    int mid = (lo + hi) >>> 1;
+    pairSort(k, r, tk, tr, lo, mid, desc);
+    pairSort(k, r, tk, tr, mid, hi, desc);
+    if (comparePair(k[mid - 1], r[mid - 1], k[mid], r[mid], desc) <= 0) {
+      return;
+    }
+    System.arraycopy(k, lo, tk, lo, hi - lo);
+    System.arraycopy(r, lo, tr, lo, hi - lo);
+    int i = lo;
+    int j = mid;
+    int o = lo;
+    while (i < mid && j < hi) {
+      if (comparePair(tk[j], tr[j], tk[i], tr[i], desc) < 0) {
+        k[o] = tk[j];
+        r[o++] = tr[j++];
+      } else {
+        k[o] = tk[i];
+        r[o++] = tr[i++];
+      }
+    }
+    while (i < mid) {
+      k[o] = tk[i];
+      r[o++] = tr[i++];
+    }
+    while (j < hi) {
+      k[o] = tk[j];
+      r[o++] = tr[j++];
+    }
   }
 
   private void mergeSort(int[] a, int[] tmp, int lo, int hi) {

@@ -1,0 +1,134 @@
+package dev.squall.engine;
+
+import static dev.squall.engine.testing.X.and;
+import static dev.squall.engine.testing.X.dec;
+import static dev.squall.engine.testing.X.lit;
+import static dev.squall.engine.testing.X.str;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.squall.engine.testing.MemCheck;
+import dev.squall.engine.testing.MemTable;
+import dev.squall.engine.testing.Rel;
+import dev.squall.engine.testing.Rows;
+import dev.squall.engine.testing.TestInputs;
+import dev.squall.engine.testing.X;
+import dev.squall.engine.types.SqlType;
+import dev.squall.proto.v1.ErrorCode;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/** SQL errors raised by expression evaluation carry USER_ERROR and name the problem. */
+class EngineErrorsTest {
+  private static List<List<Object>> project(MemTable t, Function<Rel, X> expr) {
+    Rel rel = t.rel(0).project(r -> {
+      Map<String, X> m = new LinkedHashMap<>();
+      m.put("e", expr.apply(r));
+      return m;
+    });
+    return Rows.run(rel.op(), new TestInputs().withShuffle(0, a -> t.batches(a, 100)), 64L << 20);
+  }
+
+  private static MemTable ints(Object... values) {
+    List<Object[]> rows = new ArrayList<>();
+    for (Object v : values) {
+      rows.add(new Object[] {v});
+    }
+    return new MemTable("ints", List.of("v"), List.of(SqlType.INTEGER), rows);
+  }
+
+  @Test
+  void integerDivisionByZeroIsAUserError() {
+    assertThatThrownBy(() -> project(ints(5L, 0L), r -> lit(10).div(r.col("v"))))
+        .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USER_ERROR))
+        .hasMessageContaining("division by zero");
+  }
+
+  @Test
+  void decimalAndDoubleDivisionByZeroAreUserErrors() {
+    assertThatThrownBy(() -> project(ints(0L), r -> dec("1.50").div(r.col("v").cast(SqlType.decimal(10, 2)))))
+        .hasMessageContaining("division by zero");
+    assertThatThrownBy(() -> project(ints(0L), r -> X.dbl(1.0).div(r.col("v").cast(SqlType.DOUBLE))))
+        .hasMessageContaining("division by zero");
+  }
+
+  @Test
+  void integerOverflowOfTheResultTypeIsAUserError() {
+    assertThatThrownBy(() -> project(ints(65536L), r -> r.col("v").times(r.col("v"))))
+        .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USER_ERROR))
+        .hasMessageContaining("numeric overflow").hasMessageContaining("INTEGER");
+    assertThatThrownBy(() -> project(ints(1L), r -> lit(Long.MAX_VALUE).plus(r.col("v").cast(SqlType.BIGINT))))
+        .hasMessageContaining("numeric overflow").hasMessageContaining("BIGINT");
+  }
+
+  @Test
+  void decimalResultBeyondItsPrecisionIsAUserError() {
+    X big = dec("12345678901234567890123456789.12");
+    assertThatThrownBy(() -> project(ints(1L), r -> big.times(big)))
+        .hasMessageContaining("numeric overflow").hasMessageContaining("DECIMAL(38");
+  }
+
+  @Test
+  void castOfTextThatIsNoNumberNamesTheValueAndType() {
+    assertThatThrownBy(() -> project(ints(1L), r -> str("abc").cast(SqlType.INTEGER).plus(r.col("v"))))
+        .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USER_ERROR))
+        .hasMessageContaining("'abc'").hasMessageContaining("INTEGER");
+  }
+
+  @Test
+  void divisionGuardedByAndIsNotEvaluatedOnGuardedRows() {
+    MemTable t = ints(0L, 5L, null, 50L);
+    List<List<Object>> rows = project(t, r -> and(r.col("v").ne(lit(0)), lit(100).div(r.col("v")).gt(lit(1))));
+    List<Object> values = rows.stream().map(row -> row.get(0)).toList();
+    // Row by row: FALSE (guard), 100/5 = 20 > 1, NULL, 100/50 = 2 > 1.
+    assertThat(values).containsExactly(false, true, null, true);
+  }
+
+  @Test
+  void decimalDivisionRoundsHalfUpAtTheResultScale() {
+    MemTable t = ints(3L, 7L, -7L, 11L);
+    SqlType d = SqlType.decimal(10, 2);
+    List<List<Object>> rows = project(t, r -> dec("2.00").div(r.col("v").cast(d)));
+    X sample = dec("2.00").div(X.column(0, "v", d));
+    int scale = sample.type().scale();
+    List<Object> expected = new ArrayList<>();
+    for (long v : new long[] {3, 7, -7, 11}) {
+      expected.add(new BigDecimal("2.00").divide(BigDecimal.valueOf(v), scale, RoundingMode.HALF_UP));
+    }
+    assertThat(rows.stream().map(row -> row.get(0)).toList()).containsExactlyElementsOf(expected);
+  }
+
+  @Test
+  void sumBeyondBigintIsAUserError() {
+    List<Object[]> rows = List.of(new Object[] {Long.MAX_VALUE - 1}, new Object[] {Long.MAX_VALUE - 1});
+    MemTable t = new MemTable("bigs", List.of("v"), List.of(SqlType.BIGINT), rows);
+    Rel rel = t.rel(0).aggregate(List.of(), List.of(Rel.Agg.sum("v", "s")), Rel.AggMode.SINGLE);
+    assertThatThrownBy(() -> Rows.run(rel.op(), new TestInputs().withShuffle(0, a -> t.batches(a, 1)), 64L << 20))
+        .hasMessageContaining("numeric overflow");
+  }
+
+  @Test
+  void decimalsBeyondTheLongRangeAddAndSumExactly() throws Exception {
+    List<Object[]> rows = new ArrayList<>();
+    for (int i = 0; i < 2000; i++) {
+      rows.add(new Object[] {(long) (i % 7), new BigDecimal("123456789012345678901234567." + String.format("%02d", i % 100)).multiply(BigDecimal.valueOf(i % 3 - 1))});
+    }
+    MemTable t = new MemTable("wide", List.of("k", "v"), List.of(SqlType.BIGINT, SqlType.decimal(38, 2)), rows);
+    Rel rel = t.rel(0)
+        .project(r -> {
+          Map<String, X> m = new LinkedHashMap<>();
+          m.put("k", r.col("k"));
+          m.put("v", r.col("v"));
+          m.put("w", r.col("v").plus(dec("0.01")).cast(SqlType.decimal(38, 2)));
+          return m;
+        })
+        .aggregate(List.of("k"), List.of(Rel.Agg.sum("v", "sv"), Rel.Agg.sum("w", "sw"), Rel.Agg.max("v", "mx")), Rel.AggMode.SPLIT);
+    MemCheck.check(rel, Map.of(0, t), "wide", 300);
+  }
+}

@@ -1,0 +1,93 @@
+package dev.squall.engine;
+
+import static dev.squall.engine.testing.X.lit;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.squall.engine.testing.Rel;
+import dev.squall.engine.testing.Rel.Key;
+import dev.squall.engine.testing.TestInputs;
+import dev.squall.engine.testing.TpchFixture;
+import dev.squall.proto.v1.ErrorCode;
+import dev.squall.proto.v1.JoinType;
+import dev.squall.proto.v1.Operator;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The task memory budget: operators that hold state (sort, hash join build side, hash aggregate)
+ * or allocate Arrow buffers past the budget fail with INSUFFICIENT_RESOURCES naming the operator,
+ * release everything they held, and the same plans succeed within a larger budget.
+ */
+class MemoryBudgetTest {
+  private final TpchFixture f = TpchFixture.sf001();
+
+  private long run(Operator plan, long budget) {
+    try (BufferAllocator allocator = new RootAllocator()) {
+      long rows = FragmentExecutor.run(plan, TestInputs.forPlan(plan, f), allocator, budget, b -> { });
+      assertThat(allocator.getAllocatedMemory()).isZero();
+      return rows;
+    }
+  }
+
+  private void assertExceeds(Operator plan, long budget, String operatorPrefix) {
+    try (BufferAllocator allocator = new RootAllocator()) {
+      assertThatThrownBy(() -> FragmentExecutor.run(plan, TestInputs.forPlan(plan, f), allocator, budget, b -> { }))
+          .isInstanceOfSatisfying(TaskMemoryExceededException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.INSUFFICIENT_RESOURCES);
+            assertThat(e.operator()).startsWith(operatorPrefix);
+          })
+          .hasMessageStartingWith("task memory exceeded: operator " + operatorPrefix);
+      // Everything the failed task held has been given back.
+      assertThat(allocator.getAllocatedMemory()).isZero();
+    }
+  }
+
+  private Rel lineitem() {
+    return Rel.scan(f, "lineitem", 0, "l_orderkey", "l_partkey", "l_extendedprice", "l_comment");
+  }
+
+  @Test
+  void sortOverTheBudgetFailsNamingTheSort() {
+    Operator plan = lineitem().sort(List.of(Key.asc("l_comment"))).op();
+    assertExceeds(plan, 4L << 20, "Sort#");
+    assertThat(run(plan, 512L << 20)).isEqualTo(f.table("lineitem").rows());
+  }
+
+  @Test
+  void hashJoinBuildSideOverTheBudgetFailsNamingTheJoin() {
+    Rel orders = Rel.scan(f, "orders", 1, "o_orderkey", "o_comment");
+    Operator plan = orders.join(lineitem(), JoinType.INNER, List.of("o_orderkey"), List.of("l_orderkey"), null, false).op();
+    assertExceeds(plan, 4L << 20, "HashJoin#");
+    assertThat(run(plan, 512L << 20)).isEqualTo(f.table("lineitem").rows());
+  }
+
+  @Test
+  void hashAggregateWithManyGroupsOverTheBudgetFailsNamingTheAggregate() {
+    Operator plan = lineitem().aggregate(List.of("l_comment"), List.of(Rel.Agg.countStar("n")), Rel.AggMode.SINGLE).op();
+    assertExceeds(plan, 2L << 20, "HashAggregate#");
+    assertThat(run(plan, 512L << 20)).isPositive();
+  }
+
+  @Test
+  void arrowBufferAllocationOverTheBudgetIsReportedAsTaskMemory() {
+    // A budget below one output batch of the scan: Arrow's own allocation fails first.
+    Operator plan = lineitem().filter(r -> r.col("l_orderkey").gt(lit(0))).op();
+    assertExceeds(plan, 64L << 10, "Scan#");
+  }
+
+  @Test
+  void peakMemoryStaysWithinTheBudget() {
+    Operator plan = lineitem().sort(List.of(Key.asc("l_partkey"))).op();
+    long budget = 256L << 20;
+    try (BufferAllocator allocator = new RootAllocator();
+        FragmentExecutor.Execution run = FragmentExecutor.execute(plan, TestInputs.forPlan(plan, f), allocator, budget)) {
+      while (run.hasNext()) {
+        run.next().close();
+      }
+      assertThat(run.peakMemoryBytes()).isPositive().isLessThanOrEqualTo(budget);
+    }
+  }
+}

@@ -1,0 +1,249 @@
+package dev.squall.engine.bench;
+
+import static dev.squall.engine.testing.X.and;
+import static dev.squall.engine.testing.X.date;
+import static dev.squall.engine.testing.X.dec;
+
+import dev.squall.engine.FragmentExecutor;
+import dev.squall.engine.input.BatchSource;
+import dev.squall.engine.input.BatchSources;
+import dev.squall.engine.input.InputProvider;
+import dev.squall.engine.testing.DuckDbOracle;
+import dev.squall.engine.testing.Rel;
+import dev.squall.engine.testing.Rel.Agg;
+import dev.squall.engine.testing.Rel.AggMode;
+import dev.squall.engine.testing.Rel.Key;
+import dev.squall.engine.testing.TestInputs;
+import dev.squall.engine.testing.TpchFixture;
+import dev.squall.engine.testing.X;
+import dev.squall.proto.v1.JoinType;
+import dev.squall.proto.v1.Operator;
+import dev.squall.proto.v1.ScanInput;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * Prints rows per second of the engine beside DuckDB (1 thread, like one Squall task) on the same
+ * TPC-H Parquet files on this machine. Not a test: run it with a classpath (see docs/benchmarks.md).
+ *
+ * <p>Usage: {@code EngineBenchmark [scaleFactor=0.1] [repetitions=3]}. Each figure is the best of
+ * the repetitions after one warm-up run; rows/s counts the rows of the largest input.
+ */
+public final class EngineBenchmark {
+  private static TpchFixture fixture;
+
+  public static void main(String[] args) throws Exception {
+    double sf = args.length > 0 ? Double.parseDouble(args[0]) : 0.1;
+    int reps = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+    long t0 = System.nanoTime();
+    fixture = TpchFixture.get(sf);
+    long lineitemRows = fixture.table("lineitem").rows();
+    System.out.printf("TPC-H SF %s generated in %.1f s: lineitem %d rows, orders %d rows%n", sf, (System.nanoTime() - t0) / 1e9,
+        lineitemRows, fixture.table("orders").rows());
+    Connection duck = DuckDbOracle.connection();
+    try (Statement st = duck.createStatement()) {
+      st.execute("SET threads TO 1");
+      st.execute("CREATE OR REPLACE TABLE lineitem_mem AS SELECT * FROM " + fixture.duckdbSource("lineitem"));
+    }
+    System.out.printf("%-44s %14s %14s %8s%n", "benchmark", "engine rows/s", "duckdb rows/s", "ratio");
+
+    // 1. Filter + project over lineitem (Parquet scan included on both sides).
+    Rel li = Rel.scan(fixture, "lineitem", 0, "l_quantity", "l_extendedprice", "l_discount", "l_shipdate");
+    Rel fp = li.filter(r -> and(r.col("l_shipdate").ge(date("1994-01-01")), r.col("l_discount").le(dec("0.07"))))
+        .project(r -> m("rev", r.col("l_extendedprice").times(dec("1").minus(r.col("l_discount"))), "q", r.col("l_quantity")));
+    report("filter+project lineitem (scan incl.)", lineitemRows, reps, fp.op(), scanInputs(fp.op()),
+        "SELECT count(*), sum(rev) FROM (" + fp.sql() + ")");
+
+    // 1b. The same over batches already in memory (operators only, no Parquet decoding).
+    List<VectorSchemaRoot> cached = new ArrayList<>();
+    BufferAllocator cacheAlloc = new RootAllocator();
+    Rel liAll = Rel.scan(fixture, "lineitem", 0, "l_orderkey", "l_quantity", "l_extendedprice", "l_discount", "l_tax",
+        "l_returnflag", "l_linestatus", "l_shipdate");
+    try (FragmentExecutor.Execution ex = FragmentExecutor.execute(liAll.op(), scanInputs(liAll.op()), cacheAlloc, 0)) {
+      while (ex.hasNext()) {
+        try (VectorSchemaRoot batch = ex.next()) {
+          cached.add(moveTo(batch, cacheAlloc));
+        }
+      }
+    }
+    // Repeat the batches until there are enough rows for the 1M-row sort.
+    int base = cached.size();
+    long cachedRows = lineitemRows;
+    while (cachedRows < 1_000_000) {
+      for (int i = 0; i < base; i++) {
+        VectorSchemaRoot r = cached.get(i);
+        cached.add(r.slice(0, r.getRowCount()));
+        cachedRows += r.getRowCount();
+      }
+    }
+    String memSql = "SELECT l_orderkey, l_quantity, l_extendedprice, l_discount, l_tax, l_returnflag, l_linestatus, l_shipdate FROM lineitem_mem";
+    Rel mem = memRel(liAll, memSql);
+    // As a planner would, hand the filter only the columns the query reads.
+    int[] fpColumns = {1, 2, 3, 7};
+    Rel fpSource = memRel(Rel.scan(fixture, "lineitem", 0, "l_quantity", "l_extendedprice", "l_discount", "l_shipdate"),
+        "SELECT l_quantity, l_extendedprice, l_discount, l_shipdate FROM lineitem_mem");
+    Rel fpMem = fpSource.filter(r -> and(r.col("l_shipdate").ge(date("1994-01-01")), r.col("l_discount").le(dec("0.07"))))
+        .project(r -> m("rev", r.col("l_extendedprice").times(dec("1").minus(r.col("l_discount"))), "q", r.col("l_quantity")));
+    List<VectorSchemaRoot> once = cached.subList(0, base);
+    report("filter+project lineitem (in memory)", lineitemRows, reps, fpMem.op(), memInputs(once, fpColumns),
+        "SELECT count(*), sum(rev) FROM (" + fpMem.sql() + ")");
+
+    // 2. TPC-H Q1.
+    Rel q1 = q1(li.op().getScan().getInputIndex() == 0 ? Rel.scan(fixture, "lineitem", 0, "l_quantity", "l_extendedprice",
+        "l_discount", "l_tax", "l_returnflag", "l_linestatus", "l_shipdate") : null);
+    report("TPC-H Q1 (scan incl.)", lineitemRows, reps, q1.op(), scanInputs(q1.op()), q1.sql());
+    Rel q1Mem = q1(memRel(Rel.scan(fixture, "lineitem", 0, "l_quantity", "l_extendedprice", "l_discount", "l_tax",
+        "l_returnflag", "l_linestatus", "l_shipdate"), "SELECT l_quantity, l_extendedprice, l_discount, l_tax, l_returnflag, "
+        + "l_linestatus, l_shipdate FROM lineitem_mem"));
+    report("TPC-H Q1 (in memory)", lineitemRows, reps, q1Mem.op(), memInputs(once, 1, 2, 3, 4, 5, 6, 7), q1Mem.sql());
+
+    // 3. lineitem joined with orders.
+    Rel join = Rel.scan(fixture, "lineitem", 0, "l_orderkey", "l_extendedprice")
+        .join(Rel.scan(fixture, "orders", 1, "o_orderkey", "o_orderdate"), JoinType.INNER, List.of("l_orderkey"), List.of("o_orderkey"), null, false)
+        .aggregate(List.of(), List.of(Agg.countStar("n"), Agg.max("o_orderdate", "d")), AggMode.SINGLE);
+    report("lineitem JOIN orders (scan incl.)", lineitemRows, reps, join.op(), scanInputs(join.op()), join.sql());
+
+    // 4. Sort of (up to) 1M rows held in memory.
+    int sortRows = 1_000_000;
+    Rel sort = mem.limit(0, sortRows).sort(List.of(Key.asc("l_extendedprice"), Key.asc("l_orderkey")));
+    try (Statement st = duck.createStatement()) {
+      st.execute("CREATE OR REPLACE TABLE sort_input AS SELECT l_orderkey, l_quantity, l_extendedprice, l_discount, l_tax, "
+          + "l_returnflag, l_linestatus, l_shipdate FROM lineitem_mem, range(" + (1_000_000 / lineitemRows + 1) + ") LIMIT " + sortRows);
+    }
+    report("sort " + sortRows + " rows (in memory)", sortRows, reps, sort.op(), memInputs(cached),
+        "CREATE OR REPLACE TEMP TABLE sorted AS SELECT * FROM sort_input ORDER BY l_extendedprice, l_orderkey");
+
+    cached.forEach(VectorSchemaRoot::close); // slices included
+    cacheAlloc.close();
+  }
+
+  private static Rel q1(Rel li) {
+    return li.filter(r -> r.col("l_shipdate").le(date("1998-12-01").minusInterval(X.daysInterval(90))))
+        .project(r -> m("l_returnflag", r.col("l_returnflag"), "l_linestatus", r.col("l_linestatus"),
+            "l_quantity", r.col("l_quantity"), "l_extendedprice", r.col("l_extendedprice"),
+            "disc_price", r.col("l_extendedprice").times(dec("1").minus(r.col("l_discount"))),
+            "charge", r.col("l_extendedprice").times(dec("1").minus(r.col("l_discount"))).times(dec("1").plus(r.col("l_tax"))),
+            "l_discount", r.col("l_discount")))
+        .aggregate(List.of("l_returnflag", "l_linestatus"), List.of(Agg.sum("l_quantity", "sum_qty"),
+            Agg.sum("l_extendedprice", "sum_base_price"), Agg.sum("disc_price", "sum_disc_price"), Agg.sum("charge", "sum_charge"),
+            Agg.avg("l_quantity", "avg_qty"), Agg.avg("l_extendedprice", "avg_price"), Agg.avg("l_discount", "avg_disc"),
+            Agg.countStar("count_order")), AggMode.SINGLE);
+  }
+
+  private static Rel memRel(Rel scan, String sql) {
+    Operator op = Operator.newBuilder().setOutputSchema(scan.op().getOutputSchema())
+        .setShuffleRead(dev.squall.proto.v1.ShuffleRead.newBuilder().setInputIndex(0)).build();
+    return new Rel(op, scan.names(), scan.types(), sql, false, 0);
+  }
+
+  private static VectorSchemaRoot moveTo(VectorSchemaRoot batch, BufferAllocator allocator) {
+    List<org.apache.arrow.vector.FieldVector> moved = new ArrayList<>();
+    for (org.apache.arrow.vector.FieldVector v : batch.getFieldVectors()) {
+      org.apache.arrow.vector.util.TransferPair tp = v.getTransferPair(allocator);
+      tp.transfer();
+      moved.add((org.apache.arrow.vector.FieldVector) tp.getTo());
+    }
+    return new VectorSchemaRoot(batch.getSchema().getFields(), moved, batch.getRowCount());
+  }
+
+  private static Map<String, X> m(Object... kv) {
+    Map<String, X> out = new LinkedHashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      out.put((String) kv[i], (X) kv[i + 1]);
+    }
+    return out;
+  }
+
+  private static InputProvider scanInputs(Operator op) {
+    return TestInputs.forPlan(op, fixture);
+  }
+
+  /** Shuffle input 0 delivering slices of the cached batches (the cache keeps its own). */
+  private static InputProvider memInputs(List<VectorSchemaRoot> cached) {
+    return memInputs(cached, null);
+  }
+
+  /** As above, with only the given columns of each cached batch. */
+  private static InputProvider memInputs(List<VectorSchemaRoot> cached, int... columns) {
+    return new InputProvider() {
+      @Override
+      public ScanInput scanInput(int inputIndex) {
+        throw new IllegalArgumentException("no scans");
+      }
+
+      @Override
+      public FileIO fileIO() {
+        return null;
+      }
+
+      @Override
+      public BatchSource shuffleInput(int inputIndex, BufferAllocator allocator) {
+        List<VectorSchemaRoot> copies = new ArrayList<>();
+        for (VectorSchemaRoot r : cached) {
+          VectorSchemaRoot slice = r.slice(0, r.getRowCount());
+          if (columns == null) {
+            copies.add(slice);
+            continue;
+          }
+          List<org.apache.arrow.vector.FieldVector> kept = new ArrayList<>();
+          for (int c = 0; c < slice.getFieldVectors().size(); c++) {
+            final int col = c;
+            if (java.util.Arrays.stream(columns).anyMatch(x -> x == col)) {
+              kept.add(slice.getVector(c));
+            } else {
+              slice.getVector(c).close();
+            }
+          }
+          copies.add(new VectorSchemaRoot(kept));
+        }
+        return BatchSources.of(copies);
+      }
+    };
+  }
+
+  private static void report(String name, long rows, int reps, Operator plan, InputProvider inputs, String duckSql) throws Exception {
+    double engine = best(reps, () -> {
+      try (BufferAllocator allocator = new RootAllocator()) {
+        FragmentExecutor.run(plan, inputs, allocator, 0, b -> { });
+      }
+    });
+    double duck = best(reps, () -> {
+      try (Statement st = DuckDbOracle.connection().createStatement()) {
+        if (duckSql.startsWith("CREATE")) {
+          st.execute(duckSql);
+        } else {
+          try (ResultSet rs = st.executeQuery(duckSql)) {
+            while (rs.next()) {
+              rs.getObject(1);
+            }
+          }
+        }
+      }
+    });
+    System.out.printf("%-44s %14.0f %14.0f %8.2f%n", name, rows / engine, rows / duck, duck / engine);
+  }
+
+  interface Body {
+    void run() throws Exception;
+  }
+
+  private static double best(int reps, Body body) throws Exception {
+    body.run(); // warm-up
+    double best = Double.MAX_VALUE;
+    for (int i = 0; i < reps; i++) {
+      long t = System.nanoTime();
+      body.run();
+      best = Math.min(best, (System.nanoTime() - t) / 1e9);
+    }
+    return best;
+  }
+}
