@@ -28,7 +28,9 @@ import org.apache.calcite.tools.RelBuilder;
  *       get equi-keys), filter push-down into and through joins, projects and aggregates, set operations to aggregates, DISTINCT aggregates
  *       expanded into joins of aggregates, AVG reduced to SUM/COUNT ({@code AggregateReduceFunctionsRule}, AVG only, so that SUM
  *       stays SUM);</li>
- *   <li>aggregate FILTER arguments turned into CASE arguments ({@link AggregateFilterToCase});</li>
+ *   <li>aggregate FILTER arguments turned into CASE arguments ({@link AggregateFilterToCase});
+ *       {@code LITERAL_AGG} calls turned into constants projected above the aggregate
+ *       ({@link LiteralAggToProject});</li>
  *   <li>unused columns trimmed ({@code RelFieldTrimmer}) so that scans read only what is used;</li>
  *   <li>join ordering: inner joins merged into a {@code MultiJoin} and ordered by
  *       {@code LoptOptimizeJoinRule} from the tables' row counts (Iceberg snapshot summaries);</li>
@@ -87,6 +89,7 @@ public final class LogicalOptimizer {
     plan = RelDecorrelator.decorrelateQuery(plan, builder);
     plan = hep(plan, HepMatchOrder.BOTTOM_UP, SIMPLIFY);
     plan = AggregateFilterToCase.rewrite(plan);
+    plan = LiteralAggToProject.rewrite(plan);
     plan = new RelFieldTrimmer(null, builder).trim(plan);
     plan = orderJoins(plan);
     plan = hep(plan, HepMatchOrder.BOTTOM_UP, CLEAN_UP);
