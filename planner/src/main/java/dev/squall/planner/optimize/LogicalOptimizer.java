@@ -23,11 +23,14 @@ import org.apache.calcite.tools.RelBuilder;
  * Rewrites a logical plan with Calcite's rules, in phases (each a HepPlanner program):
  * <ol>
  *   <li>sub-queries to joins ({@code SubQueryRemoveRule}), then {@code RelDecorrelator};</li>
- *   <li>simplification: constant folding ({@code ReduceExpressionsRule}), filter push-down into and
- *       through joins, projects and aggregates, set operations to aggregates, DISTINCT aggregates
+ *   <li>simplification: constant folding ({@code ReduceExpressionsRule}), conjuncts common to
+ *       every branch of an OR pulled out of it ({@link PullCommonFactorsRule}, so that such joins
+ *       get equi-keys), filter push-down into and through joins, projects and aggregates, set operations to aggregates, DISTINCT aggregates
  *       expanded into joins of aggregates, AVG reduced to SUM/COUNT ({@code AggregateReduceFunctionsRule}, AVG only, so that SUM
  *       stays SUM);</li>
- *   <li>aggregate FILTER arguments turned into CASE arguments ({@link AggregateFilterToCase});</li>
+ *   <li>aggregate FILTER arguments turned into CASE arguments ({@link AggregateFilterToCase});
+ *       {@code LITERAL_AGG} calls turned into constants projected above the aggregate
+ *       ({@link LiteralAggToProject});</li>
  *   <li>unused columns trimmed ({@code RelFieldTrimmer}) so that scans read only what is used;</li>
  *   <li>join ordering: inner joins merged into a {@code MultiJoin} and ordered by
  *       {@code LoptOptimizeJoinRule} from the tables' row counts (Iceberg snapshot summaries);</li>
@@ -40,6 +43,8 @@ public final class LogicalOptimizer {
       CoreRules.FILTER_REDUCE_EXPRESSIONS,
       CoreRules.PROJECT_REDUCE_EXPRESSIONS,
       CoreRules.JOIN_REDUCE_EXPRESSIONS,
+      PullCommonFactorsRule.FILTER,
+      PullCommonFactorsRule.JOIN,
       CoreRules.FILTER_INTO_JOIN,
       CoreRules.JOIN_CONDITION_PUSH,
       CoreRules.JOIN_PUSH_EXPRESSIONS,
@@ -84,6 +89,7 @@ public final class LogicalOptimizer {
     plan = RelDecorrelator.decorrelateQuery(plan, builder);
     plan = hep(plan, HepMatchOrder.BOTTOM_UP, SIMPLIFY);
     plan = AggregateFilterToCase.rewrite(plan);
+    plan = LiteralAggToProject.rewrite(plan);
     plan = new RelFieldTrimmer(null, builder).trim(plan);
     plan = orderJoins(plan);
     plan = hep(plan, HepMatchOrder.BOTTOM_UP, CLEAN_UP);

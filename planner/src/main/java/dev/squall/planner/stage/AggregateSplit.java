@@ -1,7 +1,6 @@
 package dev.squall.planner.stage;
 
 import dev.squall.planner.PlanningException;
-import dev.squall.planner.translate.RexTranslator;
 import dev.squall.planner.translate.TypeTranslator;
 import dev.squall.proto.v1.Aggregate;
 import dev.squall.proto.v1.AggregateCall;
@@ -29,14 +28,13 @@ import org.apache.calcite.sql.SqlKind;
  * BIGINT count; MIN/MAX: the value. The FINAL aggregate groups by columns 0..k-1 of the partial
  * rows and every FINAL aggregate call has exactly one argument, the column of its partial state
  * (COUNT and COUNT(*) states are summed). Calcite's {@code $SUM0} (a SUM that is 0 instead of NULL
- * over no rows) runs as SUM followed by a Project with COALESCE(sum, 0); Calcite's
- * {@code LITERAL_AGG} (a constant per group) is not computed by the engine but supplied by that
- * Project.
+ * over no rows) runs as SUM followed by a Project with COALESCE(sum, 0). Calcite's
+ * {@code LITERAL_AGG} does not get here: {@code LiteralAggToProject} has replaced it by a Project.
  */
 public final class AggregateSplit {
   private final org.apache.calcite.rel.core.Aggregate aggregate;
   private final List<Integer> groupKeys;
-  /** Engine kind of each original call; null for LITERAL_AGG, which the post-projection supplies. */
+  /** Engine kind of each original call. */
   private final List<AggregateCall.Kind> kinds = new ArrayList<>();
   /** Original call indexes that the engine aggregate computes, in its output order. */
   private final List<Integer> computed = new ArrayList<>();
@@ -53,14 +51,7 @@ public final class AggregateSplit {
     }
     this.groupKeys = aggregate.getGroupSet().asList();
     boolean sum0 = false;
-    boolean literal = false;
     for (org.apache.calcite.rel.core.AggregateCall call : aggregate.getAggCallList()) {
-      if (call.getAggregation().getKind() == SqlKind.LITERAL_AGG) {
-        // A constant per group (Calcite's decorrelation markers): projected after aggregation.
-        literal = true;
-        kinds.add(null);
-        continue;
-      }
       if (call.hasFilter()) {
         throw unsupported("aggregate FILTER clause");
       }
@@ -84,7 +75,7 @@ public final class AggregateSplit {
       computed.add(kinds.size());
       kinds.add(mapped);
     }
-    this.needsPostProjection = sum0 || literal;
+    this.needsPostProjection = sum0;
   }
 
   public List<Integer> groupKeys() {
@@ -176,7 +167,7 @@ public final class AggregateSplit {
     return schema.build();
   }
 
-  /** Restores the Calcite output row: SUM results of $SUM0 coalesced to 0, LITERAL_AGG constants. */
+  /** Restores the Calcite output row: SUM results of $SUM0 coalesced to 0. */
   private Operator postProject(Operator aggregateOp) {
     if (!needsPostProjection) {
       return aggregateOp;
@@ -190,10 +181,6 @@ public final class AggregateSplit {
     List<org.apache.calcite.rel.core.AggregateCall> calls = aggregate.getAggCallList();
     for (int i = 0; i < calls.size(); i++) {
       org.apache.calcite.rel.core.AggregateCall call = calls.get(i);
-      if (call.getAggregation().getKind() == SqlKind.LITERAL_AGG) {
-        project.addExpressions(RexTranslator.toProto(call.rexList.get(0)));
-        continue;
-      }
       int c = k + computed.indexOf(i);
       DataType type = in.getFields(c).getType();
       Expr column = Expr.newBuilder().setType(type).setColumn(c).build();
