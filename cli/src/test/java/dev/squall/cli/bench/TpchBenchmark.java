@@ -25,6 +25,10 @@ import java.util.Locale;
  * command.
  */
 public final class TpchBenchmark {
+  /** Splits and tasks of 16/32 MiB, so that scans of the larger tables spread over tasks. */
+  private static final String PROPERTIES =
+      "{\"default_schema\":\"tpch\",\"target_split_size_bytes\":\"16777216\",\"target_bytes_per_task\":\"33554432\"}";
+
   private TpchBenchmark() {}
 
   public static void main(String[] args) throws Exception {
@@ -51,7 +55,7 @@ public final class TpchBenchmark {
             long t = System.nanoTime();
             HttpResponse<byte[]> resp = http.send(HttpRequest.newBuilder(URI.create(stack.gatewayEndpoint() + "/v1/queries"))
                 .timeout(Duration.ofMinutes(15)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"sql\":" + quote(sql) + ",\"properties\":{\"default_schema\":\"tpch\"}}"))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"sql\":" + quote(sql) + ",\"properties\":" + PROPERTIES + "}"))
                 .build(), HttpResponse.BodyHandlers.ofByteArray());
             double ms = (System.nanoTime() - t) / 1e6;
             if (resp.statusCode() != 200) {
