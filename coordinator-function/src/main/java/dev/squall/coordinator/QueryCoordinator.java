@@ -77,7 +77,7 @@ public final class QueryCoordinator implements QueryService {
     PlannerSettings plannerSettings = QueryProperties.apply(plannerDefaults, properties);
     PlannedQuery planned;
     try {
-      planned = new DistributedPlanner(catalog).plan(sql, plannerSettings);
+      planned = new DistributedPlanner(catalog).plan(withoutTrailingSemicolons(sql), plannerSettings);
     } catch (PlanningException e) {
       throw new SquallException(e.code().errorCode(), e.getMessage(), e.line(), e.column(), e);
     }
@@ -129,6 +129,15 @@ public final class QueryCoordinator implements QueryService {
         RequestBody.fromBytes(arrowIpc));
     return presigner.presignGetObject(p -> p.signatureDuration(settings.resultUrlTtl())
         .getObjectRequest(g -> g.bucket(settings.shuffleBucket()).key(key))).url().toString();
+  }
+
+  /** One statement may end in semicolons, as pasted from a SQL console; positions are unchanged. */
+  static String withoutTrailingSemicolons(String sql) {
+    int end = sql.length();
+    while (end > 0 && (sql.charAt(end - 1) == ';' || Character.isWhitespace(sql.charAt(end - 1)))) {
+      end--;
+    }
+    return sql.substring(0, end);
   }
 
   static QuerySummary summary(StageGraph graph, ScanAssignment scans, JobRun run, long rows, long wallMillis) {

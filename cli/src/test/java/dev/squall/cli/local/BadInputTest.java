@@ -101,6 +101,33 @@ class BadInputTest {
   }
 
   @Test
+  void longInListPlansAndAnswers() throws Exception {
+    StringBuilder list = new StringBuilder();
+    for (int i = 0; i <= 1000; i++) {
+      list.append(i == 0 ? "" : ", ").append(i);
+    }
+    HttpResponse<byte[]> r = stack.post("select count(*) from tpch.nation where n_nationkey in (" + list + ")", Map.of(), JSON_TYPE);
+    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(200);
+    assertThat(JSON.readTree(r.body()).at("/rows/0/0").asLong()).isEqualTo(25);
+  }
+
+  @Test
+  void unicodeStringLiteralsPlanAndComeBackIntact() throws Exception {
+    HttpResponse<byte[]> r = stack.post("select 'héllo ☃ ’' as s, count(*) as n from tpch.region where r_comment like '%’%'",
+        Map.of(), JSON_TYPE);
+    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(200);
+    assertThat(JSON.readTree(r.body()).at("/rows/0/0").asText()).isEqualTo("héllo ☃ ’");
+    assertThat(JSON.readTree(r.body()).at("/rows/0/1").asLong()).isZero();
+  }
+
+  @Test
+  void trailingSemicolonIsAccepted() throws Exception {
+    HttpResponse<byte[]> r = stack.post("select count(*) from tpch.nation;  ", Map.of(), JSON_TYPE);
+    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(200);
+    assertThat(JSON.readTree(r.body()).at("/rows/0/0").asLong()).isEqualTo(25);
+  }
+
+  @Test
   void unknownQueryPropertyIsRefused() throws Exception {
     JsonNode e = error(stack.post("select 1", Map.of("no_such_setting", "1"), JSON_TYPE), 400);
     assertThat(e.get("message").asText()).contains("no_such_setting");

@@ -124,9 +124,14 @@ public final class SqlFrontEnd {
         SqlToRelConverter.config()
             .withExpand(false)
             .withTrimUnusedFields(false)
-            .withInSubQueryThreshold(Integer.MAX_VALUE));
+            // Longer IN lists become a semi-join with a VALUES relation: as ORs, Calcite's
+            // simplifier takes time that grows far faster than the list.
+            .withInSubQueryThreshold(IN_LIST_AS_VALUES_THRESHOLD));
     return converter.convertQuery(validated, false, true);
   }
+
+  /** IN lists with at least this many items are planned as a join with VALUES. */
+  static final int IN_LIST_AS_VALUES_THRESHOLD = 64;
 
   private static Code classify(String reason) {
     if (reason.startsWith("Object '") || reason.startsWith("Table '")) {
