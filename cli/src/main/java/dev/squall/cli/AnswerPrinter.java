@@ -1,9 +1,13 @@
 package dev.squall.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 
@@ -12,6 +16,20 @@ final class AnswerPrinter {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private AnswerPrinter() {}
+
+  private static byte[] fetch(String url) throws IOException {
+    try {
+      HttpResponse<byte[]> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).GET().build(),
+          HttpResponse.BodyHandlers.ofByteArray());
+      if (r.statusCode() != 200) {
+        throw new IOException("fetching the result from its URL failed with HTTP " + r.statusCode());
+      }
+      return r.body();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while fetching the result", e);
+    }
+  }
 
   /**
    * @return true on success; false when the service answered with an error (printed to {@code err})
@@ -22,16 +40,27 @@ final class AnswerPrinter {
       err.println("error " + response.statusCode() + ": " + new String(response.body(), StandardCharsets.UTF_8));
       return false;
     }
-    if (format == ResultFormat.JSON || !contentType.startsWith(QueryClient.ARROW_STREAM)) {
-      Object tree = JSON.readTree(response.body());
-      out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(tree));
-    } else if (format == ResultFormat.ARROW) {
-      out.write(response.body());
-      out.flush();
+    byte[] arrow = response.body();
+    if (!contentType.startsWith(QueryClient.ARROW_STREAM)) {
+      JsonNode tree = JSON.readTree(response.body());
+      JsonNode urls = tree.path("resultUrls");
+      if (format == ResultFormat.JSON || !urls.isArray() || urls.isEmpty()) {
+        out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(tree));
+        return true;
+      }
+      // A result over the inline cap: fetch the Arrow stream from its presigned URL.
+      arrow = fetch(urls.get(0).asText());
+      err.println("query id: " + tree.path("queryId").asText());
+      err.println("summary: " + tree.path("summary"));
     } else {
-      ResultPrinter.print(new ByteArrayInputStream(response.body()), format, out);
       response.headers().firstValue("X-Squall-Query-Id").ifPresent(id -> err.println("query id: " + id));
       response.headers().firstValue("X-Squall-Summary").ifPresent(s -> err.println("summary: " + s));
+    }
+    if (format == ResultFormat.ARROW) {
+      out.write(arrow);
+      out.flush();
+    } else {
+      ResultPrinter.print(new ByteArrayInputStream(arrow), format, out);
     }
     return true;
   }

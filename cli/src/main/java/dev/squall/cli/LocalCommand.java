@@ -43,6 +43,16 @@ final class LocalCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    for (int n : runTpch) {
+      if (n < 1 || n > 22) {
+        System.err.println("--run-tpch takes TPC-H query numbers 1 to 22, not " + n);
+        return 2;
+      }
+    }
+    if (!runTpch.isEmpty() && tpchScaleFactor == null) {
+      System.err.println("--run-tpch needs --tpch SF (the scale factor to load, or already loaded in --data-dir)");
+      return 2;
+    }
     if (tpchScaleFactor != null && !(tpchScaleFactor > 0)) {
       System.err.println("--tpch must be a positive scale factor, got " + tpchScaleFactor);
       return 2;

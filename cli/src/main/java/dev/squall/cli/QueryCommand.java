@@ -31,6 +31,10 @@ final class QueryCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (timeoutSeconds <= 0) {
+      System.err.println("--timeout must be a positive number of seconds, got " + timeoutSeconds);
+      return 2;
+    }
     QueryClient client = new QueryClient(endpoint, Duration.ofSeconds(timeoutSeconds));
     HttpResponse<byte[]> response = client.send(sql, java.util.Map.of(),
         format == ResultFormat.JSON ? "application/json" : QueryClient.ARROW_STREAM);

@@ -43,6 +43,9 @@ final class ResultPrinter {
     }
     if (format == ResultFormat.CSV) {
       printCsv(header, rows, out);
+    } else if (header.size() == 1 && rows.size() == 1 && rows.get(0)[0] != null && rows.get(0)[0].contains("\n")) {
+      // One multi-line value (EXPLAIN's plan): print it as text rather than as a padded table.
+      out.println(rows.get(0)[0]);
     } else {
       printTable(header, rows, out);
     }

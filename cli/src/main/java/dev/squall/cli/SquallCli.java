@@ -19,8 +19,29 @@ public final class SquallCli implements Runnable {
     new CommandLine(this).usage(System.out);
   }
 
+  /**
+   * Failures a user can act on (server unreachable, port taken, timeouts, bad values) are one line
+   * on standard error naming the problem, not a stack trace; {@code SQUALL_DEBUG=1} shows the trace.
+   */
+  private static int report(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
+    if (System.getenv("SQUALL_DEBUG") != null) {
+      e.printStackTrace();
+    }
+    String what = e instanceof java.net.ConnectException
+        ? "cannot reach the Squall endpoint (is `squall local` running, and is --endpoint right?)"
+        : e instanceof java.net.BindException
+        ? "the port is taken (another `squall local`?); choose another with --port"
+        : e instanceof java.net.http.HttpTimeoutException ? "no answer before --timeout" : null;
+    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    cmd.getErr().println("squall " + cmd.getCommandName() + ": " + (what == null ? message : what + " (" + message + ")"));
+    return 1;
+  }
+
   public static void main(String[] args) {
-    int code = new CommandLine(new SquallCli()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+    int code = new CommandLine(new SquallCli())
+        .setCaseInsensitiveEnumValuesAllowed(true)
+        .setExecutionExceptionHandler(SquallCli::report)
+        .execute(args);
     if (code != 0 || !LocalCommand.isServing()) {
       System.exit(code);
     }
