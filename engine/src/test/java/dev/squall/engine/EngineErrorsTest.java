@@ -75,6 +75,17 @@ class EngineErrorsTest {
   }
 
   @Test
+  void failedFilterConditionReleasesItsInputBatch() {
+    // Rows.run closes its allocator; a leaked batch would show as a suppressed "Memory was leaked".
+    Rel rel = ints(1L, 2L).rel(0).filter(r -> str("abc").cast(SqlType.INTEGER).eq(r.col("v")));
+    MemTable t = ints(1L, 2L);
+    assertThatThrownBy(() -> Rows.run(rel.op(), new TestInputs().withShuffle(0, a -> t.batches(a, 100)), 64L << 20))
+        .isInstanceOf(EngineException.class)
+        .hasMessageContaining("abc")
+        .satisfies(e -> assertThat(e.getSuppressed()).isEmpty());
+  }
+
+  @Test
   void castOfTextThatIsNoNumberNamesTheValueAndType() {
     assertThatThrownBy(() -> project(ints(1L), r -> str("abc").cast(SqlType.INTEGER).plus(r.col("v"))))
         .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USER_ERROR))

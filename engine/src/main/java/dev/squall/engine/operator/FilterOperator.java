@@ -25,7 +25,13 @@ public final class FilterOperator extends BatchOperator {
     while ((root = input.next()) != null) {
       int n = root.getRowCount();
       ColumnBatch batch = ColumnBatch.of(root);
-      BoolColumn keep = (BoolColumn) condition.evaluate(batch);
+      BoolColumn keep;
+      try {
+        keep = (BoolColumn) condition.evaluate(batch);
+      } catch (RuntimeException e) {
+        root.close(); // e.g. a failed cast: the batch must not outlive the error
+        throw e;
+      }
       int[] rows = new int[n];
       int k = 0;
       for (int i = 0; i < n; i++) {
