@@ -79,7 +79,7 @@ public final class QueryCoordinator implements QueryService {
     try {
       planned = new DistributedPlanner(catalog).plan(withoutTrailingSemicolons(sql), plannerSettings);
     } catch (PlanningException e) {
-      throw new SquallException(e.code().errorCode(), e.getMessage(), e.line(), e.column(), e);
+      throw new SquallException(e.code().errorCode(), e.reason(), e.line(), e.column(), e);
     }
     if (planned.isExplain()) {
       return new QueryAnswer(queryId, textAnswer("plan", planned.explain()), List.of(),
@@ -89,7 +89,7 @@ public final class QueryCoordinator implements QueryService {
     try {
       splits = new SplitPlanner(catalog, plannerSettings.targetSplitSizeBytes()).plan(planned.stageGraph());
     } catch (PlanningException e) {
-      throw new SquallException(e.code().errorCode(), e.getMessage(), e.line(), e.column(), e);
+      throw new SquallException(e.code().errorCode(), e.reason(), e.line(), e.column(), e);
     }
     StageGraph graph = splits.applyTo(planned.stageGraph());
     String jobPrefix = "jobs/" + queryId;
