@@ -36,7 +36,7 @@ public final class CoordinatorEnvironment {
     long taskMemoryMb = Long.parseLong(env.getOrDefault("SQUALL_TASK_MEMORY_MB", "2048"));
     CoordinatorSettings settings = CoordinatorSettings.defaults(taskFunction, bucket)
         .withMaxConcurrentTasks(concurrency)
-        .withTaskMemoryBudgetBytes(taskMemoryMb * 1024 * 1024 * 6 / 10);
+        .withTaskFunctionMemoryMb(taskMemoryMb);
     LambdaClient lambda = LambdaClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder()).build();
     StageScheduler scheduler = new StageScheduler(new LambdaTaskInvoker(lambda, taskFunction, concurrency), RetryPolicy.defaults());
     return new QueryCoordinator(catalog(env), scheduler,

@@ -42,6 +42,14 @@ public record CoordinatorSettings(
         resultUrlTtl, jobTimeout, compression);
   }
 
+  /**
+   * The budget for a task function of {@code memoryMb} MB: 60% of it for Arrow buffers, leaving the
+   * rest to the JVM heap, the runtime and I/O buffers.
+   */
+  public CoordinatorSettings withTaskFunctionMemoryMb(long memoryMb) {
+    return withTaskMemoryBudgetBytes(memoryMb * 1024 * 1024 * 6 / 10);
+  }
+
   public CoordinatorSettings withTaskMemoryBudgetBytes(long bytes) {
     return new CoordinatorSettings(taskFunctionName, shuffleBucket, maxConcurrentTasks, bytes, inlineResultCapBytes,
         resultUrlTtl, jobTimeout, compression);

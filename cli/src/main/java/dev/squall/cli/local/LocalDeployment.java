@@ -128,7 +128,7 @@ public final class LocalDeployment implements AutoCloseable {
           .build());
       CoordinatorSettings settings = CoordinatorSettings.defaults(TASK_FUNCTION, SHUFFLE_BUCKET)
           .withMaxConcurrentTasks(options.taskConcurrency())
-          .withTaskMemoryBudgetBytes(options.taskMemoryMb() * 1024L * 1024L * 6 / 10);
+          .withTaskFunctionMemoryMb(options.taskMemoryMb());
       LambdaTaskInvoker invoker = track(new LambdaTaskInvoker(lambdaClient, TASK_FUNCTION, options.taskConcurrency()));
       QueryCoordinator coordinator = new QueryCoordinator(catalog.catalog(),
           new StageScheduler(invoker, RetryPolicy.defaults()), coordinatorS3, presigner, allocator, settings,

@@ -1,6 +1,7 @@
 package dev.squall.cli.bench;
 
 import dev.squall.cli.local.LocalDeployment;
+import dev.squall.cli.local.TpchDialect;
 import dev.squall.cli.local.TpchDuckDbViews;
 import dev.squall.local.tpch.TpchQueries;
 import java.net.URI;
@@ -48,7 +49,7 @@ public final class TpchBenchmark {
         double totalDuck = 0;
         for (int q = 1; q <= 22; q++) {
           String sql = TpchQueries.text(q);
-          String duckSql = sql.replaceAll("(?i)(interval\\s+'[^']*'\\s+(?:day|month|year))\\s*\\(\\d+\\)", "$1");
+          String duckSql = TpchDialect.forDuckDb(sql);
           double squall = Double.MAX_VALUE;
           String summary = "";
           for (int r = 0; r <= runs; r++) {

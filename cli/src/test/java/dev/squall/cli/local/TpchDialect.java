@@ -3,13 +3,13 @@ package dev.squall.cli.local;
 import java.util.regex.Pattern;
 
 /** How the TPC-H queries read for DuckDB, and whether their answers are ordered. */
-final class TpchDialect {
+public final class TpchDialect {
   private static final Pattern INTERVAL_PRECISION = Pattern.compile("(interval\\s+'[^']*'\\s+(?:day|month|year))\\s*\\(\\d+\\)", Pattern.CASE_INSENSITIVE);
 
   private TpchDialect() {}
 
   /** The same query for DuckDB: only the interval-precision suffix, which DuckDB does not parse, goes. */
-  static String forDuckDb(String sql) {
+  public static String forDuckDb(String sql) {
     return INTERVAL_PRECISION.matcher(sql).replaceAll("$1");
   }
 

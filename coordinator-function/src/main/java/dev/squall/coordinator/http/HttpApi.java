@@ -1,7 +1,6 @@
 package dev.squall.coordinator.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.squall.coordinator.api.QueryAnswer;
 import dev.squall.coordinator.api.QueryService;
 import dev.squall.coordinator.api.SquallException;
@@ -83,7 +82,7 @@ public final class HttpApi {
         return HttpResponseEvent.json(200, json);
       }
       if (!answer.resultUrls().isEmpty()) {
-        return HttpResponseEvent.json(200, jsonResults.writeUrls(answer));
+        return HttpResponseEvent.json(200, jsonResults.write(answer));
       }
       return HttpResponseEvent.binary(200, ARROW_STREAM, answer.arrowIpc(), Map.of(
           "x-squall-query-id", queryId,
@@ -98,9 +97,5 @@ public final class HttpApi {
 
   String summaryJson(QuerySummary summary) {
     return jsonResults.summary(summary).toString();
-  }
-
-  ObjectNode summaryNode(QuerySummary summary) {
-    return jsonResults.summary(summary);
   }
 }

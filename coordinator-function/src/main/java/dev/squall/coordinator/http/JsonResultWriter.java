@@ -76,10 +76,6 @@ final class JsonResultWriter {
     return root.toString();
   }
 
-  String writeUrls(QueryAnswer answer) {
-    return write(answer);
-  }
-
   ObjectNode summary(QuerySummary s) {
     ObjectNode node = mapper.createObjectNode();
     node.put("stages", s.getStages());

@@ -82,7 +82,7 @@ public final class StageScheduler {
         // Start every stage whose producers have all finished.
         for (Stage stage : topology.stages()) {
           int id = stage.getStageId();
-          if (started.contains(id) || !producersDone(topology, id, winners, remaining)) {
+          if (started.contains(id) || !producersDone(topology, id, remaining)) {
             continue;
           }
           started.add(id);
@@ -142,7 +142,7 @@ public final class StageScheduler {
     }
   }
 
-  private static boolean producersDone(StageTopology topology, int stageId, Map<Integer, TaskResult[]> winners, Map<Integer, Integer> remaining) {
+  private static boolean producersDone(StageTopology topology, int stageId, Map<Integer, Integer> remaining) {
     for (Edge e : topology.inputsOf(stageId)) {
       if (remaining.getOrDefault(e.getProducerStageId(), -1) != 0) {
         return false;
