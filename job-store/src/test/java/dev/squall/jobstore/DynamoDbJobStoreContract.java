@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -47,6 +48,27 @@ abstract class DynamoDbJobStoreContract extends JobStoreContract {
   @Override
   protected boolean purgeDeletesExpiredJobs() {
     return false;
+  }
+
+  @Test
+  void onlyNonTerminalJobsCarryTheSweepIndexKey() {
+    store.create(new NewJob("job-open", "SELECT 1", Map.of()), t0);
+    store.create(new NewJob("job-closed", "SELECT 2", Map.of()), t0);
+    Lease lease = store.acquire("job-closed", "coord-a", t0, Duration.ofSeconds(30)).orElseThrow();
+    store.transition(lease, JobState.QUEUED, JobState.FAILED,
+        JobUpdate.error(new JobError("INTERNAL", "x", 0, 0)), t0.plusSeconds(1));
+
+    assertThat(jobItem("job-open")).containsKeys("sweep", "sweep_key");
+    assertThat(jobItem("job-closed")).doesNotContainKey("sweep");
+    List<Map<String, AttributeValue>> indexed = client().query(r -> r.tableName(table)
+        .indexName(DynamoDbJobStore.UNFINISHED_INDEX).keyConditionExpression("sweep = :s")
+        .expressionAttributeValues(Map.of(":s", AttributeValue.fromS("UNFINISHED")))).items();
+    assertThat(indexed).extracting(i -> i.get("job_id").s()).containsExactly("job-open");
+  }
+
+  private Map<String, AttributeValue> jobItem(String jobId) {
+    return client().getItem(r -> r.tableName(table).consistentRead(true)
+        .key(Map.of("job_id", AttributeValue.fromS(jobId), "item", AttributeValue.fromS("JOB")))).item();
   }
 
   @Override

@@ -129,6 +129,34 @@ public abstract class JobStoreContract {
     assertThat(store.get("job-big")).isEmpty();
   }
 
+  @Test
+  void jobWithEveryFieldAtItsLimitIsStored() {
+    String sql = "SELECT '" + "q".repeat(JobStoreLimits.MAX_SQL_BYTES - 9) + "'";
+    Map<String, String> props = Map.of("p", "v".repeat(JobStoreLimits.MAX_PROPERTIES_BYTES - 1));
+    store.create(new NewJob("job-full", sql, props), at(0));
+    Lease lease = acquired("job-full", "coord-a", at(0));
+    List<StageProgress> progress = new ArrayList<>();
+    for (int stage = 0; stage < JobStoreLimits.MAX_PROGRESS_STAGES; stage++) {
+      progress.add(new StageProgress(stage, 999_999, 999_999));
+    }
+    byte[] summary = new byte[JobStoreLimits.MAX_SUMMARY_BYTES];
+    String location = "s3://" + "l".repeat(JobStoreLimits.MAX_RESULT_LOCATION_BYTES - 5);
+    store.update(lease, JobUpdate.progress(progress).withSummary(summary).withResultLocation(location), at(1));
+    // Three UTF-8 bytes per char: the longest error message in bytes.
+    String message = "\u20ac".repeat(JobStoreLimits.MAX_ERROR_MESSAGE_CHARS * 2);
+    JobRecord failed = store.transition(lease, JobState.QUEUED, JobState.FAILED,
+        JobUpdate.error(new JobError("INTERNAL", message, Integer.MAX_VALUE, Integer.MAX_VALUE)), at(2));
+
+    JobRecord read = store.get("job-full").orElseThrow();
+    assertThat(read).usingRecursiveComparison().isEqualTo(failed);
+    assertThat(read.sql()).isEqualTo(sql);
+    assertThat(read.properties()).isEqualTo(props);
+    assertThat(read.progress()).isEqualTo(progress);
+    assertThat(read.summary()).hasSize(JobStoreLimits.MAX_SUMMARY_BYTES);
+    assertThat(read.resultLocation()).isEqualTo(location);
+    assertThat(read.error().message()).startsWith("\u20ac".repeat(JobStoreLimits.MAX_ERROR_MESSAGE_CHARS));
+  }
+
   // ---- state machine
 
   @Test

@@ -30,6 +30,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -163,6 +164,17 @@ public final class DynamoDbJobStore implements JobStore {
    */
   public DynamoDbJobStore(DynamoDbClient client, String table, Duration retention) {
     this(client, table, retention, retention.plus(TASK_ITEM_EXTRA_LIFETIME), Clock.systemUTC(), false);
+  }
+
+  /**
+   * A store on an existing table with its own client: region and credentials from the SDK's
+   * default chains (on Lambda, the function's), HTTP through the URL-connection client. The client
+   * is closed with the store.
+   */
+  public static DynamoDbJobStore open(String table, Duration retention) {
+    DynamoDbClient client = DynamoDbClient.builder().httpClient(UrlConnectionHttpClient.create()).build();
+    return new DynamoDbJobStore(client, table, retention, retention.plus(TASK_ITEM_EXTRA_LIFETIME),
+        Clock.systemUTC(), true);
   }
 
   /**
