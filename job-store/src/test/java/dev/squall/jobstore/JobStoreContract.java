@@ -294,6 +294,29 @@ public abstract class JobStoreContract {
   }
 
   @Test
+  void reacquiringFencesTheSameOwnersEarlierLease() {
+    newJob("job-refence", at(0));
+    Lease first = acquired("job-refence", "coord-a", at(0));
+    Lease second = acquired("job-refence", "coord-a", at(1));
+    assertThat(second.epoch()).isEqualTo(first.epoch() + 1);
+
+    assertThatThrownBy(() -> store.transition(first, JobState.QUEUED, JobState.RUNNING, JobUpdate.NONE, at(2)))
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("epoch " + second.epoch());
+    assertThatThrownBy(() -> store.update(first, JobUpdate.NONE.withResultLocation("s3://stale"), at(2)))
+        .isInstanceOf(LeaseLostException.class);
+    assertThatThrownBy(() -> store.renew(first, at(2), LEASE)).isInstanceOf(LeaseLostException.class);
+    store.release(first, at(2)); // does nothing: the current lease has the later epoch
+    JobRecord job = store.get("job-refence").orElseThrow();
+    assertThat(job.owner()).isEqualTo("coord-a");
+    assertThat(job.leaseEpoch()).isEqualTo(second.epoch());
+    assertThat(job.leaseExpiresAt()).isEqualTo(second.expiresAt());
+    assertThat(job.resultLocation()).isNull();
+    assertThat(store.transition(second, JobState.QUEUED, JobState.RUNNING, JobUpdate.NONE, at(3)).state())
+        .isEqualTo(JobState.RUNNING);
+  }
+
+  @Test
   void renewExtendsTheLeaseAndReleaseHandsTheJobOverAtOnce() {
     newJob("job-renew", at(0));
     Lease a = acquired("job-renew", "coord-a", at(0));
