@@ -1,11 +1,22 @@
 package dev.squall.coordinator;
 
+import dev.squall.coordinator.job.JobDriver;
+import dev.squall.coordinator.job.JobPlanner;
+import dev.squall.coordinator.job.JobSettings;
+import dev.squall.coordinator.job.LambdaSelfInvoker;
+import dev.squall.coordinator.job.PlanStore;
+import dev.squall.coordinator.job.ResultStore;
+import dev.squall.coordinator.job.DriverHooks;
 import dev.squall.coordinator.scheduler.LambdaTaskInvoker;
 import dev.squall.coordinator.scheduler.RetryPolicy;
 import dev.squall.coordinator.scheduler.StageScheduler;
+import dev.squall.jobstore.JobStore;
 import dev.squall.planner.PlannerSettings;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
@@ -17,31 +28,53 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 /**
  * Builds the coordinator's core from its Lambda environment:
  * {@code SQUALL_TASK_FUNCTION} (task function name or ARN), {@code SQUALL_SHUFFLE_BUCKET},
- * {@code SQUALL_MAX_CONCURRENT_TASKS} (default 64), {@code SQUALL_TASK_MEMORY_MB} (the task
- * function's memory size, default 2048; tasks budget 60% of it), and the Iceberg catalog:
- * {@code SQUALL_CATALOG_TYPE} ({@code glue} or {@code rest}), {@code SQUALL_CATALOG_URI} (REST),
- * {@code SQUALL_CATALOG_WAREHOUSE}. Credentials come from the function's role through the AWS SDK's
- * default provider chain; none is read from or written to any plan.
+ * {@code SQUALL_JOB_TABLE} (the DynamoDB job table), {@code SQUALL_MAX_CONCURRENT_TASKS} (default
+ * 64), {@code SQUALL_TASK_MEMORY_MB} (the task function's memory size, default 2048; tasks budget
+ * 60% of it), {@code SQUALL_SYNC_WAIT_SECONDS} (default 25), {@code SQUALL_JOB_RETENTION_HOURS}
+ * (default 24), and the Iceberg catalog: {@code SQUALL_CATALOG_TYPE} ({@code glue} or {@code rest}),
+ * {@code SQUALL_CATALOG_URI} (REST), {@code SQUALL_CATALOG_WAREHOUSE}. The function's own name
+ * ({@code AWS_LAMBDA_FUNCTION_NAME}, set by Lambda) is where it sends its asynchronous
+ * continuations. Credentials come from the function's role through the AWS SDK's default provider
+ * chain; none is read from or written to any plan.
  */
 public final class CoordinatorEnvironment {
   private CoordinatorEnvironment() {}
 
   /**
-   * @throws IllegalArgumentException naming the first missing variable
+   * @throws IllegalArgumentException naming the first missing or malformed variable
    */
-  public static QueryCoordinator build(Map<String, String> env) {
+  public static CoordinatorFunction build(Map<String, String> env) {
     String taskFunction = required(env, "SQUALL_TASK_FUNCTION");
     String bucket = required(env, "SQUALL_SHUFFLE_BUCKET");
+    String self = required(env, "AWS_LAMBDA_FUNCTION_NAME");
     int concurrency = Integer.parseInt(env.getOrDefault("SQUALL_MAX_CONCURRENT_TASKS", "64"));
     long taskMemoryMb = Long.parseLong(env.getOrDefault("SQUALL_TASK_MEMORY_MB", "2048"));
     CoordinatorSettings settings = CoordinatorSettings.defaults(taskFunction, bucket)
         .withMaxConcurrentTasks(concurrency)
         .withTaskFunctionMemoryMb(taskMemoryMb);
+    JobSettings jobSettings = JobSettings.defaults()
+        .withSyncWait(Duration.ofSeconds(Long.parseLong(env.getOrDefault("SQUALL_SYNC_WAIT_SECONDS", "25"))));
+    Duration retention = Duration.ofHours(Long.parseLong(env.getOrDefault("SQUALL_JOB_RETENTION_HOURS", "24")));
+    JobStore store = JobStores.dynamoDb(required(env, "SQUALL_JOB_TABLE"), retention);
     LambdaClient lambda = LambdaClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder()).build();
+    S3Client s3 = S3Client.builder().httpClientBuilder(UrlConnectionHttpClient.builder()).build();
     StageScheduler scheduler = new StageScheduler(new LambdaTaskInvoker(lambda, taskFunction, concurrency), RetryPolicy.defaults());
-    return new QueryCoordinator(catalog(env), scheduler,
-        S3Client.builder().httpClientBuilder(UrlConnectionHttpClient.builder()).build(), S3Presigner.create(),
-        new RootAllocator(), settings, PlannerSettings.defaults());
+    return assemble(store, catalog(env), scheduler, s3, S3Presigner.create(), new RootAllocator(),
+        new LambdaSelfInvoker(lambda, self), settings, jobSettings, PlannerSettings.defaults(), DriverHooks.NONE);
+  }
+
+  /**
+   * Wires the coordinator's parts; shared by the AWS environment and the local deployment.
+   */
+  public static CoordinatorFunction assemble(JobStore store, Catalog catalog, StageScheduler scheduler, S3Client s3,
+      S3Presigner presigner, BufferAllocator allocator, dev.squall.coordinator.job.SelfInvoker self,
+      CoordinatorSettings settings, JobSettings jobSettings, PlannerSettings plannerDefaults, DriverHooks hooks) {
+    Clock clock = Clock.systemUTC();
+    ResultStore results = new ResultStore(s3, presigner, settings.shuffleBucket(), settings.resultUrlTtl());
+    JobDriver driver = new JobDriver(store, new JobPlanner(catalog, settings, plannerDefaults),
+        new PlanStore(s3, settings.shuffleBucket()), results, scheduler, s3, allocator, settings.shuffleBucket(), self,
+        jobSettings, settings.jobTimeout(), clock, hooks);
+    return new CoordinatorFunction(new QueryCoordinator(store, driver, results, self, s3, settings, jobSettings, clock));
   }
 
   static Catalog catalog(Map<String, String> env) {
@@ -63,7 +96,7 @@ public final class CoordinatorEnvironment {
     return CatalogUtil.buildIcebergCatalog("squall", props, null);
   }
 
-  private static String required(Map<String, String> env, String name) {
+  static String required(Map<String, String> env, String name) {
     String v = env.get(name);
     if (v == null || v.isBlank()) {
       throw new IllegalArgumentException("environment variable " + name + " is not set");

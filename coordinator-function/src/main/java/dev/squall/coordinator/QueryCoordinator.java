@@ -1,191 +1,228 @@
 package dev.squall.coordinator;
 
+import com.google.protobuf.InvalidProtocolBufferException;
 import dev.squall.coordinator.api.QueryAnswer;
+import dev.squall.coordinator.api.QueryNotFinishedException;
+import dev.squall.coordinator.api.QueryNotFoundException;
 import dev.squall.coordinator.api.QueryService;
+import dev.squall.coordinator.api.QueryStatus;
 import dev.squall.coordinator.api.SquallException;
-import dev.squall.coordinator.finalize.ResultCollector;
-import dev.squall.coordinator.scheduler.JobPlan;
-import dev.squall.coordinator.scheduler.JobRun;
-import dev.squall.coordinator.scheduler.StageScheduler;
-import dev.squall.engine.types.SqlType;
-import dev.squall.planner.DistributedPlanner;
-import dev.squall.planner.PlannedQuery;
-import dev.squall.planner.PlannerSettings;
-import dev.squall.planner.PlanningException;
-import dev.squall.planner.split.ScanAssignment;
-import dev.squall.planner.split.SplitPlanner;
+import dev.squall.coordinator.api.Submission;
+import dev.squall.coordinator.job.JobDriver;
+import dev.squall.coordinator.job.JobSettings;
+import dev.squall.coordinator.job.PlanStore;
+import dev.squall.coordinator.job.ResultStore;
+import dev.squall.coordinator.job.SelfInvoker;
+import dev.squall.coordinator.scheduler.TaskSpecFactory;
+import dev.squall.jobstore.JobError;
+import dev.squall.jobstore.JobRecord;
+import dev.squall.jobstore.JobState;
+import dev.squall.jobstore.JobStore;
+import dev.squall.jobstore.NewJob;
+import dev.squall.jobstore.NoSuchJobException;
 import dev.squall.proto.v1.ErrorCode;
 import dev.squall.proto.v1.QuerySummary;
-import dev.squall.proto.v1.Stage;
-import dev.squall.proto.v1.StageGraph;
-import dev.squall.proto.v1.StageSummary;
-import dev.squall.proto.v1.TaskResult;
-import dev.squall.proto.v1.TaskMetrics;
-import dev.squall.shuffle.ShuffleCleaner;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowStreamWriter;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.iceberg.catalog.Catalog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 /**
- * Runs a SELECT (or EXPLAIN) end to end on the coordinator: plan with the distributed planner,
- * plan splits from Iceberg metadata, run the stage graph through the scheduler, collect the root
- * stage's output as Arrow IPC, and delete the job's shuffle data whatever the outcome.
+ * The coordinator's query service over the job store. Every query is a stored job:
  *
- * <p>Answers over the inline cap are written to {@code s3://<bucket>/results/<queryId>.arrows}
- * and returned as a presigned URL.
+ * <ul>
+ *   <li>a synchronous submission runs its job in this invocation for up to
+ *       {@link JobSettings#syncWait()}; a job still running then is handed to an asynchronous
+ *       invocation and the client gets its status (HTTP 202);
+ *   <li>an asynchronous submission is handed over at once;
+ *   <li>a status read of a job whose coordinator died (its lease lapsed) asks for an invocation that
+ *       takes the job over; so does the periodic {@link #sweep()}.
+ * </ul>
  */
 public final class QueryCoordinator implements QueryService {
   private static final Logger LOG = LoggerFactory.getLogger(QueryCoordinator.class);
+  /** A job nobody has held for this long (and no live lease) is taken over. */
+  private static final Duration UNATTENDED = Duration.ofSeconds(2);
 
-  private final Catalog catalog;
-  private final StageScheduler scheduler;
+  private final JobStore store;
+  private final JobDriver driver;
+  private final ResultStore results;
+  private final SelfInvoker self;
   private final S3Client s3;
-  private final S3Presigner presigner;
-  private final BufferAllocator allocator;
   private final CoordinatorSettings settings;
-  private final PlannerSettings plannerDefaults;
+  private final JobSettings jobSettings;
+  private final Clock clock;
 
-  public QueryCoordinator(Catalog catalog, StageScheduler scheduler, S3Client s3, S3Presigner presigner,
-      BufferAllocator allocator, CoordinatorSettings settings, PlannerSettings plannerDefaults) {
-    this.catalog = catalog;
-    this.scheduler = scheduler;
+  public QueryCoordinator(JobStore store, JobDriver driver, ResultStore results, SelfInvoker self, S3Client s3,
+      CoordinatorSettings settings, JobSettings jobSettings, Clock clock) {
+    this.store = store;
+    this.driver = driver;
+    this.results = results;
+    this.self = self;
     this.s3 = s3;
-    this.presigner = presigner;
-    this.allocator = allocator;
     this.settings = settings;
-    this.plannerDefaults = plannerDefaults;
+    this.jobSettings = jobSettings;
+    this.clock = clock;
   }
 
   @Override
-  public QueryAnswer execute(String queryId, String sql, Map<String, String> properties) {
-    long start = System.nanoTime();
-    PlannerSettings plannerSettings = QueryProperties.apply(plannerDefaults, properties);
-    PlannedQuery planned;
-    try {
-      planned = new DistributedPlanner(catalog).plan(withoutTrailingSemicolons(sql), plannerSettings);
-    } catch (PlanningException e) {
-      throw new SquallException(e.code().errorCode(), e.reason(), e.line(), e.column(), e);
+  public Submission submit(String queryId, String sql, Map<String, String> properties, boolean async) {
+    JobRecord job = store.create(new NewJob(queryId, sql, properties), clock.instant());
+    if (async) {
+      self.resume(queryId);
+      return Submission.accepted(statusOf(job));
     }
-    if (planned.isExplain()) {
-      return new QueryAnswer(queryId, textAnswer("plan", planned.explain()), List.of(),
-          QuerySummary.newBuilder().setWallMillis(millisSince(start)).build(), ipc -> List.of(storeResult(queryId, ipc)));
+    Instant start = clock.instant();
+    Duration grace = jobSettings.suspendGrace().compareTo(Duration.ofSeconds(2)) > 0 ? Duration.ofSeconds(2)
+        : jobSettings.suspendGrace();
+    JobDriver.Drive drive = driver.drive(queryId, start.plus(jobSettings.syncWait()), grace);
+    JobRecord done = drive.job();
+    if (drive.outcome() != JobDriver.Outcome.FINISHED) {
+      return Submission.accepted(statusOf(done));
     }
-    ScanAssignment splits;
-    try {
-      splits = new SplitPlanner(catalog, plannerSettings.targetSplitSizeBytes()).plan(planned.stageGraph());
-    } catch (PlanningException e) {
-      throw new SquallException(e.code().errorCode(), e.reason(), e.line(), e.column(), e);
+    if (done.state() != JobState.SUCCEEDED) {
+      throw errorOf(done);
     }
-    StageGraph graph = splits.applyTo(planned.stageGraph());
-    String jobPrefix = "jobs/" + queryId;
-    JobPlan plan = new JobPlan(queryId, graph, splits.tasksByStage(), settings.shuffleBucket(), jobPrefix,
-        settings.compression(), settings.taskMemoryBudgetBytes());
-    ShuffleCleaner cleaner = new ShuffleCleaner(s3);
-    try {
-      JobRun run;
-      try {
-        run = scheduler.run(plan, () -> false, settings.jobTimeout());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new SquallException(ErrorCode.CANCELLED, "query " + queryId + " was interrupted");
+    return Submission.answered(answerOf(done, drive.answer()));
+  }
+
+  @Override
+  public QueryStatus status(String queryId) {
+    JobRecord job = find(queryId);
+    takeOverIfUnattended(job);
+    return statusOf(job);
+  }
+
+  @Override
+  public QueryAnswer result(String queryId) {
+    JobRecord job = find(queryId);
+    switch (job.state()) {
+      case SUCCEEDED -> {
+        return answerOf(job, null);
       }
-      Schema schema = SqlType.arrowSchema(planned.outputSchema());
-      ResultCollector.Collected result = new ResultCollector(s3, allocator)
-          .collect(settings.shuffleBucket(), run.winners().get(graph.getRootStageId()), schema);
-      QuerySummary summary = summary(graph, splits, run, result.rows(), millisSince(start));
-      QueryAnswer.ResultSpill spill = ipc -> List.of(storeResult(queryId, ipc));
-      if (result.arrowIpc().length > settings.inlineResultCapBytes()) {
-        return new QueryAnswer(queryId, new byte[0], spill.toUrls(result.arrowIpc()), summary, spill);
-      }
-      return new QueryAnswer(queryId, result.arrowIpc(), List.of(), summary, spill);
-    } finally {
-      try {
-        cleaner.deleteJob(settings.shuffleBucket(), jobPrefix);
-      } catch (RuntimeException e) {
-        LOG.warn("query {}: deleting shuffle data under {} failed: {}", queryId, jobPrefix, e.toString());
+      case FAILED, CANCELLED -> throw errorOf(job);
+      default -> {
+        takeOverIfUnattended(job);
+        throw new QueryNotFinishedException(queryId, job.state().name());
       }
     }
   }
 
-  /** Writes a result to {@code results/<queryId>.arrows} and returns a presigned GET URL. */
-  private String storeResult(String queryId, byte[] arrowIpc) {
-    String key = "results/" + queryId + ".arrows";
-    s3.putObject(b -> b.bucket(settings.shuffleBucket()).key(key).contentType("application/vnd.apache.arrow.stream"),
-        RequestBody.fromBytes(arrowIpc));
-    return presigner.presignGetObject(p -> p.signatureDuration(settings.resultUrlTtl())
-        .getObjectRequest(g -> g.bucket(settings.shuffleBucket()).key(key))).url().toString();
+  @Override
+  public QueryStatus cancel(String queryId) {
+    JobRecord job;
+    try {
+      job = store.requestCancel(queryId, clock.instant());
+    } catch (NoSuchJobException e) {
+      throw new QueryNotFoundException(queryId);
+    }
+    if (!job.state().isTerminal()) {
+      // Running tasks poll this marker between batches; the owner deletes it with the job's data.
+      String prefix = PlanStore.jobPrefix(queryId);
+      s3.putObject(b -> b.bucket(settings.shuffleBucket()).key(TaskSpecFactory.cancelMarkerKey(prefix)),
+          RequestBody.empty());
+      if (!job.hasLiveLease(clock.instant())) {
+        self.resume(queryId); // nobody is running it: an invocation ends it as CANCELLED
+      }
+    }
+    return statusOf(job);
   }
 
-  /** One statement may end in semicolons, as pasted from a SQL console; positions are unchanged. */
-  static String withoutTrailingSemicolons(String sql) {
-    int end = sql.length();
-    while (end > 0 && (sql.charAt(end - 1) == ';' || Character.isWhitespace(sql.charAt(end - 1)))) {
-      end--;
+  /**
+   * Carries on with a job in an asynchronous invocation, until it ends or the invocation's time
+   * is nearly up (then it hands over again). Does nothing when another invocation holds the job.
+   *
+   * @param remaining time left in this invocation
+   */
+  public JobDriver.Outcome resume(String jobId, Duration remaining) {
+    Instant handOffAt = clock.instant().plus(remaining).minus(jobSettings.handOffMargin());
+    try {
+      return driver.drive(jobId, handOffAt, jobSettings.suspendGrace()).outcome();
+    } catch (NoSuchJobException e) {
+      LOG.warn("resume of job {} ignored: {}", jobId, e.getMessage());
+      return JobDriver.Outcome.NOT_OWNER;
     }
-    return sql.substring(0, end);
   }
 
-  static QuerySummary summary(StageGraph graph, ScanAssignment scans, JobRun run, long rows, long wallMillis) {
-    long scanned = 0;
-    long shuffled = 0;
-    long requests = 0;
-    for (TaskMetrics m : run.metrics()) {
-      scanned += m.getBytesScanned();
-      shuffled += m.getBytesShuffleWritten();
-      requests += m.getS3PutRequests() + m.getS3GetRequests();
+  /**
+   * Asks for an invocation for every unfinished job whose coordinator is gone (lease lapsed); the
+   * store's expired jobs are purged on the way.
+   *
+   * @return the number of jobs resumed
+   */
+  public int sweep() {
+    int resumed = 0;
+    for (JobRecord job : store.unfinished(1000)) {
+      if (takeOverIfUnattended(job)) {
+        resumed++;
+      }
     }
-    QuerySummary.Builder summary = QuerySummary.newBuilder().setStages(graph.getStagesCount()).setTasks(run.tasks())
-        .setAttempts(run.attempts()).setRows(rows).setBytesScanned(scanned).setBytesShuffled(shuffled)
-        .setS3Requests(requests).setWallMillis(wallMillis);
-    for (Stage stage : graph.getStagesList()) {
-      int id = stage.getStageId();
-      String edge = graph.getEdgesList().stream().filter(e -> e.getProducerStageId() == id).findFirst()
-          .map(e -> e.getPartitioning().getKindCase().name().toLowerCase(java.util.Locale.ROOT)).orElse("");
-      TaskResult[] winners = run.winners().get(id);
-      summary.addStageSummaries(StageSummary.newBuilder().setStageId(id)
-          .setTasks(winners == null ? 0 : winners.length)
-          .setAttempts(run.attemptsByStage().getOrDefault(id, 0))
-          .setOutputEdge(edge)
-          .setScans(scans.isLeaf(id)));
-    }
-    return summary.build();
+    store.purgeExpired(clock.instant());
+    return resumed;
   }
 
-  private byte[] textAnswer(String column, String text) {
-    Schema schema = new Schema(List.of(Field.nullable(column, ArrowType.Utf8.INSTANCE)));
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
-        ArrowStreamWriter writer = new ArrowStreamWriter(root, null, out)) {
-      VarCharVector v = (VarCharVector) root.getVector(0);
-      v.allocateNew();
-      v.setSafe(0, text.getBytes(StandardCharsets.UTF_8));
-      v.setValueCount(1);
-      root.setRowCount(1);
-      writer.start();
-      writer.writeBatch();
-      writer.end();
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot encode EXPLAIN output", e);
+  private boolean takeOverIfUnattended(JobRecord job) {
+    Instant now = clock.instant();
+    if (job.state().isTerminal() || job.hasLiveLease(now)) {
+      return false;
     }
-    return out.toByteArray();
+    Instant lastSeen = job.leaseExpiresAt() != null && job.leaseExpiresAt().isAfter(job.updatedAt())
+        ? job.leaseExpiresAt() : job.updatedAt();
+    if (lastSeen != null && Duration.between(lastSeen, now).compareTo(UNATTENDED) < 0) {
+      return false; // just handed over or just submitted: its invocation is on the way
+    }
+    LOG.info("job {} ({}) has no live coordinator; resuming it", job.jobId(), job.state());
+    self.resume(job.jobId());
+    return true;
   }
 
-  private static long millisSince(long startNanos) {
-    return (System.nanoTime() - startNanos) / 1_000_000;
+  private JobRecord find(String queryId) {
+    return store.get(queryId).orElseThrow(() -> new QueryNotFoundException(queryId));
+  }
+
+  private QueryAnswer answerOf(JobRecord job, byte[] inMemory) {
+    String id = job.jobId();
+    QuerySummary summary = summaryOf(job);
+    QueryAnswer.ResultSpill spill = ipc -> List.of(results.url(id));
+    long size = inMemory != null ? inMemory.length : results.size(id);
+    if (size > settings.inlineResultCapBytes()) {
+      return new QueryAnswer(id, new byte[0], List.of(results.url(id)), summary, spill);
+    }
+    return new QueryAnswer(id, inMemory != null ? inMemory : results.get(id), List.of(), summary, spill);
+  }
+
+  static SquallException errorOf(JobRecord job) {
+    JobError e = job.error();
+    if (e == null) {
+      return new SquallException(ErrorCode.INTERNAL_ERROR, "query " + job.jobId() + " ended " + job.state() + " without an error");
+    }
+    ErrorCode code;
+    try {
+      code = ErrorCode.valueOf(e.code());
+    } catch (IllegalArgumentException unknown) {
+      code = ErrorCode.INTERNAL_ERROR;
+    }
+    return new SquallException(code, e.message(), e.line(), e.column(), null);
+  }
+
+  static QuerySummary summaryOf(JobRecord job) {
+    if (job.summary() == null) {
+      return QuerySummary.getDefaultInstance();
+    }
+    try {
+      return QuerySummary.parseFrom(job.summary());
+    } catch (InvalidProtocolBufferException e) {
+      return QuerySummary.getDefaultInstance();
+    }
+  }
+
+  static QueryStatus statusOf(JobRecord job) {
+    return new QueryStatus(job.jobId(), job.state().name(), job.cancelRequested(), job.createdAt(), job.updatedAt(),
+        job.finishedAt(), job.progress(), job.error(), job.state() == JobState.SUCCEEDED ? summaryOf(job) : null);
   }
 }

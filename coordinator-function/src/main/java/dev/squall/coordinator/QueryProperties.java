@@ -9,10 +9,10 @@ import java.util.Map;
  * {@code broadcast_threshold_bytes}, {@code target_split_size_bytes}, {@code target_bytes_per_task},
  * {@code max_tasks_per_stage}, {@code default_schema}. Unknown names and bad values are refused.
  */
-final class QueryProperties {
+public final class QueryProperties {
   private QueryProperties() {}
 
-  static PlannerSettings apply(PlannerSettings base, Map<String, String> properties) {
+  public static PlannerSettings apply(PlannerSettings base, Map<String, String> properties) {
     PlannerSettings s = base;
     for (Map.Entry<String, String> e : properties.entrySet()) {
       String v = e.getValue();

@@ -56,9 +56,11 @@ public final class TaskRunner {
   /**
    * Runs the attempt. Never throws for a failure of the task itself: the result carries the error.
    *
-   * @param cancelled polled between batches; when true the attempt stops with CANCELLED
+   * @param invocationEnding polled between batches; when true the attempt stops with CANCELLED, as it
+   *     does once the job's cancel marker ({@link TaskSpec#getCancelMarker()}) exists
    */
-  public TaskResult run(TaskSpec spec, BooleanSupplier cancelled) {
+  public TaskResult run(TaskSpec spec, BooleanSupplier invocationEnding) {
+    BooleanSupplier cancelled = CancelProbe.of(s3, spec.getCancelMarker(), invocationEnding);
     long start = System.nanoTime();
     TaskResult.Builder result = TaskResult.newBuilder().setJobId(spec.getJobId()).setStageId(spec.getStageId())
         .setPartition(spec.getPartition()).setAttempt(spec.getAttempt());

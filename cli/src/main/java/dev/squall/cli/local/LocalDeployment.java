@@ -1,8 +1,19 @@
 package dev.squall.cli.local;
 
 import dev.squall.coordinator.CoordinatorSettings;
-import dev.squall.coordinator.QueryCoordinator;
-import dev.squall.coordinator.http.HttpApi;
+import dev.squall.coordinator.CoordinatorEnvironment;
+import dev.squall.coordinator.CoordinatorFunction;
+import dev.squall.coordinator.job.CoordinatorActions;
+import dev.squall.coordinator.job.DriverHooks;
+import dev.squall.coordinator.job.JobSettings;
+import dev.squall.coordinator.job.LambdaSelfInvoker;
+import dev.squall.jobstore.JobStore;
+import dev.squall.jobstore.sqlite.SqliteJobStore;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.lambda.model.InvocationType;
 import dev.squall.coordinator.scheduler.LambdaTaskInvoker;
 import dev.squall.coordinator.scheduler.RetryPolicy;
 import dev.squall.coordinator.scheduler.StageScheduler;
@@ -46,6 +57,8 @@ public final class LocalDeployment implements AutoCloseable {
   public static final String SHUFFLE_BUCKET = "squall-shuffle";
   public static final String COORDINATOR_FUNCTION = "squall-coordinator";
   public static final String TASK_FUNCTION = "squall-task";
+  /** How long finished jobs stay in the local job store. */
+  static final Duration JOB_RETENTION = Duration.ofDays(1);
 
   /**
    * What to start.
@@ -59,29 +72,60 @@ public final class LocalDeployment implements AutoCloseable {
    *     tests put fault injection here, at the Lambda boundary)
    */
   public record Options(Path dataDir, int gatewayPort, int taskConcurrency, int taskMemoryMb, Duration integrationTimeout,
-      UnaryOperator<LambdaHandler> taskHandlerWrapper) {
+      UnaryOperator<LambdaHandler> taskHandlerWrapper, JobSettings jobSettings, Duration coordinatorTimeout,
+      DriverHooks coordinatorHooks, Duration sweepInterval) {
     public static Options defaults() {
-      return new Options(null, 0, 8, 2048, Duration.ofSeconds(30), UnaryOperator.identity());
+      return new Options(null, 0, 8, 2048, Duration.ofSeconds(30), UnaryOperator.identity(), JobSettings.defaults(),
+          Duration.ofMinutes(15), DriverHooks.NONE, Duration.ofSeconds(30));
     }
 
     public Options withDataDir(Path dir) {
-      return new Options(dir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper);
+      return new Options(dir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval);
     }
 
     public Options withGatewayPort(int port) {
-      return new Options(dataDir, port, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper);
+      return new Options(dataDir, port, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval);
     }
 
     public Options withTaskConcurrency(int n) {
-      return new Options(dataDir, gatewayPort, n, taskMemoryMb, integrationTimeout, taskHandlerWrapper);
+      return new Options(dataDir, gatewayPort, n, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval);
     }
 
     public Options withIntegrationTimeout(Duration timeout) {
-      return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, timeout, taskHandlerWrapper);
+      return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, timeout, taskHandlerWrapper,
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval);
     }
 
     public Options withTaskHandlerWrapper(UnaryOperator<LambdaHandler> wrapper) {
-      return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, wrapper);
+      return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, wrapper,
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval);
+    }
+
+    /** Sync wait, lease and hand-off settings of the coordinator. */
+    public Options withJobSettings(JobSettings settings) {
+      return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
+          settings, coordinatorTimeout, coordinatorHooks, sweepInterval);
+    }
+
+    /** The coordinator function's time limit (Lambda's is at most 15 minutes). */
+    public Options withCoordinatorTimeout(Duration timeout) {
+      return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
+          jobSettings, timeout, coordinatorHooks, sweepInterval);
+    }
+
+    /** Fault injection points inside the coordinator (tests). */
+    public Options withCoordinatorHooks(DriverHooks hooks) {
+      return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
+          jobSettings, coordinatorTimeout, hooks, sweepInterval);
+    }
+
+    /** How often the schedule invokes the coordinator's sweep (zero: never). */
+    public Options withSweepInterval(Duration interval) {
+      return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
+          jobSettings, coordinatorTimeout, coordinatorHooks, interval);
     }
   }
 
@@ -130,13 +174,34 @@ public final class LocalDeployment implements AutoCloseable {
           .withMaxConcurrentTasks(options.taskConcurrency())
           .withTaskFunctionMemoryMb(options.taskMemoryMb());
       LambdaTaskInvoker invoker = track(new LambdaTaskInvoker(lambdaClient, TASK_FUNCTION, options.taskConcurrency()));
-      QueryCoordinator coordinator = new QueryCoordinator(catalog.catalog(),
-          new StageScheduler(invoker, RetryPolicy.defaults()), coordinatorS3, presigner, allocator, settings,
-          PlannerSettings.defaults());
-      HttpApi api = new HttpApi(coordinator);
-      lambda.register(FunctionDefinition.of(COORDINATOR_FUNCTION, (payload, ctx) -> api.handle(payload))
+      JobStore jobs = track(options.dataDir() == null ? SqliteJobStore.temporary(JOB_RETENTION)
+          : SqliteJobStore.open(options.dataDir().resolve("jobs.db"), JOB_RETENTION));
+      CoordinatorFunction coordinator = CoordinatorEnvironment.assemble(jobs, catalog.catalog(),
+          new StageScheduler(invoker, RetryPolicy.defaults()), coordinatorS3, presigner, allocator,
+          new LambdaSelfInvoker(lambdaClient, COORDINATOR_FUNCTION), settings, options.jobSettings(),
+          PlannerSettings.defaults(), options.coordinatorHooks());
+      lambda.register(FunctionDefinition.of(COORDINATOR_FUNCTION,
+              (payload, ctx) -> coordinator.handle(payload, Duration.ofMillis(ctx.remainingTimeMillis())))
           .withMemoryMb(3008)
-          .withTimeout(Duration.ofMinutes(15)));
+          .withTimeout(options.coordinatorTimeout()));
+      if (!options.sweepInterval().isZero()) {
+        // The schedule that, on AWS, is an EventBridge rule invoking the coordinator.
+        ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+          Thread t = new Thread(r, "squall-sweep");
+          t.setDaemon(true);
+          return t;
+        });
+        track(sweeper::shutdownNow);
+        long every = options.sweepInterval().toMillis();
+        sweeper.scheduleWithFixedDelay(() -> {
+          try {
+            lambdaClient.invoke(b -> b.functionName(COORDINATOR_FUNCTION).invocationType(InvocationType.EVENT)
+                .payload(SdkBytes.fromByteArray(CoordinatorActions.sweep())));
+          } catch (RuntimeException e) {
+            System.err.println("sweep invocation failed: " + e.getMessage());
+          }
+        }, every, every, TimeUnit.MILLISECONDS);
+      }
 
       gateway = track(Gateway.start(options.gatewayPort(), lambda.endpoint(), COORDINATOR_FUNCTION, options.integrationTimeout()));
     } catch (Exception | Error e) {

@@ -2,6 +2,7 @@ package dev.squall.cli.local;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.squall.coordinator.job.JobSettings;
 import dev.squall.local.lambda.LambdaHandler;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -37,9 +38,19 @@ final class TestStack implements AutoCloseable {
 
   /** Starts the stack and loads TPC-H at {@code scaleFactor} with at most {@code rowsPerFile} rows per data file. */
   static TestStack start(double scaleFactor, long rowsPerFile, UnaryOperator<LambdaHandler> taskWrapper) throws Exception {
+    return startWith(scaleFactor, rowsPerFile, o -> o.withTaskHandlerWrapper(taskWrapper));
+  }
+
+  /**
+   * As {@link #start(double, long, UnaryOperator)}, with the deployment's options adjusted. Synchronous
+   * queries wait up to 10 minutes for their answer unless {@code options} says otherwise.
+   */
+  static TestStack startWith(double scaleFactor, long rowsPerFile, UnaryOperator<LocalDeployment.Options> options)
+      throws Exception {
     Path dir = Files.createTempDirectory("squall-e2e");
-    LocalDeployment d = LocalDeployment.start(LocalDeployment.Options.defaults().withDataDir(dir)
-        .withIntegrationTimeout(Duration.ofMinutes(10)).withTaskHandlerWrapper(taskWrapper));
+    LocalDeployment d = LocalDeployment.start(options.apply(LocalDeployment.Options.defaults().withDataDir(dir)
+        .withIntegrationTimeout(Duration.ofMinutes(10))
+        .withJobSettings(JobSettings.defaults().withSyncWait(Duration.ofMinutes(10)))));
     try {
       d.loadTpch(scaleFactor, false, rowsPerFile);
     } catch (RuntimeException e) {
@@ -66,6 +77,48 @@ final class TestStack implements AutoCloseable {
         .POST(HttpRequest.BodyPublishers.ofByteArray(body))
         .build();
     return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  /** Sends {@code method} to {@code path} (relative to the endpoint) without a body. */
+  HttpResponse<byte[]> send(String method, String path, String accept) throws Exception {
+    HttpRequest request = HttpRequest.newBuilder(URI.create(deployment.gatewayEndpoint() + path))
+        .timeout(Duration.ofMinutes(10))
+        .header("Accept", accept)
+        .method(method, HttpRequest.BodyPublishers.noBody())
+        .build();
+    return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  /** Posts {@code {"sql", "mode": "async"}}; returns the query id from the 202 answer. */
+  String submitAsync(String sql) throws Exception {
+    ObjectNode body = JSON.createObjectNode().put("sql", sql).put("mode", "async");
+    HttpResponse<byte[]> r = postRaw(JSON.writeValueAsBytes(body), "application/json");
+    if (r.statusCode() != 202) {
+      throw new AssertionError("async submission answered " + r.statusCode() + ": " + new String(r.body()));
+    }
+    return JSON.readTree(r.body()).get("queryId").asText();
+  }
+
+  /** The JSON status of a query (GET /v1/queries/{id}). */
+  com.fasterxml.jackson.databind.JsonNode status(String queryId) throws Exception {
+    HttpResponse<byte[]> r = send("GET", "/v1/queries/" + queryId, "application/json");
+    if (r.statusCode() != 200) {
+      throw new AssertionError("status answered " + r.statusCode() + ": " + new String(r.body()));
+    }
+    return JSON.readTree(r.body());
+  }
+
+  /** Polls the status until the query's state is terminal or {@code timeout} passes; returns the last status. */
+  com.fasterxml.jackson.databind.JsonNode awaitTerminal(String queryId, Duration timeout) throws Exception {
+    long until = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      var s = status(queryId);
+      String state = s.get("state").asText();
+      if (state.equals("SUCCEEDED") || state.equals("FAILED") || state.equals("CANCELLED") || System.nanoTime() > until) {
+        return s;
+      }
+      Thread.sleep(100);
+    }
   }
 
   /** A DuckDB connection with one view per TPC-H table over the table's current data files. */

@@ -3,15 +3,44 @@ package dev.squall.coordinator.api;
 import java.util.Map;
 
 /**
- * Runs one SQL statement to completion. Implementations plan, schedule and finalise the job.
+ * Squall's query operations, as the HTTP API offers them. A query is a job: stored first, then run
+ * by this invocation (synchronous requests) or by an asynchronous one.
  */
 public interface QueryService {
   /**
-   * Runs {@code sql} as job {@code queryId}.
+   * Submits {@code sql} as job {@code queryId}.
    *
    * @param properties per-query settings from the request (e.g. target bytes per task)
-   * @return the answer: an Arrow IPC stream (or result URLs) and a summary
-   * @throws SquallException for any failure to report to the client
+   * @param async true to answer at once with the job's status; false to run the job here and answer
+   *     with its result, unless it has not finished within the coordinator's synchronous wait
+   * @return the answer, or the status of a job still running
+   * @throws SquallException for a query that failed (SQL errors with line and column)
    */
-  QueryAnswer execute(String queryId, String sql, Map<String, String> properties);
+  Submission submit(String queryId, String sql, Map<String, String> properties, boolean async);
+
+  /**
+   * The job's state, per-stage progress, error and summary.
+   *
+   * @throws QueryNotFoundException for an unknown id
+   */
+  QueryStatus status(String queryId);
+
+  /**
+   * A finished job's answer.
+   *
+   * @throws QueryNotFoundException for an unknown id
+   * @throws QueryNotFinishedException while the job runs
+   * @throws SquallException the job's own error if it failed or was cancelled
+   */
+  QueryAnswer result(String queryId);
+
+  /**
+   * Asks for the job to be cancelled: no new task starts, running tasks stop at their next batch,
+   * the job's shuffle data is deleted and it ends CANCELLED.
+   *
+   * @return the status after the request was recorded
+   * @throws QueryNotFoundException for an unknown id
+   * @throws QueryNotFinishedException never; a finished job is returned as is (the caller decides)
+   */
+  QueryStatus cancel(String queryId);
 }

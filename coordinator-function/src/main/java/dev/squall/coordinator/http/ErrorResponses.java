@@ -2,6 +2,8 @@ package dev.squall.coordinator.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.squall.coordinator.api.QueryNotFinishedException;
+import dev.squall.coordinator.api.QueryNotFoundException;
 import dev.squall.coordinator.api.RequestTooLargeException;
 import dev.squall.coordinator.api.SquallException;
 import dev.squall.proto.v1.ErrorCode;
@@ -9,7 +11,7 @@ import dev.squall.proto.v1.ErrorCode;
 /**
  * Maps failures to the JSON error shape
  * {@code {"error": {"code": "...", "message": "...", "line": n, "column": n}}} and an HTTP status:
- * a request over a size limit 413, USER_ERROR 400, INSUFFICIENT_RESOURCES 503, EXTERNAL and
+ * a request over a size limit 413, an unknown query 404, a query without a result yet 409, USER_ERROR 400, INSUFFICIENT_RESOURCES 503, EXTERNAL and
  * MISSING_SHUFFLE_OUTPUT 502, CANCELLED 409, everything else 500.
  */
 final class ErrorResponses {
@@ -41,6 +43,12 @@ final class ErrorResponses {
   static int statusOf(SquallException e) {
     if (e instanceof RequestTooLargeException) {
       return 413;
+    }
+    if (e instanceof QueryNotFoundException) {
+      return 404;
+    }
+    if (e instanceof QueryNotFinishedException) {
+      return 409;
     }
     ErrorCode code = e.code();
     return switch (code) {

@@ -24,7 +24,7 @@ final class QueryRequestParser {
   }
 
   /** The parsed request. */
-  record ParsedQuery(String sql, Map<String, String> properties, String mode) {}
+  record ParsedQuery(String sql, Map<String, String> properties, boolean async) {}
 
   ParsedQuery parse(byte[] body) {
     if (body.length == 0) {
@@ -63,7 +63,11 @@ final class QueryRequestParser {
       }
       props.fields().forEachRemaining(e -> properties.put(e.getKey(), e.getValue().asText()));
     }
-    String mode = root.path("mode").asText("sync");
-    return new ParsedQuery(sql, properties, mode);
+    JsonNode modeNode = root.get("mode");
+    String mode = modeNode == null || modeNode.isNull() ? "sync" : modeNode.asText();
+    if (!mode.equals("sync") && !mode.equals("async")) {
+      throw SquallException.userError("field \"mode\" must be \"sync\" or \"async\", not \"%s\"", mode);
+    }
+    return new ParsedQuery(sql, properties, mode.equals("async"));
   }
 }

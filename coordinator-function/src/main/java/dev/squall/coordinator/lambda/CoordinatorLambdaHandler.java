@@ -3,48 +3,79 @@ package dev.squall.coordinator.lambda;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import dev.squall.coordinator.CoordinatorEnvironment;
-import dev.squall.coordinator.QueryCoordinator;
+import dev.squall.coordinator.CoordinatorFunction;
+import dev.squall.coordinator.api.QueryAnswer;
 import dev.squall.coordinator.api.QueryService;
+import dev.squall.coordinator.api.QueryStatus;
 import dev.squall.coordinator.api.SquallException;
+import dev.squall.coordinator.api.Submission;
 import dev.squall.coordinator.http.HttpApi;
+import dev.squall.coordinator.job.CoordinatorActions;
 import dev.squall.proto.v1.ErrorCode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.time.Duration;
+import java.util.Map;
 
 /**
- * The coordinator function on AWS Lambda: a thin adapter (run by Quarkus' Lambda runtime) from
- * API Gateway HTTP API events to {@link HttpApi}. The query core is built from the environment
- * ({@link CoordinatorEnvironment}) on the first query, so that a misconfigured deployment still
- * answers health checks and reports the missing setting in each query's error.
+ * The coordinator function on AWS Lambda: a thin adapter (run by Quarkus' Lambda runtime) from the
+ * invocation stream to {@link CoordinatorFunction}, with Lambda's remaining time. The core is built
+ * from the environment ({@link CoordinatorEnvironment}) on the first invocation that needs it, so
+ * that a misconfigured deployment still answers health checks and malformed requests, and reports
+ * the missing setting in each query's error.
  */
 public final class CoordinatorLambdaHandler implements RequestStreamHandler {
+  private volatile CoordinatorFunction core;
   private final HttpApi api = new HttpApi(new LazyQueryService());
 
   @Override
   public void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
-    output.write(api.handle(input.readAllBytes()));
+    byte[] payload = input.readAllBytes();
+    if (CoordinatorActions.parse(payload) != null) {
+      output.write(core().handle(payload, Duration.ofMillis(context.getRemainingTimeInMillis())));
+      return;
+    }
+    output.write(api.handle(payload));
   }
 
-  private static final class LazyQueryService implements QueryService {
-    private volatile QueryCoordinator coordinator;
+  private CoordinatorFunction core() {
+    CoordinatorFunction c = core;
+    if (c == null) {
+      synchronized (this) {
+        if (core == null) {
+          try {
+            core = CoordinatorEnvironment.build(System.getenv());
+          } catch (IllegalArgumentException e) {
+            throw new SquallException(ErrorCode.INTERNAL_ERROR, "coordinator is misconfigured: " + e.getMessage());
+          }
+        }
+        c = core;
+      }
+    }
+    return c;
+  }
+
+  /** Builds the core on first use, so that configuration errors surface as query errors. */
+  private final class LazyQueryService implements QueryService {
+    @Override
+    public Submission submit(String queryId, String sql, Map<String, String> properties, boolean async) {
+      return core().coordinator().submit(queryId, sql, properties, async);
+    }
 
     @Override
-    public dev.squall.coordinator.api.QueryAnswer execute(String queryId, String sql, java.util.Map<String, String> properties) {
-      QueryCoordinator c = coordinator;
-      if (c == null) {
-        synchronized (this) {
-          if (coordinator == null) {
-            try {
-              coordinator = CoordinatorEnvironment.build(System.getenv());
-            } catch (IllegalArgumentException e) {
-              throw new SquallException(ErrorCode.INTERNAL_ERROR, "coordinator is misconfigured: " + e.getMessage());
-            }
-          }
-          c = coordinator;
-        }
-      }
-      return c.execute(queryId, sql, properties);
+    public QueryStatus status(String queryId) {
+      return core().coordinator().status(queryId);
+    }
+
+    @Override
+    public QueryAnswer result(String queryId) {
+      return core().coordinator().result(queryId);
+    }
+
+    @Override
+    public QueryStatus cancel(String queryId) {
+      return core().coordinator().cancel(queryId);
     }
   }
 }

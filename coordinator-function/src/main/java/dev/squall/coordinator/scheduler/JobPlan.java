@@ -1,14 +1,24 @@
 package dev.squall.coordinator.scheduler;
 
 import dev.squall.proto.v1.Compression;
+import dev.squall.proto.v1.JobPlanRecord;
 import dev.squall.proto.v1.ScanInput;
 import dev.squall.proto.v1.StageGraph;
+import dev.squall.proto.v1.StageScanInputs;
+import dev.squall.proto.v1.TaskScanInputs;
+import dev.squall.proto.v1.WriteTargetRecord;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Everything the scheduler needs to run one job.
+ * Everything the scheduler and the final step need to run one job; stored between coordinator
+ * invocations as a {@link JobPlanRecord}.
  *
  * @param jobId the job (query) id
  * @param graph the stage graph, producers listed before consumers
@@ -18,6 +28,8 @@ import java.util.Objects;
  * @param jobPrefix the key prefix under which all of this job's objects live
  * @param compression body compression of shuffle streams
  * @param memoryBudgetBytes Arrow bytes each task may hold at once
+ * @param outputSchema the answer's column names and types
+ * @param write for INSERT and CREATE TABLE AS, the table the root stage writes to; else null
  */
 public record JobPlan(
     String jobId,
@@ -26,10 +38,61 @@ public record JobPlan(
     String shuffleBucket,
     String jobPrefix,
     Compression compression,
-    long memoryBudgetBytes) {
+    long memoryBudgetBytes,
+    Schema outputSchema,
+    WriteTargetRecord write) {
   public JobPlan {
     Objects.requireNonNull(jobId, "jobId");
     Objects.requireNonNull(graph, "graph");
+    Objects.requireNonNull(outputSchema, "outputSchema");
     scanInputs = Map.copyOf(scanInputs);
+  }
+
+  /** The plan as stored between invocations. */
+  public JobPlanRecord toRecord() {
+    JobPlanRecord.Builder b = JobPlanRecord.newBuilder().setJobId(jobId).setGraph(graph)
+        .setShuffleBucket(shuffleBucket).setJobPrefix(jobPrefix).setCompression(compression)
+        .setMemoryBudgetBytes(memoryBudgetBytes).setOutputArrowSchemaJson(outputSchema.toJson());
+    new TreeMap<>(scanInputs).forEach((stage, tasks) -> {
+      StageScanInputs.Builder s = StageScanInputs.newBuilder();
+      for (Map<Integer, ScanInput> task : tasks) {
+        s.addTasks(TaskScanInputs.newBuilder().putAllInputs(task));
+      }
+      b.putScanInputs(stage, s.build());
+    });
+    if (write != null) {
+      b.setWrite(write);
+    }
+    return b.build();
+  }
+
+  /** Reads a stored plan. */
+  public static JobPlan fromRecord(JobPlanRecord r) {
+    Map<Integer, List<Map<Integer, ScanInput>>> scans = new TreeMap<>();
+    r.getScanInputsMap().forEach((stage, s) -> {
+      List<Map<Integer, ScanInput>> tasks = new ArrayList<>();
+      for (TaskScanInputs t : s.getTasksList()) {
+        tasks.add(Map.copyOf(t.getInputsMap()));
+      }
+      scans.put(stage, tasks);
+    });
+    Schema schema;
+    try {
+      schema = Schema.fromJSON(r.getOutputArrowSchemaJson());
+    } catch (IOException e) {
+      throw new UncheckedIOException("stored plan of job " + r.getJobId() + " has an unreadable output schema", e);
+    }
+    return new JobPlan(r.getJobId(), r.getGraph(), scans, r.getShuffleBucket(), r.getJobPrefix(), r.getCompression(),
+        r.getMemoryBudgetBytes(), schema, r.hasWrite() ? r.getWrite() : null);
+  }
+
+  /** Tasks of each stage: a leaf stage's split count, else the stage's task count. */
+  public Map<Integer, Integer> taskCounts() {
+    Map<Integer, Integer> counts = new TreeMap<>();
+    for (var s : graph.getStagesList()) {
+      var scans = scanInputs.get(s.getStageId());
+      counts.put(s.getStageId(), scans != null ? scans.size() : s.getTaskCount());
+    }
+    return counts;
   }
 }

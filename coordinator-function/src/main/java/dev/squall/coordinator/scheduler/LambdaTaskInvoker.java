@@ -47,8 +47,8 @@ public final class LambdaTaskInvoker implements TaskInvoker, AutoCloseable {
   }
 
   @Override
-  public CompletableFuture<TaskResult> invoke(TaskSpec spec) {
-    return CompletableFuture.supplyAsync(() -> invokeNow(spec), pool);
+  public CompletableFuture<TaskResult> invoke(TaskSpec spec, StartGate gate) {
+    return CompletableFuture.supplyAsync(() -> gate.admit(spec) ? invokeNow(spec) : null, pool);
   }
 
   private TaskResult invokeNow(TaskSpec spec) {

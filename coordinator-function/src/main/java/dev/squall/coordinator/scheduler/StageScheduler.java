@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,7 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,14 +28,20 @@ import org.slf4j.LoggerFactory;
  * Runs a job's stage graph: a stage starts when every stage it reads has finished, all its tasks
  * at once (the invoker caps concurrency); a failed attempt runs again as a new attempt after a
  * backoff while the {@link RetryPolicy} allows; the first successful attempt of a partition wins
- * and consumers read only winners' outputs.
+ * (recorded through {@link JobControl#recordWinner}, first writer wins across invocations) and
+ * consumers read only winners' outputs.
  *
- * <p>When a task fails for good, nothing more is scheduled, the scheduler waits for attempts still
- * running (so that none writes after the job's data is deleted) and throws
- * {@link JobFailedException} carrying the task's error.
+ * <p>A run may start from winners an earlier invocation recorded: tasks that have one are not run
+ * again, and stages whose tasks all have one are not started.
+ *
+ * <p>When a task fails for good or the job is cancelled, nothing more is started, the scheduler
+ * waits for attempts still running (so that none writes after the job's data is deleted) and
+ * throws {@link JobFailedException}. When the control says SUSPEND, it waits for running attempts
+ * up to a grace period and throws {@link JobSuspendedException}.
  */
 public final class StageScheduler {
   private static final Logger LOG = LoggerFactory.getLogger(StageScheduler.class);
+  private static final long POLL_MILLIS = 100;
 
   private final TaskInvoker invoker;
   private final RetryPolicy retry;
@@ -44,140 +51,218 @@ public final class StageScheduler {
     this.retry = retry;
   }
 
-  private record Completion(int stageId, int partition, TaskSpec spec, TaskResult result) {}
+  /** One ended (or never started) attempt. */
+  private record Completion(TaskSpec spec, TaskResult result, boolean started) {}
+
+  /** Mutable state of one run, touched only on the scheduler's thread (except the stop flag). */
+  private final class Run {
+    final JobPlan plan;
+    final JobControl control;
+    final StageTopology topology;
+    final TaskSpecFactory specs;
+    final Map<Integer, Integer> taskCounts;
+    final BlockingQueue<Completion> done = new LinkedBlockingQueue<>();
+    final Map<Integer, TaskResult[]> winners = new HashMap<>();
+    final Map<Integer, Integer> remaining = new HashMap<>();
+    final Set<Integer> started = new HashSet<>();
+    final Map<String, TaskSpec> inFlight = new LinkedHashMap<>();
+    final List<TaskMetrics> metrics = new ArrayList<>();
+    final Map<Integer, Integer> attemptsByStage = new HashMap<>();
+    final AtomicBoolean stopped = new AtomicBoolean();
+    final ScheduledExecutorService timer;
+    int attempts;
+
+    Run(JobPlan plan, Map<Integer, TaskResult[]> prior, JobControl control) {
+      this.plan = plan;
+      this.control = control;
+      this.taskCounts = plan.taskCounts();
+      this.topology = new StageTopology(plan.graph(), taskCounts);
+      this.specs = new TaskSpecFactory(plan, topology);
+      for (var e : taskCounts.entrySet()) {
+        if (e.getValue() == 0) {
+          throw new IllegalArgumentException("invalid stage graph: stage " + e.getKey() + " has no tasks");
+        }
+        TaskResult[] w = new TaskResult[e.getValue()];
+        TaskResult[] p = prior.get(e.getKey());
+        if (p != null) {
+          System.arraycopy(p, 0, w, 0, Math.min(p.length, w.length));
+        }
+        winners.put(e.getKey(), w);
+      }
+      this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "squall-retry-timer");
+        t.setDaemon(true);
+        return t;
+      });
+    }
+
+    /** Starts every stage whose producers have all finished, launching its tasks without a winner. */
+    void startReadyStages() {
+      for (Stage stage : topology.stages()) {
+        int id = stage.getStageId();
+        if (started.contains(id) || !producersDone(id)) {
+          continue;
+        }
+        started.add(id);
+        TaskResult[] w = winners.get(id);
+        int missing = 0;
+        for (int p = 0; p < w.length; p++) {
+          if (w[p] == null) {
+            missing++;
+            launch(specs.build(stage, p, control.attemptBase(), winners), 0L);
+          }
+        }
+        remaining.put(id, missing);
+      }
+    }
+
+    boolean producersDone(int stageId) {
+      for (Edge e : topology.inputsOf(stageId)) {
+        if (remaining.getOrDefault(e.getProducerStageId(), -1) != 0) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    void launch(TaskSpec spec, long delayMillis) {
+      attempts++;
+      attemptsByStage.merge(spec.getStageId(), 1, Integer::sum);
+      inFlight.put(key(spec), spec);
+      if (delayMillis <= 0) {
+        send(spec);
+      } else {
+        timer.schedule(() -> send(spec), delayMillis, TimeUnit.MILLISECONDS);
+      }
+    }
+
+    void send(TaskSpec spec) {
+      TaskInvoker.StartGate gate = s -> {
+        return !stopped.get() && control.attemptStarted(s);
+      };
+      invoker.invoke(spec, gate).whenComplete((result, error) -> {
+        if (result == null && error == null) {
+          done.add(new Completion(spec, null, false));
+          return;
+        }
+        TaskResult r = result != null ? result
+            : LambdaTaskInvoker.failed(spec, ErrorCode.INTERNAL_ERROR, "task invocation failed: " + error);
+        done.add(new Completion(spec, r, true));
+      });
+    }
+
+    /** Applies one completion; returns a failure to throw, or null. */
+    JobFailedException accept(Completion c) {
+      inFlight.remove(key(c.spec()));
+      if (!c.started()) {
+        if (!stopped.get()) {
+          // Its attempt number was taken by another invocation: run it under the next one.
+          TaskSpec spec = c.spec();
+          launch(specs.build(topology.stage(spec.getStageId()), spec.getPartition(), spec.getAttempt() + 1, winners), 0L);
+        }
+        return null;
+      }
+      TaskSpec spec = c.spec();
+      TaskResult result = c.result();
+      metrics.add(result.getMetrics());
+      control.attemptFinished(spec, result);
+      if (stopped.get()) {
+        return null;
+      }
+      TaskResult[] stageWinners = winners.get(spec.getStageId());
+      int p = spec.getPartition();
+      if (!result.hasError()) {
+        if (stageWinners[p] == null) {
+          stageWinners[p] = control.recordWinner(result);
+          int left = remaining.merge(spec.getStageId(), -1, Integer::sum);
+          control.progress(spec.getStageId(), stageWinners.length - left, stageWinners.length);
+        }
+        return null;
+      }
+      if (stageWinners[p] != null) {
+        return null; // another attempt of this partition already won
+      }
+      TaskError error = result.getError();
+      int relative = spec.getAttempt() - control.attemptBase();
+      if (retry.isRetriable(error.getCode()) && retry.hasAttemptAfter(relative)) {
+        LOG.info("job {} task {}.{} attempt {} failed ({}), retrying", plan.jobId(), spec.getStageId(), p,
+            spec.getAttempt(), error.getMessage());
+        launch(specs.build(topology.stage(spec.getStageId()), p, spec.getAttempt() + 1, winners),
+            retry.delayBefore(relative + 1).toMillis());
+        return null;
+      }
+      return new JobFailedException(plan.jobId(), spec.getStageId(), p, spec.getAttempt(), error);
+    }
+
+    /** Stops starting attempts and waits for running ones, at most {@code wait}. */
+    void drain(Duration wait) throws InterruptedException {
+      stopped.set(true);
+      long until = System.nanoTime() + wait.toNanos();
+      while (!inFlight.isEmpty() && System.nanoTime() < until) {
+        Completion c = done.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+        if (c != null) {
+          accept(c);
+        }
+      }
+    }
+
+    JobFailedException failAfterDrain(JobFailedException failure) throws InterruptedException {
+      drain(Duration.ofMinutes(15));
+      return failure;
+    }
+  }
+
+  private static String key(TaskSpec spec) {
+    return spec.getStageId() + "." + spec.getPartition() + "." + spec.getAttempt();
+  }
 
   /**
-   * Runs the job to completion.
+   * Runs the job until its root stage has a winner for every task.
    *
-   * @param cancelled polled between events; when it turns true the job stops as CANCELLED
-   * @param timeout overall limit for the job
-   * @throws JobFailedException when a task fails for good, the job is cancelled or times out
+   * @param prior winners recorded by earlier invocations, by stage id (arrays indexed by partition,
+   *     null where a task has none); empty for a new job
+   * @param control where attempts and winners are recorded, and whether to go on
+   * @param timeout overall limit for this run
+   * @throws JobFailedException when a task fails for good, the job is cancelled (code CANCELLED)
+   *     or times out
+   * @throws JobSuspendedException when the control asks to hand the job over
    * @throws IllegalArgumentException when the stage graph is inconsistent
    */
-  public JobRun run(JobPlan plan, BooleanSupplier cancelled, Duration timeout) throws InterruptedException {
-    Map<Integer, Integer> taskCounts = new HashMap<>();
-    for (Stage s : plan.graph().getStagesList()) {
-      var scans = plan.scanInputs().get(s.getStageId());
-      taskCounts.put(s.getStageId(), scans != null ? scans.size() : s.getTaskCount());
-    }
-    StageTopology topology = new StageTopology(plan.graph(), taskCounts);
-    TaskSpecFactory specs = new TaskSpecFactory(plan, topology);
-    BlockingQueue<Completion> done = new LinkedBlockingQueue<>();
-    ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "squall-retry-timer");
-      t.setDaemon(true);
-      return t;
-    });
-    Map<Integer, TaskResult[]> winners = new HashMap<>();
-    Map<Integer, Integer> remaining = new HashMap<>();
-    Set<Integer> started = new HashSet<>();
-    List<TaskMetrics> metrics = new ArrayList<>();
-    int[] attempts = {0};
-    Map<Integer, Integer> attemptsByStage = new HashMap<>();
-    int[] inFlight = {0};
+  public JobRun run(JobPlan plan, Map<Integer, TaskResult[]> prior, JobControl control, Duration timeout)
+      throws InterruptedException, JobSuspendedException {
+    Run run = new Run(plan, prior, control);
     long deadline = System.nanoTime() + timeout.toNanos();
-    int tasks = 0;
+    int tasks = run.taskCounts.values().stream().mapToInt(Integer::intValue).sum();
     try {
       while (true) {
-        // Start every stage whose producers have all finished.
-        for (Stage stage : topology.stages()) {
-          int id = stage.getStageId();
-          if (started.contains(id) || !producersDone(topology, id, remaining)) {
-            continue;
-          }
-          started.add(id);
-          int n = taskCounts.get(id);
-          tasks += n;
-          winners.put(id, new TaskResult[n]);
-          remaining.put(id, n);
-          for (int p = 0; p < n; p++) {
-            launch(specs.build(stage, p, 0, winners), done, attempts, inFlight);
-            attemptsByStage.merge(id, 1, Integer::sum);
-          }
-          if (n == 0) {
-            throw new IllegalArgumentException("invalid stage graph: stage " + id + " has no tasks");
+        run.startReadyStages();
+        if (run.remaining.getOrDefault(run.topology.rootStageId(), -1) == 0) {
+          return new JobRun(run.winners, tasks, run.attempts, run.attemptsByStage, run.metrics);
+        }
+        Completion c = run.done.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+        if (c != null) {
+          JobFailedException failure = run.accept(c);
+          if (failure != null) {
+            throw run.failAfterDrain(failure);
           }
         }
-        if (remaining.getOrDefault(topology.rootStageId(), -1) == 0) {
-          return new JobRun(winners, tasks, attempts[0], attemptsByStage, metrics);
-        }
-        Completion c = done.poll(200, TimeUnit.MILLISECONDS);
-        if (cancelled.getAsBoolean()) {
-          throw fail(plan, -1, -1, -1, ErrorCode.CANCELLED, "job was cancelled", done, inFlight, metrics);
+        switch (control.check()) {
+          case CANCEL -> throw run.failAfterDrain(new JobFailedException(plan.jobId(),
+              TaskError.newBuilder().setCode(ErrorCode.CANCELLED).setMessage("query was cancelled").build()));
+          case SUSPEND -> {
+            run.drain(control.suspendGrace());
+            throw new JobSuspendedException(plan.jobId(), new ArrayList<>(run.inFlight.values()));
+          }
+          case CONTINUE -> { }
         }
         if (System.nanoTime() > deadline) {
-          throw fail(plan, -1, -1, -1, ErrorCode.EXTERNAL, "job timed out after " + timeout, done, inFlight, metrics);
+          throw run.failAfterDrain(new JobFailedException(plan.jobId(), TaskError.newBuilder()
+              .setCode(ErrorCode.EXTERNAL).setMessage("job timed out after " + timeout).build()));
         }
-        if (c == null) {
-          continue;
-        }
-        inFlight[0]--;
-        metrics.add(c.result().getMetrics());
-        TaskResult[] stageWinners = winners.get(c.stageId());
-        if (!c.result().hasError()) {
-          if (stageWinners[c.partition()] == null) {
-            stageWinners[c.partition()] = c.result();
-            remaining.merge(c.stageId(), -1, Integer::sum);
-          }
-          continue;
-        }
-        TaskError error = c.result().getError();
-        int attempt = c.spec().getAttempt();
-        if (stageWinners[c.partition()] != null) {
-          continue; // another attempt of this partition already won
-        }
-        if (retry.isRetriable(error.getCode()) && retry.hasAttemptAfter(attempt)) {
-          LOG.info("job {} task {}.{} attempt {} failed ({}), retrying", plan.jobId(), c.stageId(), c.partition(), attempt, error.getMessage());
-          TaskSpec next = specs.build(topology.stage(c.stageId()), c.partition(), attempt + 1, winners);
-          attempts[0]++;
-          attemptsByStage.merge(c.stageId(), 1, Integer::sum);
-          inFlight[0]++;
-          timer.schedule(() -> invoke(next, done), retry.delayBefore(attempt + 1).toMillis(), TimeUnit.MILLISECONDS);
-          continue;
-        }
-        throw fail(plan, c.stageId(), c.partition(), attempt, error.getCode(), error.getMessage(), done, inFlight, metrics);
       }
     } finally {
-      timer.shutdownNow();
+      run.stopped.set(true);
+      run.timer.shutdownNow();
     }
-  }
-
-  private static boolean producersDone(StageTopology topology, int stageId, Map<Integer, Integer> remaining) {
-    for (Edge e : topology.inputsOf(stageId)) {
-      if (remaining.getOrDefault(e.getProducerStageId(), -1) != 0) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Counts and starts an attempt now; counters are only touched on the scheduler's thread. */
-  private void launch(TaskSpec spec, BlockingQueue<Completion> done, int[] attempts, int[] inFlight) {
-    attempts[0]++;
-    inFlight[0]++;
-    invoke(spec, done);
-  }
-
-  private void invoke(TaskSpec spec, BlockingQueue<Completion> done) {
-    invoker.invoke(spec).whenComplete((result, error) -> {
-      TaskResult r = result != null ? result
-          : LambdaTaskInvoker.failed(spec, ErrorCode.INTERNAL_ERROR, "task invocation failed: " + error);
-      done.add(new Completion(spec.getStageId(), spec.getPartition(), spec, r));
-    });
-  }
-
-  /** Stops the job: waits for running attempts to end, then builds the failure. */
-  private JobFailedException fail(JobPlan plan, int stageId, int partition, int attempt, ErrorCode code, String message,
-      BlockingQueue<Completion> done, int[] inFlight, List<TaskMetrics> metrics) throws InterruptedException {
-    long waitUntil = System.nanoTime() + TimeUnit.MINUTES.toNanos(15);
-    while (inFlight[0] > 0 && System.nanoTime() < waitUntil) {
-      Completion c = done.poll(200, TimeUnit.MILLISECONDS);
-      if (c != null) {
-        inFlight[0]--;
-        metrics.add(c.result().getMetrics());
-      }
-    }
-    TaskError error = TaskError.newBuilder().setCode(code).setMessage(message).build();
-    return stageId < 0 ? new JobFailedException(plan.jobId(), error) : new JobFailedException(plan.jobId(), stageId, partition, attempt, error);
   }
 }

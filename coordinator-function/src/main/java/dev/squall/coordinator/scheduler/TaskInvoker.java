@@ -10,5 +10,17 @@ import java.util.concurrent.CompletableFuture;
  * {@link TaskResult} whose error has code EXTERNAL, so that the scheduler sees one shape.
  */
 public interface TaskInvoker {
-  CompletableFuture<TaskResult> invoke(TaskSpec spec);
+  /**
+   * Queues an attempt. Just before the invocation is sent, {@code gate} decides whether it still
+   * should be: attempts queued behind the concurrency cap when the job stops are never sent.
+   *
+   * @return the attempt's result, or {@code null} when the gate refused it (it never ran)
+   */
+  CompletableFuture<TaskResult> invoke(TaskSpec spec, StartGate gate);
+
+  /** Decides, at the moment an attempt would be sent, whether it still is; records the start. */
+  @FunctionalInterface
+  interface StartGate {
+    boolean admit(TaskSpec spec);
+  }
 }

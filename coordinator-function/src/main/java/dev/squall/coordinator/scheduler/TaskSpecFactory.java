@@ -1,6 +1,7 @@
 package dev.squall.coordinator.scheduler;
 
 import dev.squall.proto.WireContract;
+import dev.squall.proto.v1.CancelMarker;
 import dev.squall.proto.v1.Edge;
 import dev.squall.proto.v1.Partitioning;
 import dev.squall.proto.v1.ResultOutput;
@@ -12,6 +13,7 @@ import dev.squall.proto.v1.TaskInput;
 import dev.squall.proto.v1.TaskOutput;
 import dev.squall.proto.v1.TaskResult;
 import dev.squall.proto.v1.TaskSpec;
+import dev.squall.shuffle.ShuffleKeys;
 import dev.squall.shuffle.ShuffleSegments;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,7 +29,7 @@ import java.util.Map;
  * task's output, by edge kind: hash and range — partition {@code p}; broadcast and single —
  * partition 0; forward — partition 0 of producer task {@code p} only ({@link ShuffleSegments}).
  */
-final class TaskSpecFactory {
+public final class TaskSpecFactory {
   private final JobPlan plan;
   private final StageTopology topology;
 
@@ -47,7 +49,9 @@ final class TaskSpecFactory {
         .setPartition(partition)
         .setAttempt(attempt)
         .setFragment(stage.getFragment())
-        .setMemoryBudgetBytes(plan.memoryBudgetBytes());
+        .setMemoryBudgetBytes(plan.memoryBudgetBytes())
+        .setCancelMarker(CancelMarker.newBuilder().setBucket(plan.shuffleBucket())
+            .setObjectKey(cancelMarkerKey(plan.jobPrefix())));
 
     List<TaskInput> inputs = new ArrayList<>();
     List<Map<Integer, ScanInput>> scans = plan.scanInputs().get(stage.getStageId());
@@ -66,7 +70,9 @@ final class TaskSpecFactory {
     spec.addAllInputs(inputs);
 
     Edge out = topology.outputOf(stage.getStageId());
-    if (out == null) {
+    if (out == null && plan.write() != null) {
+      spec.setOutput(TaskOutput.newBuilder().setDataFiles(plan.write().getDataFiles()));
+    } else if (out == null) {
       spec.setOutput(TaskOutput.newBuilder().setResult(ResultOutput.newBuilder()
           .setBucket(plan.shuffleBucket()).setJobPrefix(plan.jobPrefix()).setCompression(plan.compression())));
     } else {
@@ -75,6 +81,14 @@ final class TaskSpecFactory {
           .setPartitioning(out.getPartitioning()).setCompression(plan.compression())));
     }
     return spec.build();
+  }
+
+  /**
+   * The key of a job's cancel marker: an empty object under the job's prefix whose existence tells
+   * running tasks to stop; deleted with the job's shuffle data.
+   */
+  public static String cancelMarkerKey(String jobPrefix) {
+    return ShuffleKeys.jobRoot(jobPrefix) + "cancelled";
   }
 
   private static void put(List<TaskInput> inputs, int index, TaskInput input) {

@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.squall.coordinator.api.QueryAnswer;
 import dev.squall.coordinator.api.QueryService;
+import dev.squall.coordinator.api.QueryStatus;
+import dev.squall.coordinator.api.Submission;
+import java.util.Map;
 import dev.squall.coordinator.api.SquallException;
 import dev.squall.proto.v1.ErrorCode;
 import java.nio.charset.StandardCharsets;
@@ -15,9 +19,34 @@ import org.junit.jupiter.api.Test;
 /** The HTTP layer's handling of requests that never reach a query, and of query errors. */
 class HttpApiTest {
   private final ObjectMapper mapper = new ObjectMapper();
-  private final QueryService mustNotRun = (id, sql, props) -> {
+  /** A query service whose submissions go to {@code submit}; every other operation is unexpected. */
+  private static QueryService submitting(java.util.function.Function<String, Submission> submit) {
+    return new QueryService() {
+      @Override
+      public Submission submit(String queryId, String sql, Map<String, String> properties, boolean async) {
+        return submit.apply(sql);
+      }
+
+      @Override
+      public QueryStatus status(String queryId) {
+        throw new AssertionError("status must not be read for this request");
+      }
+
+      @Override
+      public QueryAnswer result(String queryId) {
+        throw new AssertionError("result must not be read for this request");
+      }
+
+      @Override
+      public QueryStatus cancel(String queryId) {
+        throw new AssertionError("nothing may be cancelled by this request");
+      }
+    };
+  }
+
+  private final QueryService mustNotRun = submitting(sql -> {
     throw new AssertionError("query must not run for this request");
-  };
+  });
 
   private ObjectNode event(String method, String path, String body, boolean base64) {
     ObjectNode e = mapper.createObjectNode();
@@ -72,9 +101,9 @@ class HttpApiTest {
 
   @Test
   void sqlErrorCarriesLineAndColumn() throws Exception {
-    QueryService failing = (id, sql, props) -> {
+    QueryService failing = submitting(sql -> {
       throw new SquallException(ErrorCode.USER_ERROR, "Encountered \"form\"", 2, 7, null);
-    };
+    });
     JsonNode r = call(new HttpApi(failing), event("POST", "/v1/queries", "{\"sql\":\"select 1\\nfrom form\"}", false));
     assertThat(r.get("statusCode").asInt()).isEqualTo(400);
     JsonNode error = body(r).get("error");
@@ -96,5 +125,21 @@ class HttpApiTest {
     assertThat(call(api, event("GET", "/v2/nothing", null, false)).get("statusCode").asInt()).isEqualTo(404);
     assertThat(call(api, event("GET", "/v1/queries", null, false)).get("statusCode").asInt()).isEqualTo(405);
     assertThat(call(api, event("GET", "/v1/health", null, false)).get("statusCode").asInt()).isEqualTo(200);
+  }
+
+  @Test
+  void unknownModeIsRefusedNamingIt() throws Exception {
+    JsonNode r = call(new HttpApi(mustNotRun), event("POST", "/v1/queries", "{\"sql\":\"select 1\",\"mode\":\"later\"}", false));
+    assertThat(r.get("statusCode").asInt()).isEqualTo(400);
+    assertThat(body(r).at("/error/message").asText()).contains("\"mode\"").contains("later");
+  }
+
+  @Test
+  void queryPathsThatCannotNameAJobAre404() throws Exception {
+    HttpApi api = new HttpApi(mustNotRun);
+    assertThat(call(api, event("GET", "/v1/queries/../../etc", null, false)).get("statusCode").asInt()).isEqualTo(404);
+    assertThat(call(api, event("GET", "/v1/queries/not-a-uuid/result", null, false)).get("statusCode").asInt()).isEqualTo(404);
+    assertThat(call(api, event("PUT", "/v1/queries/123e4567-e89b-12d3-a456-426614174000", null, false))
+        .get("statusCode").asInt()).isEqualTo(405);
   }
 }

@@ -1,0 +1,306 @@
+package dev.squall.coordinator.job;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.squall.coordinator.api.SquallException;
+import dev.squall.coordinator.finalize.ResultCollector;
+import dev.squall.coordinator.scheduler.JobFailedException;
+import dev.squall.coordinator.scheduler.JobPlan;
+import dev.squall.coordinator.scheduler.JobRun;
+import dev.squall.coordinator.scheduler.JobSuspendedException;
+import dev.squall.coordinator.scheduler.StageScheduler;
+import dev.squall.coordinator.scheduler.TaskSpecFactory;
+import dev.squall.jobstore.JobError;
+import dev.squall.jobstore.JobRecord;
+import dev.squall.jobstore.JobState;
+import dev.squall.jobstore.JobStore;
+import dev.squall.jobstore.JobUpdate;
+import dev.squall.jobstore.Lease;
+import dev.squall.jobstore.LeaseLostException;
+import dev.squall.jobstore.NoSuchJobException;
+import dev.squall.jobstore.StageProgress;
+import dev.squall.jobstore.StateConflictException;
+import dev.squall.jobstore.TaskWinner;
+import dev.squall.proto.v1.ErrorCode;
+import dev.squall.proto.v1.QuerySummary;
+import dev.squall.proto.v1.TaskResult;
+import dev.squall.shuffle.ShuffleCleaner;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Advances one job as far as one invocation can, under the job's lease: QUEUED (plan it, store the
+ * plan) → RUNNING (run the stages not yet finished, recording attempts and winners) → FINALIZING
+ * (store the answer) → SUCCEEDED; or FAILED / CANCELLED, deleting the job's shuffle data.
+ *
+ * <p>Whatever state the store holds, the driver continues from there, so an invocation that died
+ * is replaced by any later one once its lease lapses, and finished stages are not run again. When
+ * this invocation's time is nearly up, the driver releases the lease and asks for an asynchronous
+ * invocation of the coordinator to carry on ({@link SelfInvoker}).
+ */
+public final class JobDriver {
+  private static final Logger LOG = LoggerFactory.getLogger(JobDriver.class);
+
+  private final JobStore store;
+  private final JobPlanner planner;
+  private final PlanStore plans;
+  private final ResultStore results;
+  private final StageScheduler scheduler;
+  private final S3Client s3;
+  private final BufferAllocator allocator;
+  private final String bucket;
+  private final SelfInvoker self;
+  private final JobSettings settings;
+  private final Duration jobTimeout;
+  private final Clock clock;
+  private final DriverHooks hooks;
+
+  public JobDriver(JobStore store, JobPlanner planner, PlanStore plans, ResultStore results, StageScheduler scheduler,
+      S3Client s3, BufferAllocator allocator, String bucket, SelfInvoker self, JobSettings settings,
+      Duration jobTimeout, Clock clock, DriverHooks hooks) {
+    this.store = store;
+    this.planner = planner;
+    this.plans = plans;
+    this.results = results;
+    this.scheduler = scheduler;
+    this.s3 = s3;
+    this.allocator = allocator;
+    this.bucket = bucket;
+    this.self = self;
+    this.settings = settings;
+    this.jobTimeout = jobTimeout;
+    this.clock = clock;
+    this.hooks = hooks;
+  }
+
+  /** How a {@link #drive} call ended. */
+  public enum Outcome {
+    /** The job reached a terminal state in this call. */
+    FINISHED,
+    /** This invocation's time was up; another invocation was asked to carry on. */
+    HANDED_OFF,
+    /** Another invocation holds the job (or took it over meanwhile), or it was already finished. */
+    NOT_OWNER
+  }
+
+  /**
+   * What a drive did.
+   *
+   * @param outcome how it ended
+   * @param job the job as last read or written
+   * @param answer for a job that SUCCEEDED in this call, its answer as Arrow IPC (null otherwise)
+   */
+  public record Drive(Outcome outcome, JobRecord job, byte[] answer) {}
+
+  /**
+   * Takes the job's lease and advances the job until it ends, the hand-off time comes, or the lease
+   * is lost.
+   *
+   * @param handOffAt when to stop and hand the job over
+   * @param grace how long a hand-over waits for running attempts
+   * @throws NoSuchJobException if there is no such job
+   */
+  public Drive drive(String jobId, Instant handOffAt, Duration grace) {
+    String owner = UUID.randomUUID().toString();
+    Optional<Lease> acquired = store.acquire(jobId, owner, clock.instant(), settings.lease());
+    if (acquired.isEmpty()) {
+      return new Drive(Outcome.NOT_OWNER, store.get(jobId).orElseThrow(() -> new NoSuchJobException(jobId)), null);
+    }
+    try (LeaseKeeper keeper = new LeaseKeeper(store, clock, acquired.get(), settings.lease())) {
+      return advance(jobId, keeper, handOffAt, grace);
+    }
+  }
+
+  private Drive advance(String jobId, LeaseKeeper keeper, Instant handOffAt, Duration grace) {
+    JobRecord job = store.get(jobId).orElseThrow(() -> new NoSuchJobException(jobId));
+    JobPlan plan = null;
+    StoreJobControl control = null;
+    try {
+      if (job.cancelRequested()) {
+        return finishFailed(keeper, job, new JobError(ErrorCode.CANCELLED.name(), "query was cancelled", 0, 0), true);
+      }
+      if (job.state() == JobState.QUEUED) {
+        JobPlanner.Planned planned = planner.plan(jobId, job.sql(), job.properties());
+        if (planned.isExplain()) {
+          return finishExplain(keeper, job, planned.explain());
+        }
+        plan = planned.plan();
+        plans.save(plan);
+        List<StageProgress> zero = new ArrayList<>();
+        plan.taskCounts().forEach((stage, n) -> zero.add(new StageProgress(stage, 0, n)));
+        job = store.transition(keeper.lease(), JobState.QUEUED, JobState.RUNNING, JobUpdate.progress(zero), clock.instant());
+      }
+      if (job.state() == JobState.RUNNING) {
+        plan = plan != null ? plan : plans.load(jobId);
+        Map<Integer, TaskResult[]> prior = priorWinners(plan);
+        control = new StoreJobControl(store, clock, keeper, settings.withSuspendGrace(grace), handOffAt, hooks,
+            progressOf(plan, prior), () -> putCancelMarker(jobId));
+        JobRun run = scheduler.run(plan, prior, control, jobTimeout);
+        job = store.transition(keeper.lease(), JobState.RUNNING, JobState.FINALIZING,
+            JobUpdate.progress(control.progress()), clock.instant());
+      }
+      if (job.state() == JobState.FINALIZING) {
+        plan = plan != null ? plan : plans.load(jobId);
+        hooks.finalizing(jobId);
+        return finishSucceeded(keeper, job, plan);
+      }
+      return new Drive(Outcome.NOT_OWNER, job, null);
+    } catch (JobSuspendedException e) {
+      if (control != null && control.handOffDue() && !keeper.isLost()) {
+        store.release(keeper.lease(), clock.instant());
+        LOG.info("job {}: handing over ({} attempts abandoned)", jobId, e.abandoned().size());
+        self.resume(jobId);
+        return new Drive(Outcome.HANDED_OFF, store.get(jobId).orElse(job), null);
+      }
+      return new Drive(Outcome.NOT_OWNER, store.get(jobId).orElse(job), null);
+    } catch (LeaseLostException e) {
+      LOG.warn("job {}: {}", jobId, e.getMessage());
+      return new Drive(Outcome.NOT_OWNER, store.get(jobId).orElse(job), null);
+    } catch (JobFailedException e) {
+      boolean cancelled = e.code() == ErrorCode.CANCELLED;
+      return finishFailed(keeper, current(jobId, job), new JobError(e.code().name(), e.getMessage(), 0, 0), cancelled);
+    } catch (SquallException e) {
+      return finishFailed(keeper, current(jobId, job), new JobError(e.code().name(), e.getMessage(), e.line(), e.column()), false);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Drive(Outcome.NOT_OWNER, job, null);
+    } catch (RuntimeException e) {
+      LOG.error("job {} failed with an internal error", jobId, e);
+      return finishFailed(keeper, current(jobId, job), new JobError(ErrorCode.INTERNAL_ERROR.name(),
+          "internal error: " + e, 0, 0), false);
+    }
+  }
+
+  private JobRecord current(String jobId, JobRecord fallback) {
+    return store.get(jobId).orElse(fallback);
+  }
+
+  /** Winners recorded so far, by stage, as arrays indexed by partition. */
+  private Map<Integer, TaskResult[]> priorWinners(JobPlan plan) {
+    Map<Integer, Integer> counts = plan.taskCounts();
+    Map<Integer, TaskResult[]> prior = new HashMap<>();
+    for (TaskWinner w : store.winners(plan.jobId())) {
+      TaskResult[] stage = prior.computeIfAbsent(w.stageId(), s -> new TaskResult[counts.getOrDefault(s, 0)]);
+      if (w.partition() < stage.length) {
+        try {
+          stage[w.partition()] = TaskResult.parseFrom(w.result());
+        } catch (InvalidProtocolBufferException e) {
+          throw new IllegalStateException("stored winner of task " + w.stageId() + "." + w.partition() + " is unreadable", e);
+        }
+      }
+    }
+    return prior;
+  }
+
+  private static List<StageProgress> progressOf(JobPlan plan, Map<Integer, TaskResult[]> prior) {
+    List<StageProgress> progress = new ArrayList<>();
+    plan.taskCounts().forEach((stage, n) -> {
+      int done = 0;
+      TaskResult[] w = prior.get(stage);
+      if (w != null) {
+        for (TaskResult r : w) {
+          done += r == null ? 0 : 1;
+        }
+      }
+      progress.add(new StageProgress(stage, done, n));
+    });
+    return progress;
+  }
+
+  private Drive finishSucceeded(LeaseKeeper keeper, JobRecord job, JobPlan plan) {
+    Map<Integer, TaskResult[]> winners = priorWinners(plan);
+    int root = plan.graph().getRootStageId();
+    TaskResult[] rootWinners = winners.get(root);
+    ResultCollector.Collected collected = new ResultCollector(s3, allocator).collect(bucket, rootWinners, plan.outputSchema());
+    String location = results.put(job.jobId(), collected.arrowIpc());
+    QuerySummary summary = JobSummaries.of(plan, store.attempts(job.jobId()), collected.rows(), millisSince(job));
+    JobRecord done = store.transition(keeper.lease(), JobState.FINALIZING, JobState.SUCCEEDED,
+        JobUpdate.NONE.withResultLocation(location).withSummary(summary.toByteArray()), clock.instant());
+    deleteJobData(job.jobId());
+    return new Drive(Outcome.FINISHED, done, collected.arrowIpc());
+  }
+
+  private Drive finishExplain(LeaseKeeper keeper, JobRecord job, String explain) {
+    byte[] answer = textAnswer("plan", explain);
+    String location = results.put(job.jobId(), answer);
+    QuerySummary summary = QuerySummary.newBuilder().setRows(1).setWallMillis(millisSince(job)).build();
+    JobRecord j = store.transition(keeper.lease(), JobState.QUEUED, JobState.RUNNING, JobUpdate.NONE, clock.instant());
+    j = store.transition(keeper.lease(), j.state(), JobState.FINALIZING, JobUpdate.NONE, clock.instant());
+    j = store.transition(keeper.lease(), j.state(), JobState.SUCCEEDED,
+        JobUpdate.NONE.withResultLocation(location).withSummary(summary.toByteArray()), clock.instant());
+    return new Drive(Outcome.FINISHED, j, answer);
+  }
+
+  /** Ends the job as FAILED or CANCELLED after deleting its shuffle data (running attempts have ended). */
+  private Drive finishFailed(LeaseKeeper keeper, JobRecord job, JobError error, boolean cancelled) {
+    deleteJobData(job.jobId());
+    JobState to = cancelled ? JobState.CANCELLED : JobState.FAILED;
+    try {
+      JobRecord done = store.transition(keeper.lease(), job.state(), to, JobUpdate.error(error), clock.instant());
+      return new Drive(Outcome.FINISHED, done, null);
+    } catch (LeaseLostException | StateConflictException e) {
+      LOG.warn("job {}: could not record {}: {}", job.jobId(), to, e.getMessage());
+      return new Drive(Outcome.NOT_OWNER, current(job.jobId(), job), null);
+    }
+  }
+
+  /** Tells running tasks to stop (the client's cancel request normally put it there already). */
+  private void putCancelMarker(String jobId) {
+    try {
+      s3.putObject(b -> b.bucket(bucket).key(TaskSpecFactory.cancelMarkerKey(PlanStore.jobPrefix(jobId))),
+          software.amazon.awssdk.core.sync.RequestBody.empty());
+    } catch (RuntimeException e) {
+      LOG.warn("job {}: writing the cancel marker failed: {}", jobId, e.toString());
+    }
+  }
+
+  private void deleteJobData(String jobId) {
+    try {
+      new ShuffleCleaner(s3).deleteJob(bucket, PlanStore.jobPrefix(jobId));
+    } catch (RuntimeException e) {
+      LOG.warn("job {}: deleting its shuffle data failed: {}", jobId, e.toString());
+    }
+  }
+
+  private long millisSince(JobRecord job) {
+    return job.createdAt() == null ? 0 : Duration.between(job.createdAt(), clock.instant()).toMillis();
+  }
+
+  private byte[] textAnswer(String column, String text) {
+    Schema schema = new Schema(List.of(Field.nullable(column, ArrowType.Utf8.INSTANCE)));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+        ArrowStreamWriter writer = new ArrowStreamWriter(root, null, out)) {
+      VarCharVector v = (VarCharVector) root.getVector(0);
+      v.allocateNew();
+      v.setSafe(0, text.getBytes(StandardCharsets.UTF_8));
+      v.setValueCount(1);
+      root.setRowCount(1);
+      writer.start();
+      writer.writeBatch();
+      writer.end();
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot encode EXPLAIN output", e);
+    }
+    return out.toByteArray();
+  }
+}

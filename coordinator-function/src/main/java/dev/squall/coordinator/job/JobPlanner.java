@@ -1,0 +1,70 @@
+package dev.squall.coordinator.job;
+
+import dev.squall.coordinator.CoordinatorSettings;
+import dev.squall.coordinator.QueryProperties;
+import dev.squall.coordinator.api.SquallException;
+import dev.squall.coordinator.scheduler.JobPlan;
+import dev.squall.planner.DistributedPlanner;
+import dev.squall.planner.PlannedQuery;
+import dev.squall.planner.PlannerSettings;
+import dev.squall.planner.PlanningException;
+import dev.squall.planner.split.ScanAssignment;
+import dev.squall.planner.split.SplitPlanner;
+import dev.squall.proto.v1.StageGraph;
+import java.util.Map;
+import org.apache.iceberg.catalog.Catalog;
+
+/**
+ * Plans a stored job's SQL: the distributed planner's stage graph, then split planning from
+ * Iceberg metadata, into a {@link JobPlan}; or, for EXPLAIN, the rendered plan.
+ */
+public final class JobPlanner {
+  private final Catalog catalog;
+  private final CoordinatorSettings settings;
+  private final PlannerSettings defaults;
+
+  public JobPlanner(Catalog catalog, CoordinatorSettings settings, PlannerSettings defaults) {
+    this.catalog = catalog;
+    this.settings = settings;
+    this.defaults = defaults;
+  }
+
+  /** A planned job: a plan to run, or EXPLAIN text to answer with. */
+  public record Planned(JobPlan plan, String explain) {
+    public boolean isExplain() {
+      return explain != null;
+    }
+  }
+
+  /**
+   * @throws SquallException USER_ERROR with line and column for SQL the planner refuses, or the
+   *     error category of a split-planning failure
+   */
+  public Planned plan(String jobId, String sql, Map<String, String> properties) {
+    PlannerSettings plannerSettings = QueryProperties.apply(defaults, properties);
+    PlannedQuery planned;
+    ScanAssignment splits;
+    try {
+      planned = new DistributedPlanner(catalog).plan(withoutTrailingSemicolons(sql), plannerSettings);
+      if (planned.isExplain()) {
+        return new Planned(null, planned.explain());
+      }
+      splits = new SplitPlanner(catalog, plannerSettings.targetSplitSizeBytes()).plan(planned.stageGraph());
+    } catch (PlanningException e) {
+      throw new SquallException(e.code().errorCode(), e.reason(), e.line(), e.column(), e);
+    }
+    StageGraph graph = splits.applyTo(planned.stageGraph());
+    return new Planned(new JobPlan(jobId, graph, splits.tasksByStage(), settings.shuffleBucket(),
+        PlanStore.jobPrefix(jobId), settings.compression(), settings.taskMemoryBudgetBytes(), dev.squall.engine.types.SqlType.arrowSchema(planned.outputSchema()),
+        null), null);
+  }
+
+  /** One statement may end in semicolons, as pasted from a SQL console; positions are unchanged. */
+  static String withoutTrailingSemicolons(String sql) {
+    int end = sql.length();
+    while (end > 0 && (sql.charAt(end - 1) == ';' || Character.isWhitespace(sql.charAt(end - 1)))) {
+      end--;
+    }
+    return sql.substring(0, end);
+  }
+}

@@ -1,0 +1,186 @@
+package dev.squall.coordinator.job;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.squall.coordinator.scheduler.JobControl;
+import dev.squall.jobstore.AttemptState;
+import dev.squall.jobstore.JobRecord;
+import dev.squall.jobstore.JobStore;
+import dev.squall.jobstore.JobStoreException;
+import dev.squall.jobstore.JobUpdate;
+import dev.squall.jobstore.LeaseLostException;
+import dev.squall.jobstore.StageProgress;
+import dev.squall.jobstore.StateConflictException;
+import dev.squall.jobstore.TaskWinner;
+import dev.squall.proto.v1.TaskResult;
+import dev.squall.proto.v1.TaskSpec;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The scheduler's {@link JobControl} backed by the job store: attempts and winners are recorded
+ * there as they happen, progress at most every 300 ms (and whenever a stage completes), a cancel
+ * request is read every {@link JobSettings#cancelPoll()}, and the run is suspended when the lease is
+ * lost or the invocation's hand-off time has come.
+ */
+final class StoreJobControl implements JobControl {
+  private static final Logger LOG = LoggerFactory.getLogger(StoreJobControl.class);
+  private static final Duration PROGRESS_EVERY = Duration.ofMillis(300);
+
+  private final JobStore store;
+  private final Clock clock;
+  private final LeaseKeeper keeper;
+  private final JobSettings settings;
+  private final Instant handOffAt;
+  private final DriverHooks hooks;
+  private final Map<Integer, StageProgress> progress = new TreeMap<>();
+  private Instant lastCancelCheck = Instant.EPOCH;
+  private Instant lastProgressWrite = Instant.EPOCH;
+  private boolean progressDirty;
+  private boolean handOffDue;
+  private final Runnable onCancel;
+  private final int attemptBase;
+  private boolean cancelSeen;
+
+  StoreJobControl(JobStore store, Clock clock, LeaseKeeper keeper, JobSettings settings, Instant handOffAt,
+      DriverHooks hooks, List<StageProgress> initial, Runnable onCancel) {
+    this.onCancel = onCancel;
+    this.store = store;
+    this.clock = clock;
+    this.keeper = keeper;
+    this.settings = settings;
+    this.handOffAt = handOffAt;
+    this.hooks = hooks;
+    initial.forEach(p -> progress.put(p.stageId(), p));
+    int max = -1;
+    for (var a : store.attempts(keeper.lease().jobId())) {
+      max = Math.max(max, a.attempt());
+    }
+    this.attemptBase = max + 1;
+  }
+
+  private String jobId() {
+    return keeper.lease().jobId();
+  }
+
+  @Override
+  public int attemptBase() {
+    return attemptBase;
+  }
+
+  /** True when the run stopped because this invocation's time was up (not because the lease was lost). */
+  boolean handOffDue() {
+    return handOffDue;
+  }
+
+  @Override
+  public Directive check() {
+    Instant now = clock.instant();
+    if (keeper.isLost()) {
+      return Directive.SUSPEND;
+    }
+    if (!now.isBefore(handOffAt)) {
+      handOffDue = true;
+      return Directive.SUSPEND;
+    }
+    if (progressDirty && Duration.between(lastProgressWrite, now).compareTo(PROGRESS_EVERY) >= 0) {
+      writeProgress(now);
+    }
+    if (Duration.between(lastCancelCheck, now).compareTo(settings.cancelPoll()) >= 0) {
+      lastCancelCheck = now;
+      try {
+        Optional<JobRecord> job = store.get(jobId());
+        if (job.isEmpty() || job.get().leaseEpoch() != keeper.lease().epoch()) {
+          keeper.markLost();
+          return Directive.SUSPEND;
+        }
+        if (job.get().cancelRequested()) {
+          if (!cancelSeen) {
+            cancelSeen = true;
+            onCancel.run();
+          }
+          return Directive.CANCEL;
+        }
+      } catch (JobStoreException e) {
+        LOG.warn("job {}: reading the store for a cancel request failed: {}", jobId(), e.getMessage());
+      }
+    }
+    return Directive.CONTINUE;
+  }
+
+  @Override
+  public Duration suspendGrace() {
+    return settings.suspendGrace();
+  }
+
+  @Override
+  public boolean attemptStarted(TaskSpec spec) {
+    try {
+      store.attemptStarted(spec.getJobId(), spec.getStageId(), spec.getPartition(), spec.getAttempt(),
+          keeper.lease().epoch(), clock.instant());
+      return true;
+    } catch (StateConflictException e) {
+      LOG.warn("job {}: attempt {}.{}.{} was recorded before; not sending it", spec.getJobId(), spec.getStageId(),
+          spec.getPartition(), spec.getAttempt());
+      return false;
+    }
+  }
+
+  @Override
+  public void attemptFinished(TaskSpec spec, TaskResult result) {
+    TaskResult.Builder detail = TaskResult.newBuilder().setMetrics(result.getMetrics());
+    if (result.hasError()) {
+      detail.setError(result.getError().toBuilder().clearMissing());
+    }
+    store.attemptFinished(spec.getJobId(), spec.getStageId(), spec.getPartition(), spec.getAttempt(),
+        result.hasError() ? AttemptState.FAILED : AttemptState.SUCCEEDED, detail.build().toByteArray(), clock.instant());
+  }
+
+  @Override
+  public TaskResult recordWinner(TaskResult result) {
+    TaskWinner w = store.recordWinner(result.getJobId(), result.getStageId(), result.getPartition(), result.getAttempt(),
+        result.toByteArray());
+    if (w.attempt() == result.getAttempt()) {
+      return result;
+    }
+    try {
+      return TaskResult.parseFrom(w.result());
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("stored winner of task " + w.stageId() + "." + w.partition() + " is unreadable", e);
+    }
+  }
+
+  @Override
+  public void progress(int stageId, int tasksDone, int tasksTotal) {
+    progress.put(stageId, new StageProgress(stageId, tasksDone, tasksTotal));
+    progressDirty = true;
+    if (tasksDone == tasksTotal) {
+      writeProgress(clock.instant());
+      hooks.stageFinished(jobId(), stageId);
+    }
+  }
+
+  /** The progress as last reported, ordered by stage id. */
+  List<StageProgress> progress() {
+    return new ArrayList<>(progress.values());
+  }
+
+  private void writeProgress(Instant now) {
+    try {
+      store.update(keeper.lease(), JobUpdate.progress(progress()), now);
+      lastProgressWrite = now;
+      progressDirty = false;
+    } catch (LeaseLostException e) {
+      keeper.markLost();
+    } catch (JobStoreException e) {
+      LOG.warn("job {}: writing progress failed: {}", jobId(), e.getMessage());
+    }
+  }
+}

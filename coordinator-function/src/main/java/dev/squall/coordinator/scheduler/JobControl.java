@@ -1,0 +1,57 @@
+package dev.squall.coordinator.scheduler;
+
+import dev.squall.proto.v1.TaskResult;
+import dev.squall.proto.v1.TaskSpec;
+import java.time.Duration;
+
+/**
+ * What the scheduler asks of the invocation that runs a job: whether to go on, where attempt
+ * numbers start, and where to record attempts and winners (the job store, so that another
+ * invocation can resume the job). Called from the scheduler's thread, except
+ * {@link #attemptStarted}, which is called from invoker threads.
+ */
+public interface JobControl {
+  /** What the scheduler does next. */
+  enum Directive {
+    /** Keep going. */
+    CONTINUE,
+    /** The client cancelled the job: start nothing more, let running attempts end, fail as CANCELLED. */
+    CANCEL,
+    /** Hand the job over (time limit near, or the lease is lost): start nothing more, stop. */
+    SUSPEND
+  }
+
+  /**
+   * The first attempt number of this run: above every attempt recorded for the job, so that a
+   * resumed job never reuses the attempt number, and so the shuffle object, of an attempt an
+   * earlier invocation abandoned.
+   */
+  int attemptBase();
+
+  /** Polled at least every 200 ms. */
+  Directive check();
+
+  /** How long a suspended run waits for running attempts before abandoning them. */
+  Duration suspendGrace();
+
+  /**
+   * An attempt is about to be sent: records it.
+   *
+   * @return false if this attempt number was recorded before (by another invocation); it is then
+   *     not sent
+   */
+  boolean attemptStarted(TaskSpec spec);
+
+  /** An attempt ended, successfully or not. */
+  void attemptFinished(TaskSpec spec, TaskResult result);
+
+  /**
+   * Records a successful attempt as its task's winner unless the task has one already.
+   *
+   * @return the task's winning result: {@code result}, or the attempt recorded first
+   */
+  TaskResult recordWinner(TaskResult result);
+
+  /** A stage's count of tasks with a winner changed. */
+  void progress(int stageId, int tasksDone, int tasksTotal);
+}
