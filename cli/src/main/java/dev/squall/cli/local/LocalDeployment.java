@@ -134,6 +134,7 @@ public final class LocalDeployment implements AutoCloseable {
   private final LocalCatalog catalog;
   private final LambdaEmulator lambda;
   private final Gateway gateway;
+  private final JobStore jobs;
 
   private LocalDeployment(Options options) throws Exception {
     try {
@@ -174,7 +175,7 @@ public final class LocalDeployment implements AutoCloseable {
           .withMaxConcurrentTasks(options.taskConcurrency())
           .withTaskFunctionMemoryMb(options.taskMemoryMb());
       LambdaTaskInvoker invoker = track(new LambdaTaskInvoker(lambdaClient, TASK_FUNCTION, options.taskConcurrency()));
-      JobStore jobs = track(options.dataDir() == null ? SqliteJobStore.temporary(JOB_RETENTION)
+      jobs = track(options.dataDir() == null ? SqliteJobStore.temporary(JOB_RETENTION)
           : SqliteJobStore.open(options.dataDir().resolve("jobs.db"), JOB_RETENTION));
       CoordinatorFunction coordinator = CoordinatorEnvironment.assemble(jobs, catalog.catalog(),
           new StageScheduler(invoker, RetryPolicy.defaults()), coordinatorS3, presigner, allocator,
@@ -249,6 +250,11 @@ public final class LocalDeployment implements AutoCloseable {
 
   public LambdaEmulator lambda() {
     return lambda;
+  }
+
+  /** The coordinator's job store (SQLite under {@code DATA/jobs.db}). */
+  public JobStore jobStore() {
+    return jobs;
   }
 
   @Override
