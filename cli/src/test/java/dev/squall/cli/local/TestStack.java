@@ -91,7 +91,14 @@ final class TestStack implements AutoCloseable {
 
   /** Posts {@code {"sql", "mode": "async"}}; returns the query id from the 202 answer. */
   String submitAsync(String sql) throws Exception {
+    return submitAsync(sql, Map.of());
+  }
+
+  /** Posts {@code {"sql", "properties", "mode": "async"}}; returns the query id from the 202 answer. */
+  String submitAsync(String sql, Map<String, String> properties) throws Exception {
     ObjectNode body = JSON.createObjectNode().put("sql", sql).put("mode", "async");
+    ObjectNode props = body.putObject("properties");
+    properties.forEach(props::put);
     HttpResponse<byte[]> r = postRaw(JSON.writeValueAsBytes(body), "application/json");
     if (r.statusCode() != 202) {
       throw new AssertionError("async submission answered " + r.statusCode() + ": " + new String(r.body()));
