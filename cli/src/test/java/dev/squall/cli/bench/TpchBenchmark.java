@@ -1,9 +1,9 @@
 package dev.squall.cli.bench;
 
 import dev.squall.cli.local.LocalDeployment;
-import dev.squall.coordinator.job.JobSettings;
 import dev.squall.cli.local.TpchDialect;
 import dev.squall.cli.local.TpchDuckDbViews;
+import dev.squall.coordinator.job.JobSettings;
 import dev.squall.local.tpch.TpchQueries;
 import java.net.URI;
 import java.net.http.HttpClient;
