@@ -21,7 +21,10 @@ import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOrderBy;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -147,6 +150,7 @@ public final class WritePlanner {
   public PlannedWrite createTableAs(CreateTableAsStatement statement) {
     TableIdentifier id = newTableIdentifier(statement.name());
     SqlNode source = SqlFrontEnd.parse(statement.query());
+    refuseRepeatedSelectNames(source, id);
     RelRoot root = frontEnd.toRel(source);
     RelNode query = root.project();
 
@@ -233,6 +237,30 @@ public final class WritePlanner {
       }
     }
     return id;
+  }
+
+  /**
+   * Calcite silently renames a repeated output name ({@code x}, {@code x0}); a new table must not
+   * get a column name nobody wrote, so repeated names of a SELECT list are refused before
+   * validation renames them. (Names that come from a {@code *} are checked after validation only
+   * by exact repetition.)
+   */
+  private static void refuseRepeatedSelectNames(SqlNode source, TableIdentifier id) {
+    SqlNode query = source instanceof SqlOrderBy orderBy ? orderBy.query : source;
+    if (!(query instanceof SqlSelect select) || select.getSelectList() == null) {
+      return;
+    }
+    Set<String> seen = new HashSet<>();
+    for (SqlNode item : select.getSelectList()) {
+      if (item instanceof SqlIdentifier identifier && identifier.isStar()) {
+        continue;
+      }
+      String alias = SqlValidatorUtil.alias(item);
+      if (alias != null && !seen.add(alias.toLowerCase(Locale.ROOT))) {
+        throw error(Code.VALIDATION_ERROR, "Column name '" + alias + "' appears twice in CREATE TABLE " + id
+            + "; give one of them another name with AS", item.getParserPosition());
+      }
+    }
   }
 
   private static int indexOfIgnoreCase(List<Types.NestedField> columns, String name) {

@@ -341,6 +341,10 @@ class WritePlanningTest {
     assertThat(unnamed.column()).isEqualTo(27);
     PlanningException untyped = refused("create table t6 as select null as x");
     assertThat(untyped.reason()).contains("CAST");
+    PlanningException repeated = refused("create table t6 as select o_orderkey, o_custkey as O_ORDERKEY from orders");
+    assertThat(repeated.code()).isEqualTo(Code.VALIDATION_ERROR);
+    assertThat(repeated.reason()).contains("appears twice");
+    assertThat(repeated.column()).isEqualTo(39);
   }
 
   @Test
