@@ -84,6 +84,13 @@ public final class ColumnAssignment {
               + from1.getFullTypeString().replace(" NOT NULL", "") + " to column '" + column.name()
               + "' of type " + column.type(), pos.getLineNum(), pos.getColumnNum());
         }
+        if (from1.getSqlTypeName() == SqlTypeName.NULL && column.isRequired()) {
+          SqlParserPos pos = columnPosition(source, from);
+          throw new PlanningException(Code.VALIDATION_ERROR, "Cannot assign NULL to column '" + column.name()
+              + "', which is NOT NULL", pos.getLineNum(), pos.getColumnNum());
+        }
+        // A nullable value into a NOT NULL column passes here: whether a NULL arrives is known
+        // only at run time, where the writer refuses it.
         RelDataType to = types.createTypeWithNullability(probe, from1.isNullable());
         RexNode input = rex.makeInputRef(query, from);
         expressions.add(to.equals(from1) ? input : rex.makeCast(to, input, true, false));

@@ -21,6 +21,7 @@ import dev.squall.proto.v1.Operator;
 import dev.squall.proto.v1.Stage;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.PartitionSpecParser;
@@ -179,6 +180,39 @@ class WritePlanningTest {
     assertThat(e.reason()).contains("column 'k'").contains("VARCHAR").contains("long");
     assertThat(e.line()).isEqualTo(2);
     assertThat(e.column()).isEqualTo(8);
+  }
+
+  @Test
+  void nullIntoANotNullColumnIsRefusedAtTheValue() {
+    PlanningException e = refused("insert into sales (k, note) values (null, 'x')");
+    assertThat(e.code()).isEqualTo(Code.VALIDATION_ERROR);
+    assertThat(e.reason()).contains("NULL").contains("'k'");
+    assertThat(e.column()).isEqualTo(37);
+  }
+
+  @Test
+  void assignmentRulesFollowTheColumnTypeFamily() {
+    assertThat(ColumnAssignment.assignable(SqlTypeName.INTEGER, Types.LongType.get())).isTrue();
+    assertThat(ColumnAssignment.assignable(SqlTypeName.DOUBLE, Types.DecimalType.of(10, 2))).isTrue();
+    assertThat(ColumnAssignment.assignable(SqlTypeName.CHAR, Types.StringType.get())).isTrue();
+    assertThat(ColumnAssignment.assignable(SqlTypeName.DATE, Types.TimestampType.withoutZone())).isTrue();
+    assertThat(ColumnAssignment.assignable(SqlTypeName.NULL, Types.DateType.get())).isTrue();
+    assertThat(ColumnAssignment.assignable(SqlTypeName.VARCHAR, Types.LongType.get())).isFalse();
+    assertThat(ColumnAssignment.assignable(SqlTypeName.BIGINT, Types.StringType.get())).isFalse();
+    assertThat(ColumnAssignment.assignable(SqlTypeName.TIMESTAMP, Types.DateType.get())).isFalse();
+    assertThat(ColumnAssignment.assignable(SqlTypeName.BOOLEAN, Types.IntegerType.get())).isFalse();
+    assertThat(ColumnAssignment.assignable(SqlTypeName.INTEGER, Types.UUIDType.get())).isFalse();
+  }
+
+  @Test
+  void insertIntoAPartitionedTableCarriesItsSpec() {
+    PartitionSpec spec = PartitionSpec.builderFor(sales.schema()).day("shipped").bucket("k", 8).build();
+    catalog.buildTable(TableIdentifier.of(TpchCatalog.TPCH, "daily"), sales.schema()).withPartitionSpec(spec).create();
+    WriteTarget target = plan("insert into daily select l_orderkey, l_quantity, l_comment, l_shipdate from lineitem")
+        .write().orElseThrow();
+    assertThat(target.spec().fields()).hasSize(2);
+    assertThat(target.spec().fields().get(0).transform().toString()).isEqualTo("day");
+    assertThat(target.spec().fields().get(1).transform().toString()).isEqualTo("bucket[8]");
   }
 
   @Test
