@@ -2,14 +2,22 @@ package dev.squall.planner;
 
 import dev.squall.planner.explain.ExplainRenderer;
 import dev.squall.planner.optimize.LogicalOptimizer;
+import dev.squall.planner.sql.CreateTableAsStatement;
 import dev.squall.planner.sql.ExplainStatement;
 import dev.squall.planner.sql.SqlFrontEnd;
 import dev.squall.planner.stage.StageGraphTranslator;
 import dev.squall.planner.translate.TypeTranslator;
+import dev.squall.planner.write.WritePlanner;
+import dev.squall.planner.write.WriteTarget;
+import dev.squall.proto.v1.Schema;
 import dev.squall.proto.v1.StageGraph;
+import java.util.List;
+import java.util.Optional;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlNode;
 import org.apache.iceberg.catalog.Catalog;
 
 /**
@@ -20,7 +28,8 @@ import org.apache.iceberg.catalog.Catalog;
  * ScanAssignment splits = new SplitPlanner(catalog, settings.targetSplitSizeBytes()).plan(q.stageGraph());
  * </pre>
  *
- * Steps: optional EXPLAIN prefix ({@link ExplainStatement}); parse, refuse unsupported SQL,
+ * Steps: optional EXPLAIN prefix ({@link ExplainStatement}); for INSERT and CREATE TABLE AS the
+ * target and the final projection onto its columns ({@link WritePlanner}); parse, refuse unsupported SQL,
  * validate against the Iceberg catalog and convert ({@link SqlFrontEnd}); optimize with Calcite's
  * rules ({@link LogicalOptimizer}); cut into stages with typed edges ({@link StageGraphTranslator});
  * render EXPLAIN ({@link ExplainRenderer}). Splits are planned separately by
@@ -50,15 +59,31 @@ public final class DistributedPlanner {
     }
     try {
       SqlFrontEnd frontEnd = new SqlFrontEnd(catalog, settings);
-      RelRoot root = frontEnd.toRel(statement.query());
-      RelNode logical = root.project();
+      WritePlanner writes = new WritePlanner(catalog, frontEnd, settings);
+      Optional<CreateTableAsStatement> ctas = CreateTableAsStatement.parse(statement.query());
+      RelNode logical;
+      List<String> names;
+      Optional<WriteTarget> write = Optional.empty();
+      SqlNode parsed = ctas.isPresent() ? null : SqlFrontEnd.parse(statement.query());
+      if (ctas.isPresent() || parsed instanceof SqlInsert) {
+        WritePlanner.PlannedWrite planned = ctas.isPresent()
+            ? writes.createTableAs(ctas.get()) : writes.insert((SqlInsert) parsed);
+        logical = planned.plan();
+        names = planned.columnNames();
+        write = Optional.of(planned.target());
+      } else {
+        RelRoot root = frontEnd.toRel(parsed);
+        logical = root.project();
+        names = root.validatedRowType.getFieldNames();
+      }
       RelNode optimized = new LogicalOptimizer().optimize(logical, frontEnd.relBuilder());
-      var names = root.validatedRowType.getFieldNames();
       StageGraph graph = new StageGraphTranslator(settings).translate(optimized, names);
+      String header = write.map(w -> w.describe()).orElse(null);
       String explain = statement.format() == ExplainStatement.Format.JSON
-          ? ExplainRenderer.json(graph) : ExplainRenderer.text(graph);
-      return new PlannedQuery(graph, TypeTranslator.schema(optimized.getRowType(), names),
-          statement.format(), explain, RelOptUtil.toString(optimized));
+          ? ExplainRenderer.json(graph, header) : ExplainRenderer.text(graph, header);
+      Schema output = write.isPresent()
+          ? PlannedQuery.ROW_COUNT_SCHEMA : TypeTranslator.schema(optimized.getRowType(), names);
+      return new PlannedQuery(graph, output, statement.format(), explain, RelOptUtil.toString(optimized), write);
     } catch (PlanningException e) {
       throw e;
     } catch (RuntimeException | StackOverflowError e) {

@@ -14,6 +14,8 @@ public final class PlanningException extends RuntimeException {
     SYNTAX_ERROR,
     UNKNOWN_TABLE,
     UNKNOWN_COLUMN,
+    /** CREATE TABLE AS names a table that exists. */
+    TABLE_EXISTS,
     /** Any other validation failure: types, ambiguous names, wrong GROUP BY, ... */
     VALIDATION_ERROR,
     /** Valid SQL that Squall does not run (yet), e.g. window functions. */

@@ -32,8 +32,19 @@ public final class ExplainRenderer {
 
   /** The text form. */
   public static String text(StageGraph graph) {
+    return text(graph, null);
+  }
+
+  /**
+   * The text form under a first line {@code Write: <write>} when {@code write} is not null (e.g.
+   * {@code Write: INSERT INTO tpch.t}; the root stage writes the table's data files).
+   */
+  public static String text(StageGraph graph, String write) {
     Map<Integer, Map<Integer, Edge>> inputs = inputsByStage(graph);
     StringBuilder out = new StringBuilder();
+    if (write != null) {
+      out.append("Write: ").append(write).append(" (root stage writes data files)\n");
+    }
     List<Stage> stages = new ArrayList<>(graph.getStagesList());
     stages.sort((a, b) -> Integer.compare(b.getStageId(), a.getStageId()));
     for (Stage stage : stages) {
@@ -58,8 +69,16 @@ public final class ExplainRenderer {
 
   /** The JSON form, pretty-printed. */
   public static String json(StageGraph graph) {
+    return json(graph, null);
+  }
+
+  /** The JSON form with a first member {@code "write": "<write>"} when {@code write} is not null. */
+  public static String json(StageGraph graph, String write) {
     Map<Integer, Map<Integer, Edge>> inputs = inputsByStage(graph);
     ObjectNode root = JSON.createObjectNode();
+    if (write != null) {
+      root.put("write", write);
+    }
     root.put("rootStageId", graph.getRootStageId());
     ArrayNode stages = root.putArray("stages");
     for (Stage stage : graph.getStagesList()) {

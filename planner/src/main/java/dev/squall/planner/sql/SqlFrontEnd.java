@@ -4,8 +4,10 @@ import dev.squall.planner.PlannerSettings;
 import dev.squall.planner.PlanningException;
 import dev.squall.planner.PlanningException.Code;
 import dev.squall.planner.catalog.IcebergCatalogSchema;
+import dev.squall.planner.catalog.IcebergTable;
 import dev.squall.planner.optimize.SquallMetadata;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
@@ -18,6 +20,7 @@ import org.apache.calcite.plan.ConventionTraitDef;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.volcano.VolcanoPlanner;
 import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rex.RexBuilder;
@@ -99,15 +102,33 @@ public final class SqlFrontEnd {
    *     VALIDATION_ERROR with the position of the offending text
    */
   public RelRoot toRel(String sql) {
-    SqlNode parsed;
+    return toRel(parse(sql));
+  }
+
+  /**
+   * Parses one statement (a query, or an INSERT whose parts the caller plans).
+   *
+   * @throws PlanningException SYNTAX_ERROR with the position Calcite reports
+   */
+  public static SqlNode parse(String sql) {
     try {
-      parsed = SqlParser.create(sql, parserConfig()).parseQuery();
+      return SqlParser.create(sql, parserConfig()).parseQuery();
     } catch (SqlParseException e) {
       SqlParserPos pos = e.getPos();
       String message = e.getMessage() == null ? "Syntax error" : e.getMessage().split("\n")[0];
       throw new PlanningException(Code.SYNTAX_ERROR, "Syntax error: " + message,
           pos == null ? 0 : pos.getLineNum(), pos == null ? 0 : pos.getColumnNum(), e);
     }
+  }
+
+  /**
+   * Checks, validates and converts a parsed query (a SELECT, set operation, VALUES, ...). After
+   * this call a SELECT's select list holds one item per output column (stars expanded).
+   *
+   * @throws PlanningException UNSUPPORTED, UNKNOWN_TABLE, UNKNOWN_COLUMN or VALIDATION_ERROR with
+   *     the position of the offending text
+   */
+  public RelRoot toRel(SqlNode parsed) {
     UnsupportedSqlCheck.check(parsed);
     SqlNode validated;
     try {
@@ -128,6 +149,17 @@ public final class SqlFrontEnd {
             // simplifier takes time that grows far faster than the list.
             .withInSubQueryThreshold(IN_LIST_AS_VALUES_THRESHOLD));
     return converter.convertQuery(validated, false, true);
+  }
+
+  /**
+   * The Iceberg table a (possibly partly qualified) name denotes, resolved as in a FROM clause:
+   * case-insensitively, unqualified names in the default namespace.
+   *
+   * @return empty when no such table exists
+   */
+  public Optional<IcebergTable> resolveTable(List<String> names) {
+    Prepare.PreparingTable table = catalogReader.getTable(names);
+    return table == null ? Optional.empty() : Optional.ofNullable(table.unwrap(IcebergTable.class));
   }
 
   /** IN lists with at least this many items are planned as a join with VALUES. */

@@ -16,7 +16,8 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
  * Refuses, before validation and before any task runs, SQL that Squall's engine does not execute:
- * window functions, grouping sets, MATCH_RECOGNIZE, UNNEST/LATERAL, TABLESAMPLE, PIVOT, DML,
+ * window functions, grouping sets, MATCH_RECOGNIZE, UNNEST/LATERAL, TABLESAMPLE, PIVOT, DML other
+ * than a top-level INSERT (planned by {@code write.WritePlanner}, which checks only its query),
  * recursive WITH, WITHIN GROUP, and every function outside the engine's list.
  * The error names the construct and its line and column.
  */

@@ -1,0 +1,259 @@
+package dev.squall.coordinator.commit;
+
+import dev.squall.planner.write.WriteTarget;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.Transaction;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.SupportsBulkOperations;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The coordinator's final step of a write: commits the data files of a job's winning attempts
+ * to the Iceberg table in ONE commit, exactly once per job id.
+ *
+ * <ul>
+ *   <li>INSERT: one {@code table.newAppend()} with every file, its snapshot summary stamped
+ *       {@value #JOB_ID_PROPERTY} = job id. A concurrent commit to the same table makes Iceberg
+ *       refresh and retry the append by itself (table properties {@code commit.retry.*}).
+ *   <li>CREATE TABLE AS: a create transaction at the planned location with the planned schema,
+ *       spec and properties, holding the stamped append: the table appears with its data or not
+ *       at all.
+ *   <li>Idempotent: before committing it looks for a snapshot of the table whose summary carries
+ *       the job id (for CTAS: the table exists and carries it) and then commits nothing. After a
+ *       failed or uncertain commit ({@link CommitStateUnknownException}) it reloads the table and
+ *       looks again, so a commit that landed is reported as a success, never repeated.
+ * </ul>
+ *
+ * <p>{@link #deleteDataFiles} removes files that will not be committed (losing attempts, failed
+ * jobs) through the table's FileIO. Thread-safe if the catalog is.
+ */
+public final class IcebergCommitter {
+  /** Snapshot summary property that names the job whose data files the snapshot added. */
+  public static final String JOB_ID_PROPERTY = "squall.job-id";
+
+  private static final Logger LOG = LoggerFactory.getLogger(IcebergCommitter.class);
+
+  private final Catalog catalog;
+
+  public IcebergCommitter(Catalog catalog) {
+    this.catalog = Objects.requireNonNull(catalog, "catalog");
+  }
+
+  /**
+   * Commits a job's data files, or finds that an earlier run of the job did.
+   *
+   * @param target the table as planned ({@code PlannedQuery.write()})
+   * @param jobId the job's id; stamped into the snapshot summary
+   * @param files the data files of the winning attempts (may be empty: the commit still records
+   *     the job, and for CTAS creates the empty table)
+   * @return the job's snapshot and the rows it added
+   * @throws WriteCommitException when the commit did not happen (e.g. the INSERT target was
+   *     dropped, a CTAS target was created by someone else meanwhile, a file does not fit the
+   *     table), or may have happened ({@link WriteCommitException#outcomeUnknown()})
+   */
+  public CommitOutcome commit(WriteTarget target, String jobId, List<DataFile> files) {
+    Objects.requireNonNull(jobId, "jobId");
+    if (jobId.isBlank()) {
+      throw new IllegalArgumentException("job id must not be blank");
+    }
+    return target.createsTable() ? createTable(target, jobId, files) : append(target, jobId, files);
+  }
+
+  /**
+   * The snapshot of {@code table} that a run of {@code jobId} committed, if any (searched among
+   * the table's snapshots, newest first; an expired snapshot is not found).
+   *
+   * @return empty also when the table does not exist
+   */
+  public Optional<Snapshot> findCommitted(TableIdentifier table, String jobId) {
+    try {
+      return jobSnapshot(catalog.loadTable(table), jobId);
+    } catch (NoSuchTableException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Deletes data files that were not committed: those of losing or failed attempts, or all of a
+   * failed job's. Paths that the job's committed snapshot added are never deleted, so a caller
+   * that lists too much cannot damage the table. Deleting a file that does not exist is not an
+   * error.
+   *
+   * @param paths full paths (e.g. {@code s3://bucket/warehouse/ns/t/data/...parquet})
+   * @return the number of paths asked to be deleted (those not protected by the commit)
+   * @throws IllegalArgumentException for a path outside the table location (the data files of
+   *     a write all lie under it, unless {@code write.data.path} moves them elsewhere)
+   */
+  public int deleteDataFiles(WriteTarget target, String jobId, Collection<String> paths) {
+    String dataPath = target.properties().get("write.data.path");
+    for (String path : paths) {
+      boolean under = path.startsWith(withSlash(target.location()))
+          || (dataPath != null && path.startsWith(withSlash(dataPath)));
+      if (!under) {
+        throw new IllegalArgumentException("Refusing to delete '" + path + "': not under the table location "
+            + target.location());
+      }
+    }
+    Set<String> protectedPaths = new HashSet<>();
+    FileIO io;
+    if (catalog.tableExists(target.table())) {
+      Table table = catalog.loadTable(target.table());
+      io = table.io();
+      jobSnapshot(table, jobId).ifPresent(s -> s.addedDataFiles(table.io())
+          .forEach(f -> protectedPaths.add(f.location())));
+    } else {
+      // The table was never created (failed CTAS): the uncommitted create transaction's FileIO is
+      // the one the table would have had.
+      io = catalog.buildTable(target.table(), target.schema()).withLocation(target.location())
+          .createTransaction().table().io();
+    }
+    List<String> doomed = new ArrayList<>();
+    for (String path : paths) {
+      if (!protectedPaths.contains(path)) {
+        doomed.add(path);
+      }
+    }
+    if (doomed.isEmpty()) {
+      return 0;
+    }
+    if (io instanceof SupportsBulkOperations bulk) {
+      bulk.deleteFiles(doomed);
+    } else {
+      doomed.forEach(io::deleteFile);
+    }
+    LOG.info("Deleted {} uncommitted data files of job {} under {}", doomed.size(), jobId, target.location());
+    return doomed.size();
+  }
+
+  private CommitOutcome append(WriteTarget target, String jobId, List<DataFile> files) {
+    Table table;
+    try {
+      table = catalog.loadTable(target.table());
+    } catch (NoSuchTableException e) {
+      throw new WriteCommitException("Table " + target.table() + " no longer exists; nothing was committed",
+          false, e);
+    }
+    Optional<Snapshot> earlier = jobSnapshot(table, jobId);
+    if (earlier.isPresent()) {
+      return already(earlier.get(), files);
+    }
+    try {
+      AppendFiles append = table.newAppend();
+      files.forEach(append::appendFile);
+      append.set(JOB_ID_PROPERTY, jobId).commit();
+    } catch (RuntimeException e) {
+      return recheck(target.table(), jobId, files, e);
+    }
+    Snapshot committed = jobSnapshot(table, jobId).orElseThrow(() -> new IllegalStateException(
+        "Committed job " + jobId + " to " + target.table() + " but its snapshot is not in the table"));
+    return new CommitOutcome(committed.snapshotId(), recordCount(files), false);
+  }
+
+  private CommitOutcome createTable(WriteTarget target, String jobId, List<DataFile> files) {
+    if (catalog.tableExists(target.table())) {
+      return existingTable(target.table(), jobId, files, null);
+    }
+    try {
+      Transaction create = catalog.buildTable(target.table(), target.schema())
+          .withPartitionSpec(target.spec())
+          .withLocation(target.location())
+          .withProperties(target.properties())
+          .createTransaction();
+      if (!create.table().schema().sameSchema(target.schema())) {
+        // The writers wrote the planned field ids; a table with other ids would misread them.
+        throw new WriteCommitException("The catalog would create " + target.table() + " with schema "
+            + create.table().schema() + ", not the planned " + target.schema() + "; nothing was committed",
+            false, null);
+      }
+      AppendFiles append = create.newAppend();
+      files.forEach(append::appendFile);
+      append.set(JOB_ID_PROPERTY, jobId).commit();
+      create.commitTransaction();
+    } catch (WriteCommitException e) {
+      throw e;
+    } catch (AlreadyExistsException e) {
+      return existingTable(target.table(), jobId, files, e);
+    } catch (RuntimeException e) {
+      return recheck(target.table(), jobId, files, e);
+    }
+    Snapshot committed = findCommitted(target.table(), jobId).orElseThrow(() -> new IllegalStateException(
+        "Created " + target.table() + " for job " + jobId + " but its snapshot is not in the table"));
+    return new CommitOutcome(committed.snapshotId(), recordCount(files), false);
+  }
+
+  /** CTAS found its table: ours from an earlier run, or someone else's. */
+  private CommitOutcome existingTable(TableIdentifier id, String jobId, List<DataFile> files, Exception cause) {
+    Optional<Snapshot> earlier = findCommitted(id, jobId);
+    if (earlier.isPresent()) {
+      return already(earlier.get(), files);
+    }
+    throw new WriteCommitException("Table " + id + " was created by another writer after planning;"
+        + " nothing was committed", false, cause);
+  }
+
+  /** After a failed commit call: did it land anyway? */
+  private CommitOutcome recheck(TableIdentifier id, String jobId, List<DataFile> files, RuntimeException failure) {
+    boolean uncertain = failure instanceof CommitStateUnknownException;
+    Optional<Snapshot> landed;
+    try {
+      landed = findCommitted(id, jobId);
+    } catch (RuntimeException e) {
+      failure.addSuppressed(e);
+      throw new WriteCommitException("Commit of job " + jobId + " to " + id + " failed and the table could"
+          + " not be re-read: " + failure.getMessage(), true, failure);
+    }
+    if (landed.isPresent()) {
+      LOG.info("Commit of job {} to {} reported {} but its snapshot {} is in the table", jobId, id,
+          failure.getClass().getSimpleName(), landed.get().snapshotId());
+      return new CommitOutcome(landed.get().snapshotId(), recordCount(files), false);
+    }
+    throw new WriteCommitException((uncertain ? "Commit state of job " : "Commit of job ") + jobId + " to " + id
+        + (uncertain ? " is unknown: " : " failed: ") + failure.getMessage(), uncertain, failure);
+  }
+
+  private static CommitOutcome already(Snapshot snapshot, List<DataFile> files) {
+    String added = snapshot.summary().get(SnapshotSummary.ADDED_RECORDS_PROP);
+    long rows = added == null ? recordCount(files) : Long.parseLong(added);
+    return new CommitOutcome(snapshot.snapshotId(), rows, true);
+  }
+
+  private static Optional<Snapshot> jobSnapshot(Table table, String jobId) {
+    List<Snapshot> snapshots = new ArrayList<>();
+    table.snapshots().forEach(snapshots::add);
+    for (int i = snapshots.size() - 1; i >= 0; i--) {
+      if (jobId.equals(snapshots.get(i).summary().get(JOB_ID_PROPERTY))) {
+        return Optional.of(snapshots.get(i));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static long recordCount(List<DataFile> files) {
+    long rows = 0;
+    for (DataFile file : files) {
+      rows += file.recordCount();
+    }
+    return rows;
+  }
+
+  private static String withSlash(String location) {
+    return location.endsWith("/") ? location : location + "/";
+  }
+}
