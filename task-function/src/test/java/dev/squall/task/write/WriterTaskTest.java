@@ -489,4 +489,27 @@ class WriterTaskTest {
     assertThat(lossy.getError().getCode()).isEqualTo(ErrorCode.USER_ERROR);
     assertThat(lossy.getError().getMessage()).contains("column d").contains("fraction digits");
   }
+
+  @Test
+  void timestampIsWrittenToATimestamptzColumnAsUtcAndIntIsRangeChecked() throws Exception {
+    Table table = local.catalog().createTable(TableIdentifier.of("w", "t" + TABLES.incrementAndGet()),
+        new Schema(Types.NestedField.optional(1, "at", Types.TimestampType.withZone()),
+            Types.NestedField.optional(2, "n", Types.IntegerType.get())));
+    dev.squall.proto.v1.Schema schema = dev.squall.proto.v1.Schema.newBuilder()
+        .addFields(Field.newBuilder().setName("at").setType(SqlType.TIMESTAMP.toProto()))
+        .addFields(Field.newBuilder().setName("n").setType(SqlType.BIGINT.toProto())).build();
+    LocalDateTime at = LocalDateTime.of(2024, 2, 29, 23, 59, 58, 123_456_000);
+    Operator fits = Operator.newBuilder().setOutputSchema(schema).setValues(Values.newBuilder()
+        .addRows(Values.Row.newBuilder().addValues(literal(at)).addValues(literal((long) Integer.MIN_VALUE)))).build();
+    commit(table, parse(succeed(writerTask(table, fits, "job-z1", 0, Map.of())), table));
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+      assertThat(records).extracting(r -> List.of(r.get(0), r.get(1)))
+          .containsExactly(List.of(at.atOffset(java.time.ZoneOffset.UTC), Integer.MIN_VALUE));
+    }
+    Operator tooBig = Operator.newBuilder().setOutputSchema(schema).setValues(Values.newBuilder()
+        .addRows(Values.Row.newBuilder().addValues(literal(at)).addValues(literal(1L + Integer.MAX_VALUE)))).build();
+    TaskResult result = runner.run(writerTask(table, tooBig, "job-z2", 0, Map.of()), () -> false);
+    assertThat(result.getError().getCode()).isEqualTo(ErrorCode.USER_ERROR);
+    assertThat(result.getError().getMessage()).contains("2147483648").contains("column n");
+  }
 }
