@@ -39,13 +39,21 @@ public final class DataFileOutputSink implements OutputSink {
     writer.write(batch);
   }
 
-  /** Adds one commit message per data file and sets {@code objects_written}. */
+  /**
+   * Finishes the files, adds one commit message per data file and sets {@code objects_written}.
+   * On failure the attempt's files are deleted.
+   */
   @Override
   public void finish(TaskResult.Builder result) {
     List<DataFile> files = writer.complete();
-    for (DataFile file : files) {
-      result.addCommitMessages(CommitMessages.toJson(file, target.spec()));
+    List<String> messages;
+    try {
+      messages = files.stream().map(file -> CommitMessages.toJson(file, target.spec())).toList();
+    } catch (RuntimeException e) {
+      writer.abort();
+      throw e;
     }
+    result.addAllCommitMessages(messages);
     result.getMetricsBuilder().setObjectsWritten(files.size());
   }
 

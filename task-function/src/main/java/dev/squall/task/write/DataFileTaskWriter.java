@@ -6,7 +6,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -37,8 +38,9 @@ import org.slf4j.LoggerFactory;
  * file this attempt creates is remembered, so that {@link #abort()} can delete them all.
  *
  * <p>Memory: each open file buffers up to a Parquet row group ({@code write.parquet.row-group-size-bytes})
- * on the heap, so a task that sees many partition values holds many buffers at once; this memory
- * is outside the task's Arrow budget.
+ * on the heap, outside the task's Arrow budget. To bound that, at most {@code maxOpenFiles} files
+ * are open at once: a row of yet another partition value first finishes the least recently written
+ * file (so unsorted input over many partition values makes more, smaller files).
  *
  * <p>Not thread-safe; one instance per attempt. Usage: {@link #write} per batch, then either
  * {@link #complete()} or {@link #abort()}.
@@ -47,6 +49,8 @@ public final class DataFileTaskWriter implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DataFileTaskWriter.class);
   /** Rows between file-size checks (a size check asks the Parquet writer for its buffered size). */
   private static final int ROWS_PER_SIZE_CHECK = 1000;
+  /** Default bound on files open at once (one per partition value being written). */
+  public static final int DEFAULT_MAX_OPEN_FILES = 64;
 
   private final FileIO io;
   private final WriteTarget target;
@@ -57,7 +61,9 @@ public final class DataFileTaskWriter implements AutoCloseable {
   private final PartitionKey key;
   private final InternalRecordWrapper internal;
   private final long targetFileSizeBytes;
-  private final Map<PartitionKey, OpenFile> open = new HashMap<>();
+  private final int maxOpenFiles;
+  // Access order: the first entry is the least recently written file.
+  private final Map<PartitionKey, OpenFile> open = new LinkedHashMap<>(16, 0.75f, true);
   private final List<String> created = new ArrayList<>();
   private final List<DataFile> finished = new ArrayList<>();
   private int nextSeq;
@@ -82,6 +88,18 @@ public final class DataFileTaskWriter implements AutoCloseable {
    * @throws EngineException INTERNAL_ERROR when the schema has columns that cannot be written
    */
   public DataFileTaskWriter(FileIO io, WriteTarget target, DataFileNames names) {
+    this(io, target, names, DEFAULT_MAX_OPEN_FILES);
+  }
+
+  /**
+   * @param maxOpenFiles files open at once, at least 1
+   * @throws EngineException INTERNAL_ERROR when the schema has columns that cannot be written
+   */
+  public DataFileTaskWriter(FileIO io, WriteTarget target, DataFileNames names, int maxOpenFiles) {
+    if (maxOpenFiles < 1) {
+      throw new IllegalArgumentException("maxOpenFiles must be at least 1: " + maxOpenFiles);
+    }
+    this.maxOpenFiles = maxOpenFiles;
     this.io = io;
     this.target = target;
     this.names = names;
@@ -113,6 +131,12 @@ public final class DataFileTaskWriter implements AutoCloseable {
         key.partition(internal.wrap(record));
         OpenFile file = open.get(key);
         if (file == null) {
+          if (open.size() >= maxOpenFiles) {
+            Iterator<OpenFile> eldest = open.values().iterator();
+            OpenFile evicted = eldest.next();
+            eldest.remove();
+            finish(evicted);
+          }
           PartitionKey partition = key.copy();
           file = newFile(partition);
           open.put(partition, file);

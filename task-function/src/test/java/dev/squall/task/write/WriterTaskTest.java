@@ -512,4 +512,46 @@ class WriterTaskTest {
     assertThat(result.getError().getCode()).isEqualTo(ErrorCode.USER_ERROR);
     assertThat(result.getError().getMessage()).contains("2147483648").contains("column n");
   }
+
+  @Test
+  void atMostMaxOpenFilesAreOpenAndEveryFileHoldsOnePartitionValue() throws Exception {
+    Table table = createTable(b -> b.identity("category"));
+    List<Row> rows = rows(0, 300);
+    WriteTarget target = WriteTarget.of(writerTask(table, values(rows), "job-m1", 0, Map.of()).getOutput().getDataFiles());
+    DataFileTaskWriter writer = new DataFileTaskWriter(io, target,
+        new DataFileNames("job-m1", 3, 2, 0, org.apache.iceberg.FileFormat.PARQUET), 2);
+    // Rows arrive with the four category values interleaved, so two open files keep evicting each other.
+    try (BufferAllocator child = allocator.newChildAllocator("max-open-files", 0, Long.MAX_VALUE)) {
+      dev.squall.engine.FragmentExecutor.run(values(rows), NO_INPUTS, child, 0, writer::write);
+    }
+    List<DataFile> files = writer.complete();
+    assertThat(files.size()).isGreaterThan(4);
+    Map<Long, Row> byId = new HashMap<>();
+    rows.forEach(r -> byId.put(r.id(), r));
+    for (DataFile file : files) {
+      Object value = file.partition().get(0, Object.class);
+      for (List<Object> row : duckRows(List.of(file.location()))) {
+        assertThat(byId.get((Long) row.get(0)).category()).isEqualTo(value);
+      }
+    }
+    commit(table, files);
+    assertThat(readTable(table)).isEqualTo(expected(rows));
+  }
+
+  static final dev.squall.engine.input.InputProvider NO_INPUTS = new dev.squall.engine.input.InputProvider() {
+    @Override
+    public dev.squall.proto.v1.ScanInput scanInput(int inputIndex) {
+      throw new IllegalArgumentException("no scan inputs");
+    }
+
+    @Override
+    public FileIO fileIO() {
+      return io;
+    }
+
+    @Override
+    public dev.squall.engine.input.BatchSource shuffleInput(int inputIndex, BufferAllocator a) {
+      throw new IllegalArgumentException("no shuffle inputs");
+    }
+  };
 }
