@@ -12,12 +12,12 @@ import dev.squall.proto.v1.TaskError;
 import dev.squall.proto.v1.TaskMetrics;
 import dev.squall.proto.v1.TaskResult;
 import dev.squall.proto.v1.TaskSpec;
-import dev.squall.shuffle.MapOutput;
 import dev.squall.shuffle.MapTaskAttempt;
 import dev.squall.shuffle.MissingShuffleOutputException;
 import dev.squall.shuffle.ShuffleMetrics;
 import dev.squall.shuffle.ShuffleWriter;
 import dev.squall.shuffle.ShuffleWriterOptions;
+import dev.squall.task.write.DataFileOutputSink;
 import java.util.function.BooleanSupplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.iceberg.io.FileIO;
@@ -29,8 +29,9 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * Runs one attempt of one task from its {@link TaskSpec}: checks the wire-contract fingerprint,
  * reads its splits or shuffle inputs, runs its fragment with the engine, writes its output (a
- * shuffle object, or for the root stage a one-partition result object) and answers with a
- * {@link TaskResult}: the output's index and metrics, or an error with its code.
+ * shuffle object; for the root stage a one-partition result object; for a writer task Iceberg
+ * data files) and answers with a {@link TaskResult}: the output's index or commit messages and
+ * metrics, or an error with its code. A failed or cancelled attempt deletes what it wrote.
  *
  * <p>Holds no catalog configuration: data files are read by the paths and schemas in the spec,
  * through the {@link FileIO} it is given.
@@ -44,7 +45,7 @@ public final class TaskRunner {
 
   /**
    * @param s3 client for shuffle objects (not closed here)
-   * @param fileIO reads Iceberg data files (not closed here)
+   * @param fileIO reads Iceberg data files and writes those of writer tasks (not closed here)
    * @param rootAllocator the allocator tasks take their child allocators from
    */
   public TaskRunner(S3Client s3, FileIO fileIO, BufferAllocator rootAllocator) {
@@ -72,9 +73,7 @@ public final class TaskRunner {
     TaskInputs inputs = new TaskInputs(spec, fileIO, s3);
     try (BufferAllocator allocator = rootAllocator.newChildAllocator(
         "task " + spec.getStageId() + "." + spec.getPartition() + " attempt " + spec.getAttempt(), 0, Long.MAX_VALUE)) {
-      ShuffleWriter writer = ShuffleWriter.open(s3, allocator, shuffleOutputOf(spec),
-          new MapTaskAttempt(spec.getStageId(), spec.getPartition(), spec.getAttempt()),
-          ShuffleWriterOptions.forMemoryBudget(spec.getMemoryBudgetBytes()));
+      OutputSink writer = openSink(spec, allocator);
       long rows;
       long peak;
       try (FragmentExecutor.Execution run = FragmentExecutor.execute(spec.getFragment(), inputs, allocator, spec.getMemoryBudgetBytes())) {
@@ -94,8 +93,7 @@ public final class TaskRunner {
         writer.abort();
         throw e;
       }
-      MapOutput output = writer.close();
-      output.addTo(result);
+      writer.finish(result);
       TaskMetrics.Builder metrics = result.getMetricsBuilder();
       metrics.setRowsWritten(rows).setPeakMemoryBytes(peak).setBytesScanned(scannedBytes(spec));
       for (ShuffleMetrics m : inputs.readerMetrics()) {
@@ -115,6 +113,16 @@ public final class TaskRunner {
     }
     result.getMetricsBuilder().setWallMillis((System.nanoTime() - start) / 1_000_000);
     return result.build();
+  }
+
+  /** The sink for the spec's output kind: data files for a writer task, else a shuffle/result object. */
+  private OutputSink openSink(TaskSpec spec, BufferAllocator allocator) {
+    if (spec.getOutput().hasDataFiles()) {
+      return DataFileOutputSink.open(spec, fileIO);
+    }
+    return new ShuffleOutputSink(ShuffleWriter.open(s3, allocator, shuffleOutputOf(spec),
+        new MapTaskAttempt(spec.getStageId(), spec.getPartition(), spec.getAttempt()),
+        ShuffleWriterOptions.forMemoryBudget(spec.getMemoryBudgetBytes())));
   }
 
   /** Bytes of data-file ranges the task's splits cover. */

@@ -1,0 +1,29 @@
+package dev.squall.task;
+
+import dev.squall.proto.v1.TaskResult;
+import dev.squall.shuffle.ShuffleWriter;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/** A shuffle (or result) output: the attempt's one object, written by a {@link ShuffleWriter}. */
+final class ShuffleOutputSink implements OutputSink {
+  private final ShuffleWriter writer;
+
+  ShuffleOutputSink(ShuffleWriter writer) {
+    this.writer = writer;
+  }
+
+  @Override
+  public void write(VectorSchemaRoot batch) {
+    writer.write(batch);
+  }
+
+  @Override
+  public void finish(TaskResult.Builder result) {
+    writer.close().addTo(result);
+  }
+
+  @Override
+  public void abort() {
+    writer.abort();
+  }
+}

@@ -1,0 +1,64 @@
+package dev.squall.task.write;
+
+import dev.squall.proto.v1.TaskResult;
+import dev.squall.proto.v1.TaskSpec;
+import dev.squall.task.OutputSink;
+import java.util.List;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * The output of a writer task: Iceberg data files under the table location, reported as commit
+ * messages ({@link CommitMessages}) in the TaskResult. The coordinator commits them; the task never
+ * talks to a catalog.
+ */
+public final class DataFileOutputSink implements OutputSink {
+  private final WriteTarget target;
+  private final DataFileTaskWriter writer;
+
+  private DataFileOutputSink(WriteTarget target, DataFileTaskWriter writer) {
+    this.target = target;
+    this.writer = writer;
+  }
+
+  /**
+   * The sink for a spec whose output is {@code data_files}.
+   *
+   * @throws dev.squall.engine.EngineException INTERNAL_ERROR for a malformed DataFileWrite or job id
+   */
+  public static DataFileOutputSink open(TaskSpec spec, FileIO io) {
+    WriteTarget target = WriteTarget.of(spec.getOutput().getDataFiles());
+    DataFileNames names = new DataFileNames(spec.getJobId(), spec.getStageId(), spec.getPartition(),
+        spec.getAttempt(), target.format());
+    return new DataFileOutputSink(target, new DataFileTaskWriter(io, target, names));
+  }
+
+  @Override
+  public void write(VectorSchemaRoot batch) {
+    writer.write(batch);
+  }
+
+  /**
+   * Finishes the files, adds one commit message per data file and sets {@code objects_written}.
+   * On failure the attempt's files are deleted.
+   */
+  @Override
+  public void finish(TaskResult.Builder result) {
+    List<DataFile> files = writer.complete();
+    List<String> messages;
+    try {
+      messages = files.stream().map(file -> CommitMessages.toJson(file, target.spec())).toList();
+    } catch (RuntimeException e) {
+      writer.abort();
+      throw e;
+    }
+    result.addAllCommitMessages(messages);
+    result.getMetricsBuilder().setObjectsWritten(files.size());
+  }
+
+  @Override
+  public void abort() {
+    writer.abort();
+  }
+}
