@@ -1,5 +1,6 @@
 package dev.squall.coordinator;
 
+import dev.squall.coordinator.commit.WriteFinalizer;
 import dev.squall.coordinator.job.JobDriver;
 import dev.squall.coordinator.job.JobPlanner;
 import dev.squall.coordinator.job.JobSettings;
@@ -73,7 +74,7 @@ public final class CoordinatorEnvironment {
     ResultStore results = new ResultStore(s3, presigner, settings.shuffleBucket(), settings.resultUrlTtl());
     JobDriver driver = new JobDriver(store, new JobPlanner(catalog, settings, plannerDefaults),
         new PlanStore(s3, settings.shuffleBucket()), results, scheduler, s3, allocator, settings.shuffleBucket(), self,
-        jobSettings, settings.jobTimeout(), clock, hooks);
+        jobSettings, settings.jobTimeout(), clock, hooks, new WriteFinalizer(catalog));
     return new CoordinatorFunction(new QueryCoordinator(store, driver, results, self, s3, settings, jobSettings, clock));
   }
 

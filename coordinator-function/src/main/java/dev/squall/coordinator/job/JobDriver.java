@@ -2,7 +2,12 @@ package dev.squall.coordinator.job;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.squall.coordinator.api.SquallException;
+import dev.squall.coordinator.commit.CommitOutcome;
+import dev.squall.coordinator.commit.WriteCommitException;
+import dev.squall.coordinator.commit.WriteFinalizer;
+import dev.squall.coordinator.commit.WriteTargets;
 import dev.squall.coordinator.finalize.ResultCollector;
+import dev.squall.planner.write.WriteTarget;
 import dev.squall.coordinator.scheduler.JobFailedException;
 import dev.squall.coordinator.scheduler.JobPlan;
 import dev.squall.coordinator.scheduler.JobRun;
@@ -50,7 +55,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * Advances one job as far as one invocation can, under the job's lease: QUEUED (plan it, store the
  * plan) → RUNNING (run the stages not yet finished, recording attempts and winners) → FINALIZING
- * (store the answer) → SUCCEEDED; or FAILED / CANCELLED, deleting the job's shuffle data.
+ * (store the answer; for INSERT and CREATE TABLE AS, commit the winners' data files to the table once)
+ * → SUCCEEDED; or FAILED / CANCELLED, deleting the job's shuffle data.
  *
  * <p>Whatever state the store holds, the driver continues from there, so an invocation that died
  * is replaced by any later one once its lease lapses, and finished stages are not run again. When
@@ -73,10 +79,12 @@ public final class JobDriver {
   private final Duration jobTimeout;
   private final Clock clock;
   private final DriverHooks hooks;
+  private final WriteFinalizer writes;
 
   public JobDriver(JobStore store, JobPlanner planner, PlanStore plans, ResultStore results, StageScheduler scheduler,
       S3Client s3, BufferAllocator allocator, String bucket, SelfInvoker self, JobSettings settings,
-      Duration jobTimeout, Clock clock, DriverHooks hooks) {
+      Duration jobTimeout, Clock clock, DriverHooks hooks, WriteFinalizer writes) {
+    this.writes = writes;
     this.store = store;
     this.planner = planner;
     this.plans = plans;
@@ -136,7 +144,7 @@ public final class JobDriver {
     StoreJobControl control = null;
     try {
       if (job.cancelRequested()) {
-        return finishFailed(keeper, job, new JobError(ErrorCode.CANCELLED.name(), "query was cancelled", 0, 0), true);
+        return finishFailed(keeper, job, new JobError(ErrorCode.CANCELLED.name(), "query was cancelled", 0, 0), true, null);
       }
       if (job.state() == JobState.QUEUED) {
         JobPlanner.Planned planned = planner.plan(jobId, job.sql(), job.properties());
@@ -177,16 +185,16 @@ public final class JobDriver {
       return new Drive(Outcome.NOT_OWNER, store.get(jobId).orElse(job), null);
     } catch (JobFailedException e) {
       boolean cancelled = e.code() == ErrorCode.CANCELLED;
-      return finishFailed(keeper, current(jobId, job), new JobError(e.code().name(), e.getMessage(), 0, 0), cancelled);
+      return finishFailed(keeper, current(jobId, job), new JobError(e.code().name(), e.getMessage(), 0, 0), cancelled, plan);
     } catch (SquallException e) {
-      return finishFailed(keeper, current(jobId, job), new JobError(e.code().name(), e.getMessage(), e.line(), e.column()), false);
+      return finishFailed(keeper, current(jobId, job), new JobError(e.code().name(), e.getMessage(), e.line(), e.column()), false, plan);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return new Drive(Outcome.NOT_OWNER, job, null);
     } catch (RuntimeException e) {
       LOG.error("job {} failed with an internal error", jobId, e);
       return finishFailed(keeper, current(jobId, job), new JobError(ErrorCode.INTERNAL_ERROR.name(),
-          "internal error: " + e, 0, 0), false);
+          "internal error: " + e, 0, 0), false, plan);
     }
   }
 
@@ -230,7 +238,26 @@ public final class JobDriver {
     Map<Integer, TaskResult[]> winners = priorWinners(plan);
     int root = plan.graph().getRootStageId();
     TaskResult[] rootWinners = winners.get(root);
-    ResultCollector.Collected collected = new ResultCollector(s3, allocator).collect(bucket, rootWinners, plan.outputSchema());
+    ResultCollector.Collected collected;
+    if (plan.write() != null) {
+      WriteTarget target = WriteTargets.fromRecord(plan.write());
+      CommitOutcome outcome;
+      try {
+        outcome = writes.finish(job.jobId(), target, rootWinners, () -> hooks.committed(job.jobId()));
+      } catch (WriteCommitException e) {
+        if (e.outcomeUnknown()) {
+          // Whether the commit landed is unknown: the job stays FINALIZING and the next
+          // invocation looks for its snapshot again.
+          LOG.warn("job {}: commit outcome unknown, leaving the job to be resumed: {}", job.jobId(), e.getMessage());
+          store.release(keeper.lease(), clock.instant());
+          return new Drive(Outcome.NOT_OWNER, current(job.jobId(), job), null);
+        }
+        throw new SquallException(ErrorCode.EXTERNAL, "commit to " + target.table() + " failed: " + e.getMessage(), 0, 0, e);
+      }
+      collected = new ResultCollector.Collected(RowCountAnswer.encode(plan.outputSchema(), outcome.rowCount(), allocator), 1);
+    } else {
+      collected = new ResultCollector(s3, allocator).collect(bucket, rootWinners, plan.outputSchema());
+    }
     String location = results.put(job.jobId(), collected.arrowIpc());
     QuerySummary summary = JobSummaries.of(plan, store.attempts(job.jobId()), collected.rows(), millisSince(job));
     JobRecord done = store.transition(keeper.lease(), JobState.FINALIZING, JobState.SUCCEEDED,
@@ -250,8 +277,22 @@ public final class JobDriver {
     return new Drive(Outcome.FINISHED, j, answer);
   }
 
-  /** Ends the job as FAILED or CANCELLED after deleting its shuffle data (running attempts have ended). */
-  private Drive finishFailed(LeaseKeeper keeper, JobRecord job, JobError error, boolean cancelled) {
+  /**
+   * Ends the job as FAILED or CANCELLED after deleting its shuffle data and, for a write, every data
+   * file it wrote (running attempts have ended).
+   */
+  private Drive finishFailed(LeaseKeeper keeper, JobRecord job, JobError error, boolean cancelled, JobPlan plan) {
+    if (plan == null && job.state() != JobState.QUEUED) {
+      try {
+        plan = plans.load(job.jobId());
+      } catch (RuntimeException e) {
+        LOG.warn("job {}: its plan cannot be read to clean up: {}", job.jobId(), e.toString());
+      }
+    }
+    if (plan != null && plan.write() != null) {
+      int deleted = writes.discard(job.jobId(), WriteTargets.fromRecord(plan.write()));
+      LOG.info("job {}: deleted {} data files of the failed write", job.jobId(), deleted);
+    }
     deleteJobData(job.jobId());
     JobState to = cancelled ? JobState.CANCELLED : JobState.FAILED;
     try {

@@ -3,6 +3,8 @@ package dev.squall.coordinator.job;
 import dev.squall.coordinator.CoordinatorSettings;
 import dev.squall.coordinator.QueryProperties;
 import dev.squall.coordinator.api.SquallException;
+import dev.squall.coordinator.commit.WriteTargets;
+import dev.squall.engine.types.SqlType;
 import dev.squall.coordinator.scheduler.JobPlan;
 import dev.squall.planner.DistributedPlanner;
 import dev.squall.planner.PlannedQuery;
@@ -16,7 +18,8 @@ import org.apache.iceberg.catalog.Catalog;
 
 /**
  * Plans a stored job's SQL: the distributed planner's stage graph, then split planning from
- * Iceberg metadata, into a {@link JobPlan}; or, for EXPLAIN, the rendered plan.
+ * Iceberg metadata, into a {@link JobPlan} (with its write target for INSERT and CREATE TABLE AS);
+ * or, for EXPLAIN, the rendered plan.
  */
 public final class JobPlanner {
   private final Catalog catalog;

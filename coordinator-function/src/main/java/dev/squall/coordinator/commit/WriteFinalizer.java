@@ -1,0 +1,115 @@
+package dev.squall.coordinator.commit;
+
+import dev.squall.planner.write.WriteTarget;
+import dev.squall.proto.v1.TaskResult;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.iceberg.ContentFile;
+import org.apache.iceberg.ContentFileParser;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.FileInfo;
+import org.apache.iceberg.io.SupportsPrefixOperations;
+import org.apache.iceberg.util.JsonUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The final step of a write job, on the coordinator: turns the winning writer attempts' commit
+ * messages into data files, commits them once ({@link IcebergCommitter}), and deletes every other
+ * data file the job wrote (losing, failed and abandoned attempts). For a failed or cancelled job it
+ * deletes all of the job's data files, so the table stays exactly as it was.
+ *
+ * <p>The job's files are found by name ({@code squall-<jobId>-s...}, as writer tasks name them)
+ * under the table's data location; that listing covers the table's data files, a cost paid once
+ * per write job.
+ */
+public final class WriteFinalizer {
+  private static final Logger LOG = LoggerFactory.getLogger(WriteFinalizer.class);
+
+  private final Catalog catalog;
+  private final IcebergCommitter committer;
+
+  public WriteFinalizer(Catalog catalog) {
+    this.catalog = catalog;
+    this.committer = new IcebergCommitter(catalog);
+  }
+
+  /**
+   * Commits the winners' data files and removes the job's other files.
+   *
+   * @param rootWinners the winning attempts of the writer (root) stage, one per task
+   * @param afterCommit called once the catalog commit is done (or found done), before cleanup
+   * @return the commit's snapshot and the rows it added
+   * @throws WriteCommitException when the commit failed or its outcome is unknown
+   */
+  public CommitOutcome finish(String jobId, WriteTarget target, TaskResult[] rootWinners, Runnable afterCommit) {
+    List<DataFile> files = new ArrayList<>();
+    for (TaskResult winner : rootWinners) {
+      for (String message : winner.getCommitMessagesList()) {
+        files.add(parse(message, target));
+      }
+    }
+    CommitOutcome outcome = committer.commit(target, jobId, files);
+    afterCommit.run();
+    Set<String> committed = new HashSet<>();
+    files.forEach(f -> committed.add(f.location()));
+    deleteJobFiles(jobId, target, committed);
+    return outcome;
+  }
+
+  /** Deletes every data file of the job that its commit (if any) did not add. */
+  public int discard(String jobId, WriteTarget target) {
+    return deleteJobFiles(jobId, target, Set.of());
+  }
+
+  private int deleteJobFiles(String jobId, WriteTarget target, Set<String> keep) {
+    List<String> doomed = new ArrayList<>();
+    String prefix = "squall-" + jobId + "-s";
+    try {
+      FileIO io = ioOf(target);
+      if (!(io instanceof SupportsPrefixOperations listing)) {
+        LOG.warn("job {}: the table's FileIO cannot list; uncommitted data files are left in place", jobId);
+        return 0;
+      }
+      for (FileInfo f : listing.listPrefix(dataLocation(target))) {
+        String name = f.location().substring(f.location().lastIndexOf('/') + 1);
+        if (name.startsWith(prefix) && !keep.contains(f.location())) {
+          doomed.add(f.location());
+        }
+      }
+      if (doomed.isEmpty()) {
+        return 0;
+      }
+      return committer.deleteDataFiles(target, jobId, doomed);
+    } catch (RuntimeException e) {
+      LOG.warn("job {}: deleting {} uncommitted data files failed: {}", jobId, doomed.size(), e.toString());
+      return 0;
+    }
+  }
+
+  private FileIO ioOf(WriteTarget target) {
+    if (catalog.tableExists(target.table())) {
+      return catalog.loadTable(target.table()).io();
+    }
+    return catalog.buildTable(target.table(), target.schema()).withLocation(target.location())
+        .createTransaction().table().io();
+  }
+
+  private static String dataLocation(WriteTarget target) {
+    String dataPath = target.properties().get("write.data.path");
+    String base = dataPath != null ? dataPath : target.location().replaceAll("/+$", "") + "/data";
+    return base.endsWith("/") ? base : base + "/";
+  }
+
+  private static DataFile parse(String message, WriteTarget target) {
+    ContentFile<?> file = JsonUtil.parse(message, node -> ContentFileParser.fromJson(node, target.spec()));
+    if (!(file instanceof DataFile data)) {
+      throw new WriteCommitException("a writer task's commit message is not a data file: " + file.location(), false, null);
+    }
+    return data;
+  }
+}
