@@ -49,7 +49,7 @@ class WritesTest {
   private static final Map<String, String> SMALL_TASKS = Map.of("target_split_size_bytes", "65536",
       "target_bytes_per_task", "65536");
   private static final String ORDERS_QUERY = "select o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_orderdate, "
-      + "o_orderpriority from tpch.orders where o_orderkey % 3 = 0";
+      + "o_orderpriority from tpch.orders where o_custkey < 700";
 
   /** Faults for the writer (root) stage of the next write job: "failOnce", "runTwice", "always". */
   private volatile String writerFault = "";

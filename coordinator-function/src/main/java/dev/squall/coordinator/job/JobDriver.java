@@ -1,6 +1,5 @@
 package dev.squall.coordinator.job;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.squall.coordinator.api.SquallException;
 import dev.squall.coordinator.commit.CommitOutcome;
 import dev.squall.coordinator.commit.WriteCommitException;
@@ -80,11 +79,13 @@ public final class JobDriver {
   private final Clock clock;
   private final DriverHooks hooks;
   private final WriteFinalizer writes;
+  private final WinnerRecords winnerRecords;
 
   public JobDriver(JobStore store, JobPlanner planner, PlanStore plans, ResultStore results, StageScheduler scheduler,
       S3Client s3, BufferAllocator allocator, String bucket, SelfInvoker self, JobSettings settings,
       Duration jobTimeout, Clock clock, DriverHooks hooks, WriteFinalizer writes) {
     this.writes = writes;
+    this.winnerRecords = new WinnerRecords(s3, bucket);
     this.store = store;
     this.planner = planner;
     this.plans = plans;
@@ -161,7 +162,7 @@ public final class JobDriver {
         plan = plan != null ? plan : plans.load(jobId);
         Map<Integer, TaskResult[]> prior = priorWinners(plan);
         control = new StoreJobControl(store, clock, keeper, settings.withSuspendGrace(grace), handOffAt, hooks,
-            progressOf(plan, prior), () -> putCancelMarker(jobId));
+            progressOf(plan, prior), () -> putCancelMarker(jobId), winnerRecords);
         JobRun run = scheduler.run(plan, prior, control, jobTimeout);
         job = store.transition(keeper.lease(), JobState.RUNNING, JobState.FINALIZING,
             JobUpdate.progress(control.progress()), clock.instant());
@@ -209,11 +210,7 @@ public final class JobDriver {
     for (TaskWinner w : store.winners(plan.jobId())) {
       TaskResult[] stage = prior.computeIfAbsent(w.stageId(), s -> new TaskResult[counts.getOrDefault(s, 0)]);
       if (w.partition() < stage.length) {
-        try {
-          stage[w.partition()] = TaskResult.parseFrom(w.result());
-        } catch (InvalidProtocolBufferException e) {
-          throw new IllegalStateException("stored winner of task " + w.stageId() + "." + w.partition() + " is unreadable", e);
-        }
+        stage[w.partition()] = winnerRecords.decode(w.result());
       }
     }
     return prior;

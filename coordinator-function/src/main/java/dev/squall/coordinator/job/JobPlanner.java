@@ -5,6 +5,8 @@ import dev.squall.coordinator.QueryProperties;
 import dev.squall.coordinator.api.SquallException;
 import dev.squall.coordinator.commit.WriteTargets;
 import dev.squall.engine.types.SqlType;
+import dev.squall.coordinator.commit.WriteTargets;
+import dev.squall.engine.types.SqlType;
 import dev.squall.coordinator.scheduler.JobPlan;
 import dev.squall.planner.DistributedPlanner;
 import dev.squall.planner.PlannedQuery;
@@ -58,8 +60,8 @@ public final class JobPlanner {
     }
     StageGraph graph = splits.applyTo(planned.stageGraph());
     return new Planned(new JobPlan(jobId, graph, splits.tasksByStage(), settings.shuffleBucket(),
-        PlanStore.jobPrefix(jobId), settings.compression(), settings.taskMemoryBudgetBytes(), dev.squall.engine.types.SqlType.arrowSchema(planned.outputSchema()),
-        null), null);
+        PlanStore.jobPrefix(jobId), settings.compression(), settings.taskMemoryBudgetBytes(), SqlType.arrowSchema(planned.outputSchema()),
+        planned.write().map(WriteTargets::toRecord).orElse(null)), null);
   }
 
   /** One statement may end in semicolons, as pasted from a SQL console; positions are unchanged. */

@@ -1,6 +1,5 @@
 package dev.squall.coordinator.job;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.squall.coordinator.scheduler.JobControl;
 import dev.squall.jobstore.AttemptState;
 import dev.squall.jobstore.JobRecord;
@@ -47,10 +46,12 @@ final class StoreJobControl implements JobControl {
   private boolean handOffDue;
   private final Runnable onCancel;
   private final int attemptBase;
+  private final WinnerRecords winners;
   private boolean cancelSeen;
 
   StoreJobControl(JobStore store, Clock clock, LeaseKeeper keeper, JobSettings settings, Instant handOffAt,
-      DriverHooks hooks, List<StageProgress> initial, Runnable onCancel) {
+      DriverHooks hooks, List<StageProgress> initial, Runnable onCancel, WinnerRecords winners) {
+    this.winners = winners;
     this.onCancel = onCancel;
     this.store = store;
     this.clock = clock;
@@ -146,15 +147,8 @@ final class StoreJobControl implements JobControl {
   @Override
   public TaskResult recordWinner(TaskResult result) {
     TaskWinner w = store.recordWinner(result.getJobId(), result.getStageId(), result.getPartition(), result.getAttempt(),
-        result.toByteArray());
-    if (w.attempt() == result.getAttempt()) {
-      return result;
-    }
-    try {
-      return TaskResult.parseFrom(w.result());
-    } catch (InvalidProtocolBufferException e) {
-      throw new IllegalStateException("stored winner of task " + w.stageId() + "." + w.partition() + " is unreadable", e);
-    }
+        winners.encode(result));
+    return w.attempt() == result.getAttempt() ? result : winners.decode(w.result());
   }
 
   @Override
