@@ -5,14 +5,15 @@ import picocli.CommandLine.Command;
 
 /**
  * The {@code squall} command line: {@code squall local} starts the whole stack on this machine,
- * {@code squall query} sends SQL to a Squall endpoint and prints the answer.
+ * {@code squall query} sends SQL to a Squall endpoint and prints the answer, {@code squall status},
+ * {@code squall result} and {@code squall cancel} act on a submitted query by its id.
  */
 @Command(
     name = "squall",
     mixinStandardHelpOptions = true,
     version = "squall 0.1.0",
     description = "Serverless SQL on AWS Lambda, S3 and Iceberg.",
-    subcommands = {LocalCommand.class, QueryCommand.class})
+    subcommands = {LocalCommand.class, QueryCommand.class, StatusCommand.class, ResultCommand.class, CancelCommand.class})
 public final class SquallCli implements Runnable {
   @Override
   public void run() {
