@@ -23,9 +23,13 @@ final class ProgressDisplay {
     this.width = width;
   }
 
-  /** A display on {@code err} that draws only when standard error is a terminal and {@code quiet} is off. */
-  static ProgressDisplay forStderr(PrintStream err, boolean quiet) {
-    return new ProgressDisplay(err, !quiet && err == System.err && stderrIsTerminal(), terminalWidth());
+  /**
+   * The display the options ask for: none with {@code quiet}; drawn with {@code force}; otherwise
+   * drawn only when {@code err} is the process's standard error and that is a terminal.
+   */
+  static ProgressDisplay choose(PrintStream err, boolean quiet, boolean force) {
+    boolean enabled = !quiet && (force || err == System.err && stderrIsTerminal());
+    return new ProgressDisplay(err, enabled, terminalWidth());
   }
 
   /** Replaces the line with the job's progress. */

@@ -45,6 +45,9 @@ final class QueryCommand implements Callable<Integer> {
   @Option(names = "--detach", description = "Submit asynchronously, print the query id and return (see squall status/result/cancel).")
   boolean detach;
 
+  @Option(names = "--progress", description = "Draw the progress bar even when standard error is not a terminal.")
+  boolean progress;
+
   @Option(names = {"-q", "--quiet", "--no-progress"}, description = "No progress bar (there is none either when standard error is not a terminal).")
   boolean quiet;
 
@@ -84,7 +87,7 @@ final class QueryCommand implements Callable<Integer> {
       out.println(job.queryId());
       return ExitCodes.OK;
     }
-    ProgressDisplay display = ProgressDisplay.forStderr(err, quiet);
+    ProgressDisplay display = ProgressDisplay.choose(err, quiet, progress);
     try (CancelOnInterrupt cancel = CancelOnInterrupt.install(client, job.queryId(), display, err)) {
       JobFollower follower = new JobFollower(client.withTimeout(POLL_REQUEST_TIMEOUT, Duration.ofSeconds(10)), client,
           display, cancel::triggered, out, err);

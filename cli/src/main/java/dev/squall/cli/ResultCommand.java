@@ -30,6 +30,9 @@ final class ResultCommand implements Callable<Integer> {
   @Option(names = "--no-wait", description = "Do not wait: fetch the result now (exit 3 if the query is still running).")
   boolean noWait;
 
+  @Option(names = "--progress", description = "Draw the progress bar even when standard error is not a terminal.")
+  boolean progress;
+
   @Option(names = {"-q", "--quiet", "--no-progress"}, description = "No progress bar.")
   boolean quiet;
 
@@ -53,7 +56,7 @@ final class ResultCommand implements Callable<Integer> {
     }
     QueryClient client = new QueryClient(endpoint.endpoint, Duration.ofSeconds(timeoutSeconds));
     String id = queryId;
-    ProgressDisplay display = noWait ? new ProgressDisplay(err, false, 80) : ProgressDisplay.forStderr(err, quiet);
+    ProgressDisplay display = noWait ? new ProgressDisplay(err, false, 80) : ProgressDisplay.choose(err, quiet, progress);
     JobFollower follower = new JobFollower(client.withTimeout(QueryCommand.POLL_REQUEST_TIMEOUT, Duration.ofSeconds(10)),
         client, display, () -> false, out, err);
     if (noWait) {

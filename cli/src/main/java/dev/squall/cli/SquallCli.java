@@ -38,11 +38,15 @@ public final class SquallCli implements Runnable {
     return 1;
   }
 
-  public static void main(String[] args) {
-    int code = new CommandLine(new SquallCli())
+  /** The command line as {@link #main} runs it: case-insensitive enum values, one-line errors. */
+  static CommandLine commandLine() {
+    return new CommandLine(new SquallCli())
         .setCaseInsensitiveEnumValuesAllowed(true)
-        .setExecutionExceptionHandler(SquallCli::report)
-        .execute(args);
+        .setExecutionExceptionHandler(SquallCli::report);
+  }
+
+  public static void main(String[] args) {
+    int code = commandLine().execute(args);
     if (code != 0 || !LocalCommand.isServing()) {
       System.exit(code);
     }
