@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -16,7 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /**
  * Exit codes and messages of the commands where no query runs: bad command-line values, an
@@ -24,34 +21,18 @@ import picocli.CommandLine;
  * so the JVM can exit). Commands against a running stack are in {@link AsyncQueryEndToEndTest}.
  */
 class ExitCodesTest {
-  private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
   private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
-  private final StringWriter picocliErr = new StringWriter();
+  private final StringBuilder errText = new StringBuilder();
 
-  /** Runs {@code squall args...} as main does, with the commands' streams captured. */
+  /** Runs {@code squall args...}, keeping standard error for {@link #err()}. */
   private int run(String... args) {
-    CommandLine cli = SquallCli.commandLine();
-    cli.setErr(new PrintWriter(picocliErr, true));
-    cli.setOut(new PrintWriter(new StringWriter(), true));
-    PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
-    PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
-    QueryCommand query = cli.getSubcommands().get("query").getCommand();
-    query.out = out;
-    query.err = err;
-    StatusCommand status = cli.getSubcommands().get("status").getCommand();
-    status.out = out;
-    status.err = err;
-    ResultCommand result = cli.getSubcommands().get("result").getCommand();
-    result.out = out;
-    result.err = err;
-    CancelCommand cancel = cli.getSubcommands().get("cancel").getCommand();
-    cancel.out = out;
-    cancel.err = err;
-    return cli.execute(args);
+    CliRun r = CliRun.of(args);
+    errText.append(r.err());
+    return r.exitCode();
   }
 
   private String err() {
-    return errBytes.toString(StandardCharsets.UTF_8) + picocliErr;
+    return errBytes.toString(StandardCharsets.UTF_8) + errText;
   }
 
   /** An endpoint on a port where nothing listens (bound, then released). */
