@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.squall.cli.local.ResultRows;
 import dev.squall.cli.local.TestStack;
 import dev.squall.local.lambda.LambdaHandler;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -228,7 +226,7 @@ class AsyncQueryEndToEndTest {
           "query", "--endpoint", endpoint, "--progress", Q).start();
       child.getOutputStream().close();
       StringBuffer err = new StringBuffer();
-      Thread reader = drain(child.getErrorStream(), err);
+      Thread reader = CtrlCTest.drain(child.getErrorStream(), err);
       Instant deadline = Instant.now().plusSeconds(60);
       while (!err.toString().contains("RUNNING") && child.isAlive() && Instant.now().isBefore(deadline)) {
         Thread.sleep(50);
@@ -266,21 +264,5 @@ class AsyncQueryEndToEndTest {
       left = stack.shuffleObjects();
     }
     return left;
-  }
-
-  private static Thread drain(InputStream in, StringBuffer into) {
-    Thread t = new Thread(() -> {
-      byte[] buf = new byte[4096];
-      try {
-        for (int n; (n = in.read(buf)) > 0; ) {
-          into.append(new String(buf, 0, n, StandardCharsets.UTF_8));
-        }
-      } catch (IOException closed) {
-        // The child is gone.
-      }
-    });
-    t.setDaemon(true);
-    t.start();
-    return t;
   }
 }
