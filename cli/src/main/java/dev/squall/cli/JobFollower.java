@@ -53,6 +53,7 @@ final class JobFollower {
    * @param since when the query was submitted (for the elapsed time shown)
    * @return the last status seen (terminal unless the deadline passed), or null when
    *     {@code stopped} turned true
+   * @throws IOException also when the deadline passed before any status was read
    * @throws StatusRefused when the service answered a status poll with a 4xx (printed)
    * @throws IOException when {@link #MAX_FAILED_POLLS} polls in a row failed
    */
@@ -61,33 +62,40 @@ final class JobFollower {
     int failures = 0;
     JobStatus last = null;
     while (!stopped.getAsBoolean()) {
+      HttpResponse<byte[]> r = null;
       try {
-        HttpResponse<byte[]> r = polls.status(statusPath);
-        if (r.statusCode() == 200) {
-          last = JobStatus.parse(r.body());
-          failures = 0;
-          if (stopped.getAsBoolean()) {
-            return null;
-          }
-          display.show(last, Duration.between(since, Instant.now()));
-          if (last.state().isTerminal()) {
-            return last;
-          }
-        } else if (r.statusCode() < 500) {
-          display.close();
-          AnswerPrinter.printError(r.statusCode(), r.body(), err);
-          throw new StatusRefused(r.statusCode());
-        } else if (++failures >= MAX_FAILED_POLLS) {
-          throw new IOException("polling the status of " + statusPath + " failed " + failures + " times in a row, last with HTTP "
-              + r.statusCode() + ": " + new String(r.body(), java.nio.charset.StandardCharsets.UTF_8));
-        }
-      } catch (java.net.http.HttpTimeoutException | java.net.ConnectException e) {
+        r = polls.status(statusPath);
+      } catch (IOException e) {
+        // Connection refused, reset or timed out: the endpoint may be restarting; try again.
         if (++failures >= MAX_FAILED_POLLS) {
           throw e;
         }
       }
+      if (r != null && r.statusCode() == 200) {
+        last = JobStatus.parse(r.body());
+        failures = 0;
+        if (stopped.getAsBoolean()) {
+          return null;
+        }
+        display.show(last, Duration.between(since, Instant.now()));
+        if (last.state().isTerminal()) {
+          return last;
+        }
+      } else if (r != null && r.statusCode() == 404 && last == null && ++failures < MAX_FAILED_POLLS) {
+        // A job just submitted may not be visible yet to every reader of the job store; ask again.
+      } else if (r != null && r.statusCode() < 500) {
+        display.close();
+        AnswerPrinter.printError(r.statusCode(), r.body(), err);
+        throw new StatusRefused(r.statusCode());
+      } else if (r != null && ++failures >= MAX_FAILED_POLLS) {
+        throw new IOException("polling the status of " + statusPath + " failed " + failures + " times in a row, last with HTTP "
+            + r.statusCode() + ": " + new String(r.body(), java.nio.charset.StandardCharsets.UTF_8).strip());
+      }
       Instant now = Instant.now();
       if (!now.isBefore(deadline)) {
+        if (last == null) {
+          throw new IOException("no status of " + statusPath + " before the deadline");
+        }
         return last;
       }
       Thread.sleep(Math.min(wait.toMillis(), Duration.between(now, deadline).toMillis()));
