@@ -11,7 +11,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 
-/** Prints an answer of {@code POST /v1/queries} in a {@link ResultFormat}, with its summary on the side. */
+/**
+ * Prints an answer of {@code POST /v1/queries} (or of {@code GET /v1/queries/{id}/result}, which
+ * answers alike) in a {@link ResultFormat}, with its summary on the side.
+ */
 final class AnswerPrinter {
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -32,12 +35,20 @@ final class AnswerPrinter {
   }
 
   /**
+   * Prints an error answer as one line: {@code error <status>: <body>}, the body being the
+   * service's error JSON ({@code {"queryId", "error": {"code", "message", "line", "column"}}}).
+   */
+  static void printError(int status, byte[] body, PrintStream err) {
+    err.println("error " + status + ": " + new String(body, StandardCharsets.UTF_8).strip());
+  }
+
+  /**
    * @return true on success; false when the service answered with an error (printed to {@code err})
    */
   static boolean print(HttpResponse<byte[]> response, ResultFormat format, PrintStream out, PrintStream err) throws IOException {
     String contentType = response.headers().firstValue("Content-Type").orElse("");
     if (response.statusCode() >= 300) {
-      err.println("error " + response.statusCode() + ": " + new String(response.body(), StandardCharsets.UTF_8));
+      printError(response.statusCode(), response.body(), err);
       return false;
     }
     byte[] arrow = response.body();

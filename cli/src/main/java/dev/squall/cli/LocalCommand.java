@@ -79,7 +79,14 @@ final class LocalCommand implements Callable<Integer> {
         System.out.println();
         System.out.println("-- TPC-H Q" + n);
         var response = client.send(sql, java.util.Map.of("default_schema", "tpch"), QueryClient.ARROW_STREAM);
-        AnswerPrinter.print(response, ResultFormat.TABLE, System.out, System.out);
+        if (response.statusCode() == 202) {
+          // Longer than the coordinator's synchronous wait: follow the job it became.
+          java.time.Instant now = java.time.Instant.now();
+          new JobFollower(client, client, new ProgressDisplay(System.err, false, 80), () -> false, System.out, System.out)
+              .follow(Submission.parse(response.body()), ResultFormat.TABLE, now, now.plus(Duration.ofMinutes(15)));
+        } else {
+          AnswerPrinter.print(response, ResultFormat.TABLE, System.out, System.out);
+        }
       }
       System.out.println();
       System.out.println("serving on " + stack.gatewayEndpoint() + " (Ctrl-C stops)");

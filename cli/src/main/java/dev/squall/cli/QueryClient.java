@@ -9,40 +9,140 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
- * A client of Squall's HTTP API: {@code POST /v1/queries} with {@code {"sql", "properties"}}.
+ * A client of Squall's HTTP API (docs/api.md): {@code POST /v1/queries} with
+ * {@code {"sql", "properties", "mode"}}, and the job resources {@code GET /v1/queries/{id}}
+ * (status), {@code GET /v1/queries/{id}/result} and {@code DELETE /v1/queries/{id}} (cancel).
+ * Paths are appended to the endpoint, so an endpoint with a stage path
+ * ({@code https://…/prod}) keeps it. Every method returns the raw HTTP answer; interpreting the
+ * status code is the caller's job.
  */
 final class QueryClient {
   static final String ARROW_STREAM = "application/vnd.apache.arrow.stream";
+  static final String JSON_TYPE = "application/json";
+  /** Query ids the CLI accepts on its command line: what the service issues (UUIDs), safe in a URL path. */
+  private static final Pattern QUERY_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** How the service should run a submitted query. */
+  enum Mode {
+    /** Answer inline when the query finishes within the coordinator's wait, else 202 with a job. */
+    SYNC,
+    /** Always answer 202 with a job to poll. */
+    ASYNC
+  }
 
   private final URI endpoint;
   private final Duration timeout;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  private final HttpClient http;
 
+  /**
+   * @param timeout how long one HTTP request may take before it fails with
+   *     {@link java.net.http.HttpTimeoutException}
+   */
   QueryClient(URI endpoint, Duration timeout) {
+    this(endpoint, timeout, Duration.ofSeconds(10));
+  }
+
+  /** @param connectTimeout how long opening a connection may take */
+  QueryClient(URI endpoint, Duration timeout, Duration connectTimeout) {
     this.endpoint = endpoint;
     this.timeout = timeout;
+    this.http = HttpClient.newBuilder().connectTimeout(connectTimeout).build();
+  }
+
+  /** A client of the same endpoint whose requests time out after {@code requestTimeout}. */
+  QueryClient withTimeout(Duration requestTimeout, Duration connectTimeout) {
+    return new QueryClient(endpoint, requestTimeout, connectTimeout);
+  }
+
+  URI endpoint() {
+    return endpoint;
+  }
+
+  /** {@code /v1/queries/<id>}. */
+  static String statusPath(String queryId) {
+    return "/v1/queries/" + queryId;
+  }
+
+  /** {@code /v1/queries/<id>/result}. */
+  static String resultPath(String queryId) {
+    return statusPath(queryId) + "/result";
   }
 
   /**
-   * Sends the query and returns the raw HTTP answer.
+   * Checks a query id given on the command line.
+   *
+   * @throws IllegalArgumentException naming the id when it cannot be one the service issued
+   */
+  static String checkQueryId(String queryId) {
+    if (!QUERY_ID.matcher(queryId).matches()) {
+      throw new IllegalArgumentException("\"" + queryId + "\" is not a query id (letters, digits, '.', '_', '-'; as printed by squall query)");
+    }
+    return queryId;
+  }
+
+  /** The endpoint with {@code path} (absolute, starting with '/') appended to its own path. */
+  URI resolve(String path) {
+    String base = endpoint.toString();
+    while (base.endsWith("/")) {
+      base = base.substring(0, base.length() - 1);
+    }
+    return URI.create(base + (path.startsWith("/") ? path : "/" + path));
+  }
+
+  /**
+   * Sends the query without a mode (the service's default, synchronous) and returns the raw answer.
    *
    * @param accept {@link #ARROW_STREAM} or {@code application/json}
    */
   HttpResponse<byte[]> send(String sql, Map<String, String> properties, String accept) throws IOException, InterruptedException {
+    return submit(sql, properties, null, accept);
+  }
+
+  /**
+   * Submits the query: {@code 200} with the answer (synchronous mode, finished in time) or
+   * {@code 202} with a {@link Submission}, or an error answer.
+   *
+   * @param mode null to leave the choice to the service
+   */
+  HttpResponse<byte[]> submit(String sql, Map<String, String> properties, Mode mode, String accept)
+      throws IOException, InterruptedException {
     ObjectNode body = JSON.createObjectNode().put("sql", sql);
     if (!properties.isEmpty()) {
       ObjectNode props = body.putObject("properties");
       properties.forEach(props::put);
     }
-    HttpRequest request = HttpRequest.newBuilder(endpoint.resolve("/v1/queries"))
-        .timeout(timeout)
-        .header("Content-Type", "application/json")
-        .header("Accept", accept)
+    if (mode != null) {
+      body.put("mode", mode.name().toLowerCase(java.util.Locale.ROOT));
+    }
+    return http.send(request("/v1/queries", accept)
+        .header("Content-Type", JSON_TYPE)
         .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)))
-        .build();
-    return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        .build(), HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  /** {@code GET} of a job's status path; 200 with a {@link JobStatus} body, 404 for an unknown id. */
+  HttpResponse<byte[]> status(String statusPath) throws IOException, InterruptedException {
+    return http.send(request(statusPath, JSON_TYPE).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  /**
+   * {@code GET} of a job's result path: what a synchronous POST answers on success, 409 while the
+   * job runs, the job's error when it failed or was cancelled.
+   */
+  HttpResponse<byte[]> result(String resultPath, String accept) throws IOException, InterruptedException {
+    return http.send(request(resultPath, accept).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  /** {@code DELETE /v1/queries/<id>}: 202 with the job's status once the cancel is recorded, 409 when it had finished. */
+  HttpResponse<byte[]> cancel(String queryId) throws IOException, InterruptedException {
+    return http.send(request(statusPath(queryId), JSON_TYPE).DELETE().build(), HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  private HttpRequest.Builder request(String path, String accept) {
+    return HttpRequest.newBuilder(resolve(path)).timeout(timeout).header("Accept", accept);
   }
 }

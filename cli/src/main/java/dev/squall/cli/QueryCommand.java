@@ -1,43 +1,98 @@
 package dev.squall.cli;
 
-import java.net.URI;
+import java.io.PrintStream;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code squall query [--endpoint URL] [--format table|csv|json|arrow] "SQL"}: posts the SQL to
- * {@code POST /v1/queries} and prints the answer. Arrow IPC is requested for every format but
- * {@code json}, and rendered locally; {@code arrow} writes the raw IPC stream to standard output.
- * Exit code 0 on success, 1 when the service answers with an error (printed to standard error).
+ * {@code squall query [--endpoint URL] [--format table|csv|json|arrow] [--sync] [--detach]
+ * [--quiet] [-P name=value]... "SQL"}: submits the SQL to {@code POST /v1/queries} as an
+ * asynchronous job, shows a progress bar of its stages and tasks on standard error while polling
+ * {@code GET /v1/queries/{id}}, then prints {@code GET /v1/queries/{id}/result}. Arrow IPC is
+ * requested for every format but {@code json}, and rendered locally; {@code arrow} writes the raw
+ * IPC stream to standard output. Ctrl-C cancels the job ({@link CancelOnInterrupt}).
+ * {@code --sync} asks for the answer inline (the service still turns a query that outlasts its
+ * wait into a job, which is then followed the same way); {@code --detach} prints the query id and
+ * returns at once. Exit codes: see {@link ExitCodes}.
  */
 @Command(name = "query", mixinStandardHelpOptions = true, description = "Run a SQL query and print the answer.")
 final class QueryCommand implements Callable<Integer> {
-  @Option(names = "--endpoint", defaultValue = "${SQUALL_ENDPOINT:-http://127.0.0.1:8080}",
-      description = "Squall HTTP endpoint (default: $SQUALL_ENDPOINT or ${DEFAULT-VALUE}).")
-  URI endpoint;
+  /** Request timeout of one status poll. */
+  static final Duration POLL_REQUEST_TIMEOUT = Duration.ofSeconds(30);
+
+  @Mixin
+  EndpointOption endpoint = new EndpointOption();
 
   @Option(names = "--format", defaultValue = "table", description = "table, csv, json or arrow (default: ${DEFAULT-VALUE}).")
   ResultFormat format;
 
-  @Option(names = "--timeout", defaultValue = "600", description = "Seconds to wait for the answer (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--timeout", defaultValue = "600",
+      description = "Seconds to wait for the answer (default: ${DEFAULT-VALUE}); the query keeps running after it.")
   long timeoutSeconds;
+
+  @Option(names = "--sync", description = "Ask for the answer in the submitting request (the service's wait, 25 s by default, "
+      + "still applies; a longer query is followed as a job).")
+  boolean sync;
+
+  @Option(names = "--detach", description = "Submit asynchronously, print the query id and return (see squall status/result/cancel).")
+  boolean detach;
+
+  @Option(names = "--progress", description = "Draw the progress bar even when standard error is not a terminal.")
+  boolean progress;
+
+  @Option(names = {"-q", "--quiet", "--no-progress"}, description = "No progress bar (there is none either when standard error is not a terminal).")
+  boolean quiet;
+
+  @Option(names = {"-P", "--property"}, paramLabel = "NAME=VALUE",
+      description = "A query property, e.g. -P default_schema=tpch (see docs/api.md).")
+  Map<String, String> properties = new LinkedHashMap<>();
 
   @Parameters(arity = "1", paramLabel = "SQL", description = "The SQL text.")
   String sql;
 
+  PrintStream out = System.out;
+  PrintStream err = System.err;
+
   @Override
   public Integer call() throws Exception {
     if (timeoutSeconds <= 0) {
-      System.err.println("--timeout must be a positive number of seconds, got " + timeoutSeconds);
-      return 2;
+      err.println("--timeout must be a positive number of seconds, got " + timeoutSeconds);
+      return ExitCodes.USAGE;
     }
-    QueryClient client = new QueryClient(endpoint, Duration.ofSeconds(timeoutSeconds));
-    HttpResponse<byte[]> response = client.send(sql, java.util.Map.of(),
-        format == ResultFormat.JSON ? "application/json" : QueryClient.ARROW_STREAM);
-    return AnswerPrinter.print(response, format, System.out, System.err) ? 0 : 1;
+    if (sync && detach) {
+      err.println("--sync and --detach exclude each other: --detach submits asynchronously and does not wait");
+      return ExitCodes.USAGE;
+    }
+    QueryClient client = new QueryClient(endpoint.endpoint, Duration.ofSeconds(timeoutSeconds));
+    Instant submitted = Instant.now();
+    HttpResponse<byte[]> response = client.submit(sql, properties, sync ? QueryClient.Mode.SYNC : QueryClient.Mode.ASYNC,
+        format == ResultFormat.JSON ? QueryClient.JSON_TYPE : QueryClient.ARROW_STREAM);
+    if (response.statusCode() != 202) {
+      // A synchronous answer (a service without jobs answers every query so) or an error.
+      if (detach && response.statusCode() == 200) {
+        err.println("the endpoint answered synchronously; printing the answer instead of a query id");
+      }
+      return AnswerPrinter.print(response, format, out, err) ? ExitCodes.OK : ExitCodes.FAILED;
+    }
+    Submission job = Submission.parse(response.body());
+    if (detach) {
+      out.println(job.queryId());
+      return ExitCodes.OK;
+    }
+    ProgressDisplay display = ProgressDisplay.choose(err, quiet, progress);
+    try (CancelOnInterrupt cancel = CancelOnInterrupt.install(client, job.queryId(), display, err)) {
+      JobFollower follower = new JobFollower(client.withTimeout(POLL_REQUEST_TIMEOUT, Duration.ofSeconds(10)), client,
+          display, cancel::triggered, out, err);
+      // INTERRUPTED means Ctrl-C: the shutdown hook is cancelling, and the JVM exits with 130 after it.
+      return follower.follow(job, format, submitted, submitted.plusSeconds(timeoutSeconds));
+    }
   }
 }

@@ -5,14 +5,15 @@ import picocli.CommandLine.Command;
 
 /**
  * The {@code squall} command line: {@code squall local} starts the whole stack on this machine,
- * {@code squall query} sends SQL to a Squall endpoint and prints the answer.
+ * {@code squall query} sends SQL to a Squall endpoint and prints the answer, {@code squall status},
+ * {@code squall result} and {@code squall cancel} act on a submitted query by its id.
  */
 @Command(
     name = "squall",
     mixinStandardHelpOptions = true,
     version = "squall 0.1.0",
     description = "Serverless SQL on AWS Lambda, S3 and Iceberg.",
-    subcommands = {LocalCommand.class, QueryCommand.class})
+    subcommands = {LocalCommand.class, QueryCommand.class, StatusCommand.class, ResultCommand.class, CancelCommand.class})
 public final class SquallCli implements Runnable {
   @Override
   public void run() {
@@ -37,11 +38,15 @@ public final class SquallCli implements Runnable {
     return 1;
   }
 
-  public static void main(String[] args) {
-    int code = new CommandLine(new SquallCli())
+  /** The command line as {@link #main} runs it: case-insensitive enum values, one-line errors. */
+  static CommandLine commandLine() {
+    return new CommandLine(new SquallCli())
         .setCaseInsensitiveEnumValuesAllowed(true)
-        .setExecutionExceptionHandler(SquallCli::report)
-        .execute(args);
+        .setExecutionExceptionHandler(SquallCli::report);
+  }
+
+  public static void main(String[] args) {
+    int code = commandLine().execute(args);
     if (code != 0 || !LocalCommand.isServing()) {
       System.exit(code);
     }

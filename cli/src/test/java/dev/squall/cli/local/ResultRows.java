@@ -23,11 +23,11 @@ import org.apache.arrow.vector.util.Text;
  * differential tests: decimals exact (numerically, whatever their scale), doubles within 1e-9
  * relative, dates as LocalDate, strings exact; order matters only for ordered queries.
  */
-final class ResultRows {
+public final class ResultRows {
   private ResultRows() {}
 
   /** Reads an Arrow IPC stream. */
-  static List<List<Object>> fromArrow(byte[] ipc) throws IOException {
+  public static List<List<Object>> fromArrow(byte[] ipc) throws IOException {
     List<List<Object>> rows = new ArrayList<>();
     try (RootAllocator allocator = new RootAllocator();
         ArrowStreamReader reader = new ArrowStreamReader(new ByteArrayInputStream(ipc), allocator)) {
@@ -47,7 +47,7 @@ final class ResultRows {
   }
 
   /** Reads a JDBC result set (DuckDB's answer). */
-  static List<List<Object>> fromJdbc(ResultSet rs) throws SQLException {
+  public static List<List<Object>> fromJdbc(ResultSet rs) throws SQLException {
     List<List<Object>> rows = new ArrayList<>();
     ResultSetMetaData md = rs.getMetaData();
     while (rs.next()) {
@@ -128,7 +128,7 @@ final class ResultRows {
    *
    * @param ordered whether the order of rows matters
    */
-  static String difference(List<List<Object>> actual, List<List<Object>> expected, boolean ordered) {
+  public static String difference(List<List<Object>> actual, List<List<Object>> expected, boolean ordered) {
     if (actual.size() != expected.size()) {
       return "row count " + actual.size() + " != expected " + expected.size() + "\nactual head: "
           + head(actual) + "\nexpected head: " + head(expected);

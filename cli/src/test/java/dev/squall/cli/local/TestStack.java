@@ -25,9 +25,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * on a temporary data directory, with helpers to post queries through the gateway, to open DuckDB
  * over the very same data files, and to list what the job left in the shuffle bucket.
  */
-final class TestStack implements AutoCloseable {
+public final class TestStack implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
-  final LocalDeployment deployment;
+  public final LocalDeployment deployment;
   private final Path dataDir;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
@@ -37,7 +37,7 @@ final class TestStack implements AutoCloseable {
   }
 
   /** Starts the stack and loads TPC-H at {@code scaleFactor} with at most {@code rowsPerFile} rows per data file. */
-  static TestStack start(double scaleFactor, long rowsPerFile, UnaryOperator<LambdaHandler> taskWrapper) throws Exception {
+  public static TestStack start(double scaleFactor, long rowsPerFile, UnaryOperator<LambdaHandler> taskWrapper) throws Exception {
     return startWith(scaleFactor, rowsPerFile, o -> o.withTaskHandlerWrapper(taskWrapper));
   }
 
@@ -45,7 +45,7 @@ final class TestStack implements AutoCloseable {
    * As {@link #start(double, long, UnaryOperator)}, with the deployment's options adjusted. Synchronous
    * queries wait up to 10 minutes for their answer unless {@code options} says otherwise.
    */
-  static TestStack startWith(double scaleFactor, long rowsPerFile, UnaryOperator<LocalDeployment.Options> options)
+  public static TestStack startWith(double scaleFactor, long rowsPerFile, UnaryOperator<LocalDeployment.Options> options)
       throws Exception {
     Path dir = Files.createTempDirectory("squall-e2e");
     LocalDeployment d = LocalDeployment.start(options.apply(LocalDeployment.Options.defaults().withDataDir(dir)
@@ -129,14 +129,14 @@ final class TestStack implements AutoCloseable {
   }
 
   /** A DuckDB connection with one view per TPC-H table over the table's current data files. */
-  Connection duckDb() throws Exception {
+  public Connection duckDb() throws Exception {
     Connection duck = DriverManager.getConnection("jdbc:duckdb:");
     TpchDuckDbViews.create(deployment, duck);
     return duck;
   }
 
   /** Keys under {@code jobs/} in the shuffle bucket: what running or failed jobs left behind. */
-  List<String> shuffleObjects() {
+  public List<String> shuffleObjects() {
     try (S3Client s3 = deployment.s3().newClient()) {
       return s3.listObjectsV2Paginator(b -> b.bucket(LocalDeployment.SHUFFLE_BUCKET).prefix("jobs/")).contents()
           .stream().map(S3Object::key).toList();

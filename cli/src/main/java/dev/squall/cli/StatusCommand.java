@@ -1,0 +1,83 @@
+package dev.squall.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintStream;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code squall status [--json] ID}: prints a query job's status ({@code GET /v1/queries/{id}}) as
+ * text ({@link #describe}) or as the service's JSON. Exit 0 when the status was printed, whatever
+ * the job's state; 1 for an unknown id or an error answer.
+ */
+@Command(name = "status", mixinStandardHelpOptions = true, description = "Show the state and progress of a query.")
+final class StatusCommand implements Callable<Integer> {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Mixin
+  EndpointOption endpoint = new EndpointOption();
+
+  @Option(names = "--json", description = "Print the status JSON as the service answers it.")
+  boolean json;
+
+  @Parameters(arity = "1", paramLabel = "ID", description = "The query id (squall query prints it).")
+  String queryId;
+
+  PrintStream out = System.out;
+  PrintStream err = System.err;
+
+  @Override
+  public Integer call() throws Exception {
+    try {
+      QueryClient.checkQueryId(queryId);
+    } catch (IllegalArgumentException e) {
+      err.println(e.getMessage());
+      return ExitCodes.USAGE;
+    }
+    QueryClient client = new QueryClient(endpoint.endpoint, Duration.ofSeconds(30));
+    HttpResponse<byte[]> r = client.status(QueryClient.statusPath(queryId));
+    if (r.statusCode() != 200) {
+      AnswerPrinter.printError(r.statusCode(), r.body(), err);
+      return ExitCodes.FAILED;
+    }
+    JobStatus status = JobStatus.parse(r.body());
+    out.println(json ? JSON.writerWithDefaultPrettyPrinter().writeValueAsString(JSON.readTree(r.body())) : describe(status));
+    return ExitCodes.OK;
+  }
+
+  /**
+   * The status as lines of text: {@code query <id>: <STATE>[, cancel requested]}, the timestamps
+   * known, {@code stage <n>: <done>/<total> tasks} per stage, then the error or the summary.
+   */
+  static String describe(JobStatus s) {
+    StringBuilder b = new StringBuilder("query ").append(s.queryId()).append(": ").append(s.state());
+    if (s.cancelRequested()) {
+      b.append(", cancel requested");
+    }
+    if (s.createdAt() != null) {
+      b.append("\ncreated:  ").append(s.createdAt());
+    }
+    if (s.updatedAt() != null) {
+      b.append("\nupdated:  ").append(s.updatedAt());
+    }
+    if (s.finishedAt() != null) {
+      b.append("\nfinished: ").append(s.finishedAt());
+    }
+    for (JobStatus.StageProgress stage : s.stages()) {
+      b.append("\nstage ").append(stage.stageId()).append(": ").append(stage.tasksDone()).append('/')
+          .append(stage.tasksTotal()).append(" tasks");
+    }
+    if (s.error() != null) {
+      b.append("\nerror: ").append(s.error().oneLine());
+    }
+    if (s.summary() != null) {
+      b.append("\nsummary: ").append(s.summary());
+    }
+    return b.toString();
+  }
+}
