@@ -131,12 +131,16 @@ final class JobFollower {
     return printResult(job.resultUrl(), format);
   }
 
-  /** Fetches a finished job's result and prints it; 409 (not finished) gives NOT_FINISHED. */
+  /**
+   * Fetches a finished job's result and prints it; 409 with code NOT_FINISHED gives NOT_FINISHED,
+   * any other error (a cancelled query's 409 CANCELLED among them) FAILED.
+   */
   int printResult(String resultPath, ResultFormat format) throws IOException, InterruptedException {
     HttpResponse<byte[]> r = results.result(resultPath, format == ResultFormat.JSON ? QueryClient.JSON_TYPE : QueryClient.ARROW_STREAM);
     if (r.statusCode() == 409) {
       AnswerPrinter.printError(r.statusCode(), r.body(), err);
-      return ExitCodes.NOT_FINISHED;
+      return new String(r.body(), java.nio.charset.StandardCharsets.UTF_8).contains("\"NOT_FINISHED\"")
+          ? ExitCodes.NOT_FINISHED : ExitCodes.FAILED;
     }
     return AnswerPrinter.print(r, format, out, err) ? ExitCodes.OK : ExitCodes.FAILED;
   }

@@ -22,7 +22,18 @@ final class ErrorResponses {
   }
 
   HttpResponseEvent of(SquallException e, String queryId) {
-    return of(statusOf(e), e.code().name(), e.getMessage(), e.line(), e.column(), queryId);
+    return of(statusOf(e), codeOf(e), e.getMessage(), e.line(), e.column(), queryId);
+  }
+
+  /** The error's code name; a query without a result yet is NOT_FINISHED, an unknown one NOT_FOUND. */
+  static String codeOf(SquallException e) {
+    if (e instanceof QueryNotFinishedException) {
+      return "NOT_FINISHED";
+    }
+    if (e instanceof QueryNotFoundException) {
+      return "NOT_FOUND";
+    }
+    return e.code().name();
   }
 
   HttpResponseEvent of(int status, String code, String message, int line, int column, String queryId) {
