@@ -144,7 +144,9 @@ public final class JobDriver {
     JobPlan plan = null;
     StoreJobControl control = null;
     try {
-      if (job.cancelRequested()) {
+      // Once FINALIZING, a cancel is too late: the answer or commit may be made already, and a
+      // re-run must finish the job the same way (a committed write stays committed).
+      if (job.cancelRequested() && job.state() != JobState.FINALIZING) {
         return finishFailed(keeper, job, new JobError(ErrorCode.CANCELLED.name(), "query was cancelled", 0, 0), true, null);
       }
       if (job.state() == JobState.QUEUED) {
