@@ -44,6 +44,11 @@ public final class CommitMessages {
     } catch (UncheckedIOException e) {
       throw new IllegalArgumentException("commit message is not JSON: " + e.getMessage(), e);
     }
+    JsonNode specId = node.get("spec-id");
+    if (specId != null && specId.isInt() && specId.asInt() != spec.specId()) {
+      throw new IllegalArgumentException("commit message is for partition spec " + specId.asInt()
+          + ", not spec " + spec.specId() + ": " + node.path("file-path").asText());
+    }
     ContentFile<?> file;
     try {
       file = ContentFileParser.fromJson(node, spec);

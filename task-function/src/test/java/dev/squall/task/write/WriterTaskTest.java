@@ -457,6 +457,17 @@ class WriterTaskTest {
   }
 
   @Test
+  void commitMessageOfAnotherPartitionSpecIsRejected() {
+    Table table = createTable(b -> b.identity("category"));
+    TaskResult result = succeed(writerTask(table, batches(List.of(rows(1, 3))), "job-s1", 0, Map.of()));
+    PartitionSpec other = PartitionSpec.builderFor(table.schema()).withSpecId(table.spec().specId() + 1)
+        .identity("category").build();
+    assertThatThrownBy(() -> CommitMessages.parse(result.getCommitMessages(0), other))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("partition spec " + table.spec().specId() + ", not spec " + other.specId());
+  }
+
+  @Test
   void commitMessageThatIsNotADataFileIsRejectedByName() {
     PartitionSpec spec = PartitionSpec.unpartitioned();
     assertThatThrownBy(() -> CommitMessages.parse("{not json", spec))
