@@ -122,8 +122,8 @@ class AsyncQueriesTest {
     }
   }
 
-  private List<String> objectsOf(String jobId) {
-    return stack.shuffleObjects().stream().filter(k -> k.startsWith("jobs/" + jobId + "/")).toList();
+  private List<String> objectsOf(String jobId) throws InterruptedException {
+    return stack.objectsLeftBy(jobId, Duration.ofSeconds(5));
   }
 
   @Test

@@ -143,6 +143,22 @@ public final class TestStack implements AutoCloseable {
     }
   }
 
+  /**
+   * Objects under {@code jobs/<jobId>/} once they are gone, or what is left after {@code timeout}:
+   * a job deletes its shuffle data right after recording SUCCEEDED, so a client that saw the state
+   * may look a moment before the deletion ends.
+   */
+  public List<String> objectsLeftBy(String jobId, Duration timeout) throws InterruptedException {
+    long until = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      List<String> left = shuffleObjects().stream().filter(k -> k.startsWith("jobs/" + jobId + "/")).toList();
+      if (left.isEmpty() || System.nanoTime() > until) {
+        return left;
+      }
+      Thread.sleep(50);
+    }
+  }
+
   @Override
   public void close() throws Exception {
     deployment.close();

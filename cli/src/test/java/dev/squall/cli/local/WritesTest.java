@@ -349,7 +349,7 @@ class WritesTest {
     assertThat(ctas.statusCode()).isEqualTo(502);
     assertThat(catalog().tableExists(TableIdentifier.parse("tpch.w_never"))).isFalse();
     assertThat(dataFilesOfJob(JSON.readTree(ctas.body()).get("queryId").asText())).isEmpty();
-    assertThat(stack.shuffleObjects()).isEmpty();
+    assertThat(stack.objectsLeftBy(jobId, Duration.ofSeconds(5))).isEmpty();
   }
 
   @Test
