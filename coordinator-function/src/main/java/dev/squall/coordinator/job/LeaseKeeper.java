@@ -49,7 +49,8 @@ final class LeaseKeeper implements AutoCloseable {
     try {
       lease = store.renew(lease, clock.instant(), duration);
     } catch (LeaseLostException e) {
-      LOG.warn("{}", e.getMessage());
+      // Also the normal end of a renewal racing the job's last transition.
+      LOG.info("{}", e.getMessage());
       lost = true;
     } catch (JobStoreException e) {
       LOG.warn("renewing the lease of job {} failed, retrying: {}", lease.jobId(), e.getMessage());
