@@ -8,7 +8,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * {@code squall cancel [--wait] ID}: {@code DELETE /v1/queries/{id}}. Prints
@@ -28,20 +27,18 @@ final class CancelCommand implements Callable<Integer> {
   @Option(names = "--timeout", defaultValue = "60", description = "Seconds --wait waits (default: ${DEFAULT-VALUE}).")
   long timeoutSeconds;
 
-  @Parameters(arity = "1", paramLabel = "ID", description = "The query id (squall query prints it).")
-  String queryId;
+  @Mixin
+  QueryIdArgument id = new QueryIdArgument();
 
   PrintStream out = System.out;
   PrintStream err = System.err;
 
   @Override
   public Integer call() throws Exception {
-    try {
-      QueryClient.checkQueryId(queryId);
-    } catch (IllegalArgumentException e) {
-      err.println(e.getMessage());
+    if (!id.isValid(err)) {
       return ExitCodes.USAGE;
     }
+    String queryId = id.queryId;
     if (timeoutSeconds <= 0) {
       err.println("--timeout must be a positive number of seconds, got " + timeoutSeconds);
       return ExitCodes.USAGE;

@@ -7,7 +7,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * {@code squall result [--format F] [--no-wait] [--quiet] ID}: waits for a query job to end
@@ -36,18 +35,15 @@ final class ResultCommand implements Callable<Integer> {
   @Option(names = {"-q", "--quiet", "--no-progress"}, description = "No progress bar.")
   boolean quiet;
 
-  @Parameters(arity = "1", paramLabel = "ID", description = "The query id (squall query --detach prints it).")
-  String queryId;
+  @Mixin
+  QueryIdArgument queryIdArgument = new QueryIdArgument();
 
   PrintStream out = System.out;
   PrintStream err = System.err;
 
   @Override
   public Integer call() throws Exception {
-    try {
-      QueryClient.checkQueryId(queryId);
-    } catch (IllegalArgumentException e) {
-      err.println(e.getMessage());
+    if (!queryIdArgument.isValid(err)) {
       return ExitCodes.USAGE;
     }
     if (timeoutSeconds <= 0) {
@@ -55,7 +51,7 @@ final class ResultCommand implements Callable<Integer> {
       return ExitCodes.USAGE;
     }
     QueryClient client = new QueryClient(endpoint.endpoint, Duration.ofSeconds(timeoutSeconds));
-    String id = queryId;
+    String id = queryIdArgument.queryId;
     ProgressDisplay display = noWait ? new ProgressDisplay(err, false, 80) : ProgressDisplay.choose(err, quiet, progress);
     JobFollower follower = new JobFollower(client.withTimeout(QueryCommand.POLL_REQUEST_TIMEOUT, Duration.ofSeconds(10)),
         client, display, () -> false, out, err);

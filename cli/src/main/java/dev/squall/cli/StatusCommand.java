@@ -8,7 +8,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * {@code squall status [--json] ID}: prints a query job's status ({@code GET /v1/queries/{id}}) as
@@ -25,20 +24,18 @@ final class StatusCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the status JSON as the service answers it.")
   boolean json;
 
-  @Parameters(arity = "1", paramLabel = "ID", description = "The query id (squall query prints it).")
-  String queryId;
+  @Mixin
+  QueryIdArgument id = new QueryIdArgument();
 
   PrintStream out = System.out;
   PrintStream err = System.err;
 
   @Override
   public Integer call() throws Exception {
-    try {
-      QueryClient.checkQueryId(queryId);
-    } catch (IllegalArgumentException e) {
-      err.println(e.getMessage());
+    if (!id.isValid(err)) {
       return ExitCodes.USAGE;
     }
+    String queryId = id.queryId;
     QueryClient client = new QueryClient(endpoint.endpoint, Duration.ofSeconds(30));
     HttpResponse<byte[]> r = client.status(QueryClient.statusPath(queryId));
     if (r.statusCode() != 200) {

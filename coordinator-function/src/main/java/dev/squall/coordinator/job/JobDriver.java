@@ -28,9 +28,6 @@ import dev.squall.proto.v1.ErrorCode;
 import dev.squall.proto.v1.QuerySummary;
 import dev.squall.proto.v1.TaskResult;
 import dev.squall.shuffle.ShuffleCleaner;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,12 +38,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowStreamWriter;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -253,7 +244,7 @@ public final class JobDriver {
         }
         throw new SquallException(ErrorCode.EXTERNAL, "commit to " + target.table() + " failed: " + e.getMessage(), 0, 0, e);
       }
-      collected = new ResultCollector.Collected(RowCountAnswer.encode(plan.outputSchema(), outcome.rowCount(), allocator), 1);
+      collected = new ResultCollector.Collected(OneRowAnswer.rowCount(plan.outputSchema(), outcome.rowCount(), allocator), 1);
     } else {
       collected = new ResultCollector(s3, allocator).collect(bucket, rootWinners, plan.outputSchema());
     }
@@ -266,7 +257,7 @@ public final class JobDriver {
   }
 
   private Drive finishExplain(LeaseKeeper keeper, JobRecord job, String explain) {
-    byte[] answer = textAnswer("plan", explain);
+    byte[] answer = OneRowAnswer.text("plan", explain, allocator);
     String location = results.put(job.jobId(), answer);
     QuerySummary summary = QuerySummary.newBuilder().setRows(1).setWallMillis(millisSince(job)).build();
     JobRecord j = store.transition(keeper.lease(), JobState.QUEUED, JobState.RUNNING, JobUpdate.NONE, clock.instant());
@@ -323,24 +314,5 @@ public final class JobDriver {
 
   private long millisSince(JobRecord job) {
     return job.createdAt() == null ? 0 : Duration.between(job.createdAt(), clock.instant()).toMillis();
-  }
-
-  private byte[] textAnswer(String column, String text) {
-    Schema schema = new Schema(List.of(Field.nullable(column, ArrowType.Utf8.INSTANCE)));
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
-        ArrowStreamWriter writer = new ArrowStreamWriter(root, null, out)) {
-      VarCharVector v = (VarCharVector) root.getVector(0);
-      v.allocateNew();
-      v.setSafe(0, text.getBytes(StandardCharsets.UTF_8));
-      v.setValueCount(1);
-      root.setRowCount(1);
-      writer.start();
-      writer.writeBatch();
-      writer.end();
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot encode EXPLAIN output", e);
-    }
-    return out.toByteArray();
   }
 }

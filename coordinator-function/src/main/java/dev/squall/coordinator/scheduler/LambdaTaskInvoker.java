@@ -5,7 +5,6 @@ import dev.squall.proto.v1.ErrorCode;
 import dev.squall.proto.v1.TaskError;
 import dev.squall.proto.v1.TaskResult;
 import dev.squall.proto.v1.TaskSpec;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
