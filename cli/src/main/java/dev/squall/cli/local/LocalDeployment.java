@@ -73,59 +73,68 @@ public final class LocalDeployment implements AutoCloseable {
    */
   public record Options(Path dataDir, int gatewayPort, int taskConcurrency, int taskMemoryMb, Duration integrationTimeout,
       UnaryOperator<LambdaHandler> taskHandlerWrapper, JobSettings jobSettings, Duration coordinatorTimeout,
-      DriverHooks coordinatorHooks, Duration sweepInterval) {
+      DriverHooks coordinatorHooks, Duration sweepInterval, JobStore jobStore) {
     public static Options defaults() {
       return new Options(null, 0, 8, 2048, Duration.ofSeconds(30), UnaryOperator.identity(), JobSettings.defaults(),
-          Duration.ofMinutes(15), DriverHooks.NONE, Duration.ofSeconds(30));
+          Duration.ofMinutes(15), DriverHooks.NONE, Duration.ofSeconds(30), null);
+    }
+
+    /**
+     * The job store the coordinator uses instead of the embedded SQLite store (e.g. DynamoDB
+     * through a local endpoint); owned by the caller, not closed with the deployment.
+     */
+    public Options withJobStore(JobStore store) {
+      return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, store);
     }
 
     public Options withDataDir(Path dir) {
       return new Options(dir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore);
     }
 
     public Options withGatewayPort(int port) {
       return new Options(dataDir, port, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore);
     }
 
     public Options withTaskConcurrency(int n) {
       return new Options(dataDir, gatewayPort, n, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore);
     }
 
     public Options withIntegrationTimeout(Duration timeout) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, timeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore);
     }
 
     public Options withTaskHandlerWrapper(UnaryOperator<LambdaHandler> wrapper) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, wrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore);
     }
 
     /** Sync wait, lease and hand-off settings of the coordinator. */
     public Options withJobSettings(JobSettings settings) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          settings, coordinatorTimeout, coordinatorHooks, sweepInterval);
+          settings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore);
     }
 
     /** The coordinator function's time limit (Lambda's is at most 15 minutes). */
     public Options withCoordinatorTimeout(Duration timeout) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, timeout, coordinatorHooks, sweepInterval);
+          jobSettings, timeout, coordinatorHooks, sweepInterval, jobStore);
     }
 
     /** Fault injection points inside the coordinator (tests). */
     public Options withCoordinatorHooks(DriverHooks hooks) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, hooks, sweepInterval);
+          jobSettings, coordinatorTimeout, hooks, sweepInterval, jobStore);
     }
 
     /** How often the schedule invokes the coordinator's sweep (zero: never). */
     public Options withSweepInterval(Duration interval) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, interval);
+          jobSettings, coordinatorTimeout, coordinatorHooks, interval, jobStore);
     }
   }
 
@@ -175,8 +184,9 @@ public final class LocalDeployment implements AutoCloseable {
           .withMaxConcurrentTasks(options.taskConcurrency())
           .withTaskFunctionMemoryMb(options.taskMemoryMb());
       LambdaTaskInvoker invoker = track(new LambdaTaskInvoker(lambdaClient, TASK_FUNCTION, options.taskConcurrency()));
-      jobs = track(options.dataDir() == null ? SqliteJobStore.temporary(JOB_RETENTION)
-          : SqliteJobStore.open(options.dataDir().resolve("jobs.db"), JOB_RETENTION));
+      jobs = options.jobStore() != null ? options.jobStore()
+          : track(options.dataDir() == null ? SqliteJobStore.temporary(JOB_RETENTION)
+              : SqliteJobStore.open(options.dataDir().resolve("jobs.db"), JOB_RETENTION));
       CoordinatorFunction coordinator = CoordinatorEnvironment.assemble(jobs, catalog.catalog(),
           new StageScheduler(invoker, RetryPolicy.defaults()), coordinatorS3, presigner, allocator,
           new LambdaSelfInvoker(lambdaClient, COORDINATOR_FUNCTION), settings, options.jobSettings(),
