@@ -44,7 +44,18 @@ public final class FragmentExecutor {
    * @return the output batches; each returned batch belongs to the caller, who closes it
    */
   public static Execution execute(Operator fragment, InputProvider inputs, BufferAllocator allocator, long memoryBudgetBytes) {
+    return execute(fragment, inputs, allocator, memoryBudgetBytes, () -> false);
+  }
+
+  /**
+   * As {@link #execute(Operator, InputProvider, BufferAllocator, long)}; every operator polls
+   * {@code cancelled} at each batch it is asked for and the run stops with an
+   * {@link EngineException} CANCELLED once it is true.
+   */
+  public static Execution execute(Operator fragment, InputProvider inputs, BufferAllocator allocator, long memoryBudgetBytes,
+      java.util.function.BooleanSupplier cancelled) {
     TaskMemory memory = new TaskMemory(allocator, memoryBudgetBytes);
+    memory.cancelWhen(cancelled);
     try {
       BatchOperator root = new OperatorBuilder(memory, inputs).build(fragment);
       return new Execution(memory, root);

@@ -142,4 +142,34 @@ class EngineErrorsTest {
         .aggregate(List.of("k"), List.of(Rel.Agg.sum("v", "sv"), Rel.Agg.sum("w", "sw"), Rel.Agg.max("v", "mx")), Rel.AggMode.SPLIT);
     MemCheck.check(rel, Map.of(0, t), "wide", 300);
   }
+
+  @Test
+  void cancelStopsASortWhileItTakesInItsInputNotAfter() {
+    Object[] values = new Object[1000];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = (long) i;
+    }
+    MemTable t = ints(values);
+    Rel rel = t.rel(0).sort(List.of(Rel.Key.desc("v")));
+    java.util.concurrent.atomic.AtomicInteger polls = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger batchesMade = new java.util.concurrent.atomic.AtomicInteger();
+    TestInputs inputs = new TestInputs().withShuffle(0, a -> {
+      List<org.apache.arrow.vector.VectorSchemaRoot> batches = t.batches(a, 10);
+      batchesMade.set(batches.size());
+      return batches;
+    });
+    try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator()) {
+      // The sort asks its input for 100 batches before it can answer; the task is cancelled at the 5th.
+      assertThatThrownBy(() -> {
+        try (FragmentExecutor.Execution run = FragmentExecutor.execute(rel.op(), inputs, allocator, 64L << 20,
+            () -> polls.incrementAndGet() > 5)) {
+          while (run.hasNext()) {
+            run.next().close();
+          }
+        }
+      }).isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CANCELLED));
+    }
+    assertThat(batchesMade.get()).isEqualTo(100);
+    assertThat(polls.get()).as("checks before the sort stopped").isEqualTo(6);
+  }
 }

@@ -76,7 +76,7 @@ public final class TaskRunner {
       OutputSink writer = openSink(spec, allocator);
       long rows;
       long peak;
-      try (FragmentExecutor.Execution run = FragmentExecutor.execute(spec.getFragment(), inputs, allocator, spec.getMemoryBudgetBytes())) {
+      try (FragmentExecutor.Execution run = FragmentExecutor.execute(spec.getFragment(), inputs, allocator, spec.getMemoryBudgetBytes(), cancelled)) {
         rows = 0;
         while (run.hasNext()) {
           if (cancelled.getAsBoolean()) {

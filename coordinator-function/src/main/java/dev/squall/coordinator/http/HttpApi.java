@@ -82,7 +82,7 @@ public final class HttpApi {
       boolean result = rest.endsWith("/result");
       String id = result ? rest.substring(0, rest.length() - "/result".length()) : rest;
       if (!isQueryId(id)) {
-        return errors.of(404, "USER_ERROR", "no such resource: " + method + " " + path, 0, 0, null);
+        return errors.of(404, "NOT_FOUND", "no such resource: " + method + " " + path, 0, 0, null);
       }
       try {
         if (result && method.equals("GET")) {
@@ -106,7 +106,7 @@ public final class HttpApi {
         return errors.of(500, "INTERNAL_ERROR", "internal error: " + e, 0, 0, id);
       }
     }
-    return errors.of(404, "USER_ERROR", "no such resource: " + method + " " + path, 0, 0, null);
+    return errors.of(404, "NOT_FOUND", "no such resource: " + method + " " + path, 0, 0, null);
   }
 
   private HttpResponseEvent submit(HttpRequestEvent request) {

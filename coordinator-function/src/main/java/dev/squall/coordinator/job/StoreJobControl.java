@@ -78,7 +78,13 @@ final class StoreJobControl implements JobControl {
 
   /** True when the run stopped because this invocation's time was up (not because the lease was lost). */
   boolean handOffDue() {
-    return handOffDue;
+    return handOffDue || !clock.instant().isBefore(handOffAt);
+  }
+
+  @Override
+  public Duration timeLeft() {
+    Duration left = Duration.between(clock.instant(), handOffAt);
+    return left.isNegative() ? Duration.ZERO : left;
   }
 
   @Override

@@ -35,6 +35,12 @@ public interface JobControl {
   Duration suspendGrace();
 
   /**
+   * Time left before this invocation must hand the job over: a failing or cancelled run waits for
+   * its running attempts at most this long, then suspends instead.
+   */
+  Duration timeLeft();
+
+  /**
    * An attempt is about to be sent: records it.
    *
    * @return false if this attempt number was recorded before (by another invocation); it is then

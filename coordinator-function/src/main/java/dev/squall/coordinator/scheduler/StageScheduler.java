@@ -206,8 +206,17 @@ public final class StageScheduler {
       }
     }
 
-    JobFailedException failAfterDrain(JobFailedException failure) throws InterruptedException {
-      drain(Duration.ofMinutes(15));
+    /**
+     * Waits for running attempts before the failure is reported, so that none writes after the
+     * job's data is deleted; if this invocation's time runs out first, suspends instead (the next
+     * invocation ends the job).
+     */
+    JobFailedException failAfterDrain(JobFailedException failure) throws InterruptedException, JobSuspendedException {
+      Duration left = control.timeLeft();
+      drain(left.compareTo(Duration.ofMinutes(15)) < 0 ? left : Duration.ofMinutes(15));
+      if (!inFlight.isEmpty()) {
+        throw new JobSuspendedException(plan.jobId(), new ArrayList<>(inFlight.values()));
+      }
       return failure;
     }
   }

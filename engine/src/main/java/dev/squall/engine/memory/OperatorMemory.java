@@ -20,6 +20,13 @@ public final class OperatorMemory implements AutoCloseable {
     this.allocator = allocator;
   }
 
+  /**
+   * @throws dev.squall.engine.EngineException CANCELLED once the task was told to stop
+   */
+  public void checkCancelled() {
+    task.checkCancelled();
+  }
+
   public String operator() {
     return operator;
   }

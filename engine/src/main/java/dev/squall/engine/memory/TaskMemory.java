@@ -23,6 +23,26 @@ public final class TaskMemory implements AutoCloseable {
    * @param parent the allocator the task's buffers come from (its own limit still applies)
    * @param budgetBytes the task's budget in bytes; zero or negative means unlimited
    */
+  private volatile java.util.function.BooleanSupplier cancelled = () -> false;
+
+  /**
+   * What operators poll at every batch they are asked for; when it turns true they stop with
+   * CANCELLED (so a join or aggregation stops while it takes in its input, not only between
+   * output batches).
+   */
+  public void cancelWhen(java.util.function.BooleanSupplier condition) {
+    this.cancelled = condition;
+  }
+
+  /**
+   * @throws EngineException CANCELLED once the task was told to stop
+   */
+  void checkCancelled() {
+    if (cancelled.getAsBoolean()) {
+      throw new dev.squall.engine.EngineException(dev.squall.proto.v1.ErrorCode.CANCELLED, "task was cancelled");
+    }
+  }
+
   public TaskMemory(BufferAllocator parent, long budgetBytes) {
     this.budget = budgetBytes <= 0 ? Long.MAX_VALUE : budgetBytes;
     this.allocator = parent.newChildAllocator("task", 0, budget);

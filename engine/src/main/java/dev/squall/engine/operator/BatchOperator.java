@@ -43,8 +43,13 @@ public abstract class BatchOperator implements AutoCloseable {
     return memory.operator();
   }
 
-  /** The next output batch, or null when the operator is exhausted. */
+  /**
+   * The next output batch, or null when the operator is exhausted.
+   *
+   * @throws dev.squall.engine.EngineException CANCELLED when the task was told to stop
+   */
   public final VectorSchemaRoot next() {
+    memory.checkCancelled();
     try {
       return produce();
     } catch (OutOfMemoryException e) {
