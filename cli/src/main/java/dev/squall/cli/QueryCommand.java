@@ -55,8 +55,12 @@ final class QueryCommand implements Callable<Integer> {
       description = "A query property, e.g. -P default_schema=tpch (see docs/api.md).")
   Map<String, String> properties = new LinkedHashMap<>();
 
-  @Parameters(arity = "1", paramLabel = "SQL", description = "The SQL text.")
+  @Parameters(arity = "0..1", paramLabel = "SQL",
+      description = "The SQL text (text that starts with '--', such as a comment, goes after a '--' argument, or in --file).")
   String sql;
+
+  @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "Read the SQL text from FILE ('-': standard input).")
+  String file;
 
   PrintStream out = System.out;
   PrintStream err = System.err;
@@ -66,6 +70,19 @@ final class QueryCommand implements Callable<Integer> {
     if (timeoutSeconds <= 0) {
       err.println("--timeout must be a positive number of seconds, got " + timeoutSeconds);
       return ExitCodes.USAGE;
+    }
+    if ((sql == null) == (file == null)) {
+      err.println(sql == null ? "give the SQL text as an argument or with --file FILE" : "give the SQL text either as an argument or with --file, not both");
+      return ExitCodes.USAGE;
+    }
+    if (file != null) {
+      try {
+        sql = file.equals("-") ? new String(System.in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+            : java.nio.file.Files.readString(java.nio.file.Path.of(file));
+      } catch (java.io.IOException e) {
+        err.println("cannot read " + file + ": " + e.getMessage());
+        return ExitCodes.USAGE;
+      }
     }
     if (sync && detach) {
       err.println("--sync and --detach exclude each other: --detach submits asynchronously and does not wait");

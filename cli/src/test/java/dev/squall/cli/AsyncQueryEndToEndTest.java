@@ -120,6 +120,22 @@ class AsyncQueryEndToEndTest {
   }
 
   @Test
+  void sqlStartingWithACommentIsReadFromAFile() throws Exception {
+    Path file = java.nio.file.Files.createTempFile("squall-query", ".sql");
+    try {
+      java.nio.file.Files.writeString(file, "-- the query of this test, as TPC-H query files start\n" + Q + ";\n");
+      CliRun r = squall("query", "--format", "arrow", "--file", file.toString());
+      assertThat(r.exitCode()).as(r.err()).isEqualTo(0);
+      assertThat(ResultRows.difference(ResultRows.fromArrow(r.out()), duckDbAnswer(Q), true)).isNull();
+    } finally {
+      java.nio.file.Files.delete(file);
+    }
+    CliRun neither = squall("query");
+    assertThat(neither.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(neither.err()).contains("--file");
+  }
+
+  @Test
   void failedQueryPrintsOneErrorLineWithPosition() {
     CliRun r = squall("query", "select n_nam from tpch.nation");
     assertThat(r.exitCode()).isEqualTo(ExitCodes.FAILED);
