@@ -48,6 +48,20 @@ class BadInputTest {
   }
 
   @Test
+  void constantOverflowIsAnErrorAndConstantDecimalCastsRoundAsDuckDbDoes() throws Exception {
+    // Constant folding must not wrap around: the engine evaluates exact arithmetic and fails.
+    JsonNode e = error(stack.post("select 9223372036854775807 + 1", Map.of(), JSON_TYPE), 400);
+    assertThat(e.get("message").asText()).containsIgnoringCase("overflow");
+    String sql = "select cast(3.456 as decimal(15,2)) as a, cast(-3.455 as decimal(15,2)) as b, 7 * 6 as c";
+    HttpResponse<byte[]> r = stack.post(sql, Map.of(), "application/vnd.apache.arrow.stream");
+    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(200);
+    try (java.sql.Connection duck = java.sql.DriverManager.getConnection("jdbc:duckdb:");
+        java.sql.Statement st = duck.createStatement(); java.sql.ResultSet rs = st.executeQuery(sql)) {
+      assertThat(ResultRows.difference(ResultRows.fromArrow(r.body()), ResultRows.fromJdbc(rs), true)).isNull();
+    }
+  }
+
+  @Test
   void syntaxErrorNamesLineAndColumn() throws Exception {
     // The select list ends in a comma, so FROM on line 2, column 1 is where parsing fails.
     JsonNode e = error(stack.post("select n_name,\nfrom tpch.nation", Map.of(), JSON_TYPE), 400);

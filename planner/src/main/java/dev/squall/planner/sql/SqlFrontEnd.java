@@ -71,7 +71,7 @@ public final class SqlFrontEnd {
     VolcanoPlanner planner = new VolcanoPlanner();
     planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
     // ReduceExpressionsRule folds constants only when the planner has an executor.
-    planner.setExecutor(RexUtil.EXECUTOR);
+    planner.setExecutor(new dev.squall.planner.optimize.ExactFoldingExecutor(RexUtil.EXECUTOR));
     cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
     SquallMetadata.install(cluster);
   }

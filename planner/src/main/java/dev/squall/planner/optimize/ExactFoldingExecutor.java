@@ -1,0 +1,56 @@
+package dev.squall.planner.optimize;
+
+import java.util.List;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexExecutor;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * Constant folding for the planner that leaves to the engine what Calcite's executor gets wrong:
+ * arithmetic on exact numbers (Calcite's generated code wraps around on BIGINT overflow, where
+ * Squall raises "numeric overflow") and casts to DECIMAL (Calcite truncates extra digits, where
+ * Squall rounds half up, as DuckDB does). Such expressions stay as they are and are evaluated by
+ * the engine; every other constant expression is folded by {@code delegate}.
+ */
+public final class ExactFoldingExecutor implements RexExecutor {
+  private final RexExecutor delegate;
+
+  public ExactFoldingExecutor(RexExecutor delegate) {
+    this.delegate = delegate;
+  }
+
+  @Override
+  public void reduce(RexBuilder rexBuilder, List<RexNode> constExps, List<RexNode> reducedValues) {
+    for (RexNode e : constExps) {
+      if (leftToEngine(e)) {
+        reducedValues.add(e);
+      } else {
+        List<RexNode> one = new java.util.ArrayList<>(1);
+        delegate.reduce(rexBuilder, List.of(e), one);
+        reducedValues.addAll(one);
+      }
+    }
+  }
+
+  /** Whether {@code e} holds exact arithmetic or a cast to an exact type anywhere. */
+  static boolean leftToEngine(RexNode e) {
+    if (!(e instanceof RexCall call)) {
+      return false;
+    }
+    SqlKind kind = call.getKind();
+    boolean exact = SqlTypeName.EXACT_TYPES.contains(call.getType().getSqlTypeName());
+    if (exact && (kind == SqlKind.PLUS || kind == SqlKind.MINUS || kind == SqlKind.TIMES || kind == SqlKind.DIVIDE
+        || kind == SqlKind.MINUS_PREFIX || kind == SqlKind.CAST || kind == SqlKind.MOD)) {
+      return true;
+    }
+    for (RexNode operand : call.getOperands()) {
+      if (leftToEngine(operand)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
