@@ -73,7 +73,7 @@ public final class TaskRunner {
     TaskInputs inputs = new TaskInputs(spec, fileIO, s3);
     try (BufferAllocator allocator = rootAllocator.newChildAllocator(
         "task " + spec.getStageId() + "." + spec.getPartition() + " attempt " + spec.getAttempt(), 0, Long.MAX_VALUE)) {
-      OutputSink writer = openSink(spec, allocator);
+      OutputSink writer = openSink(spec, allocator, cancelled);
       long rows;
       long peak;
       try (FragmentExecutor.Execution run = FragmentExecutor.execute(spec.getFragment(), inputs, allocator, spec.getMemoryBudgetBytes(), cancelled)) {
@@ -116,9 +116,9 @@ public final class TaskRunner {
   }
 
   /** The sink for the spec's output kind: data files for a writer task, else a shuffle/result object. */
-  private OutputSink openSink(TaskSpec spec, BufferAllocator allocator) {
+  private OutputSink openSink(TaskSpec spec, BufferAllocator allocator, BooleanSupplier cancelled) {
     if (spec.getOutput().hasDataFiles()) {
-      return DataFileOutputSink.open(spec, fileIO);
+      return DataFileOutputSink.open(spec, fileIO, cancelled);
     }
     return new ShuffleOutputSink(ShuffleWriter.open(s3, allocator, shuffleOutputOf(spec),
         new MapTaskAttempt(spec.getStageId(), spec.getPartition(), spec.getAttempt()),

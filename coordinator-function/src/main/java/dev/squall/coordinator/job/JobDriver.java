@@ -179,7 +179,9 @@ public final class JobDriver {
       return new Drive(Outcome.NOT_OWNER, store.get(jobId).orElse(job), null);
     } catch (JobFailedException e) {
       boolean cancelled = e.code() == ErrorCode.CANCELLED;
-      return finishFailed(keeper, current(jobId, job), new JobError(e.code().name(), e.getMessage(), 0, 0), cancelled, plan);
+      // However the cancel reached the job (its own check, or a task that saw the marker first).
+      String message = cancelled ? "query was cancelled" : e.getMessage();
+      return finishFailed(keeper, current(jobId, job), new JobError(e.code().name(), message, 0, 0), cancelled, plan);
     } catch (SquallException e) {
       return finishFailed(keeper, current(jobId, job), new JobError(e.code().name(), e.getMessage(), e.line(), e.column()), false, plan);
     } catch (InterruptedException e) {
@@ -281,7 +283,7 @@ public final class JobDriver {
     }
     if (plan != null && plan.write() != null) {
       int deleted = writes.discard(job.jobId(), WriteTargets.fromRecord(plan.write()));
-      LOG.info("job {}: deleted {} data files of the failed write", job.jobId(), deleted);
+      LOG.info("job {}: deleted {} data files its attempts left (failed attempts delete their own)", job.jobId(), deleted);
     }
     deleteJobData(job.jobId());
     JobState to = cancelled ? JobState.CANCELLED : JobState.FAILED;

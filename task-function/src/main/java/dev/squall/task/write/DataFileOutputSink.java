@@ -28,10 +28,20 @@ public final class DataFileOutputSink implements OutputSink {
    * @throws dev.squall.engine.EngineException INTERNAL_ERROR for a malformed DataFileWrite or job id
    */
   public static DataFileOutputSink open(TaskSpec spec, FileIO io) {
+    return open(spec, io, () -> false);
+  }
+
+  /**
+   * As {@link #open(TaskSpec, FileIO)}; the writer stops with CANCELLED once {@code cancelled} is
+   * true, also within a batch.
+   */
+  public static DataFileOutputSink open(TaskSpec spec, FileIO io, java.util.function.BooleanSupplier cancelled) {
     WriteTarget target = WriteTarget.of(spec.getOutput().getDataFiles());
     DataFileNames names = new DataFileNames(spec.getJobId(), spec.getStageId(), spec.getPartition(),
         spec.getAttempt(), target.format());
-    return new DataFileOutputSink(target, new DataFileTaskWriter(io, target, names));
+    DataFileTaskWriter writer = new DataFileTaskWriter(io, target, names);
+    writer.cancelWhen(cancelled);
+    return new DataFileOutputSink(target, writer);
   }
 
   @Override

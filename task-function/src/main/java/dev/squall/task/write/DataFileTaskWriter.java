@@ -95,6 +95,8 @@ public final class DataFileTaskWriter implements AutoCloseable {
    * @param maxOpenFiles files open at once, at least 1
    * @throws EngineException INTERNAL_ERROR when the schema has columns that cannot be written
    */
+  private java.util.function.BooleanSupplier cancelled = () -> false;
+
   public DataFileTaskWriter(FileIO io, WriteTarget target, DataFileNames names, int maxOpenFiles) {
     if (maxOpenFiles < 1) {
       throw new IllegalArgumentException("maxOpenFiles must be at least 1: " + maxOpenFiles);
@@ -121,6 +123,7 @@ public final class DataFileTaskWriter implements AutoCloseable {
    */
   public void write(VectorSchemaRoot batch) {
     checkOpen();
+    checkCancelled();
     converter.checkShape(batch);
     // One record reused for every row: the Parquet writer copies values out on write.
     GenericRecord record = converter.newRecord();
@@ -131,6 +134,8 @@ public final class DataFileTaskWriter implements AutoCloseable {
         key.partition(internal.wrap(record));
         OpenFile file = open.get(key);
         if (file == null) {
+          // Opening a file is the expensive step of a row (unsorted input over many partitions).
+          checkCancelled();
           if (open.size() >= maxOpenFiles) {
             Iterator<OpenFile> eldest = open.values().iterator();
             OpenFile evicted = eldest.next();
@@ -151,6 +156,20 @@ public final class DataFileTaskWriter implements AutoCloseable {
       }
     } catch (UncheckedIOException e) {
       throw writeFailed(e);
+    }
+  }
+
+  /**
+   * What the writer polls at each batch and before opening each file; when it turns true it stops
+   * with CANCELLED (the caller then aborts, deleting the attempt's files).
+   */
+  public void cancelWhen(java.util.function.BooleanSupplier condition) {
+    this.cancelled = condition;
+  }
+
+  private void checkCancelled() {
+    if (cancelled.getAsBoolean()) {
+      throw new EngineException(dev.squall.proto.v1.ErrorCode.CANCELLED, "task was cancelled");
     }
   }
 

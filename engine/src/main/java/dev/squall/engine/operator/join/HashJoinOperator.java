@@ -302,6 +302,8 @@ public final class HashJoinOperator extends BatchOperator {
   }
 
   private void flush(ColumnBatch batch, int[] pi, int[] bi, int k, boolean[] probeMatched) {
+    // One probe batch of a join without keys meets every build row: stop between chunks of pairs.
+    memory.checkCancelled();
     int[] keep = null;
     int kept = k;
     if (residual != null) {
