@@ -9,13 +9,13 @@ import dev.squall.jobstore.JobStoreException;
 import dev.squall.jobstore.JobStoreLimits;
 import dev.squall.jobstore.JobUpdate;
 import dev.squall.jobstore.Lease;
-import dev.squall.jobstore.LeaseLostException;
 import dev.squall.jobstore.NewJob;
 import dev.squall.jobstore.NoSuchJobException;
 import dev.squall.jobstore.StageProgress;
 import dev.squall.jobstore.StateConflictException;
 import dev.squall.jobstore.TaskAttempt;
 import dev.squall.jobstore.TaskWinner;
+import dev.squall.jobstore.WriteRefusals;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -336,7 +336,7 @@ public final class DynamoDbJobStore implements JobStore {
       JobRecord job = updateJob(lease.jobId(), update, condition, x);
       return new Lease(lease.jobId(), lease.owner(), lease.epoch(), job.leaseExpiresAt());
     } catch (ConditionalCheckFailedException e) {
-      throw new LeaseLostException(lease, whyLost(get(lease.jobId()), lease));
+      throw WriteRefusals.leaseLost(lease, get(lease.jobId()));
     } catch (SdkException e) {
       throw failure("renew the lease of job " + lease.jobId(), e);
     }
@@ -382,11 +382,7 @@ public final class DynamoDbJobStore implements JobStore {
       return updateJob(lease.jobId(), expression, condition, x);
     } catch (ConditionalCheckFailedException e) {
       Optional<JobRecord> current = get(lease.jobId());
-      if (current.isPresent() && current.get().leaseEpoch() == lease.epoch() && current.get().state() != from) {
-        throw new StateConflictException("Job " + lease.jobId() + " is " + current.get().state() + ", not " + from
-            + "; cannot move it to " + to);
-      }
-      throw new LeaseLostException(lease, whyLost(current, lease));
+      throw WriteRefusals.ofTransition(lease, current, from, to);
     } catch (SdkException e) {
       throw failure("move job " + lease.jobId() + " from " + from + " to " + to, e);
     }
@@ -403,11 +399,7 @@ public final class DynamoDbJobStore implements JobStore {
       return updateJob(lease.jobId(), "SET " + String.join(", ", sets), condition, x);
     } catch (ConditionalCheckFailedException e) {
       Optional<JobRecord> current = get(lease.jobId());
-      if (current.isPresent() && current.get().leaseEpoch() == lease.epoch() && current.get().state().isTerminal()) {
-        throw new StateConflictException("Job " + lease.jobId() + " is " + current.get().state()
-            + " and can no longer be updated");
-      }
-      throw new LeaseLostException(lease, whyLost(current, lease));
+      throw WriteRefusals.ofUpdate(lease, current);
     } catch (SdkException e) {
       throw failure("update job " + lease.jobId(), e);
     }
@@ -728,20 +720,6 @@ public final class DynamoDbJobStore implements JobStore {
           + "DynamoDB's " + MAX_ITEM_KB + " KB item limit (" + message + ")", e);
     }
     return new JobStoreException("Cannot " + what + " in DynamoDB table " + table + ": " + message, e);
-  }
-
-  private static String whyLost(Optional<JobRecord> current, Lease lease) {
-    if (current.isEmpty()) {
-      return "the job no longer exists";
-    }
-    JobRecord job = current.get();
-    if (job.leaseEpoch() != lease.epoch()) {
-      return "the job was acquired again (epoch " + job.leaseEpoch() + ")";
-    }
-    if (job.state().isTerminal()) {
-      return "the job is " + job.state();
-    }
-    return job.owner() == null ? "the lease was released" : "the job is held by " + job.owner();
   }
 
   // ---- attribute values

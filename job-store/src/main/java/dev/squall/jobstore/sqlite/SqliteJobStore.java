@@ -12,13 +12,13 @@ import dev.squall.jobstore.JobStoreException;
 import dev.squall.jobstore.JobStoreLimits;
 import dev.squall.jobstore.JobUpdate;
 import dev.squall.jobstore.Lease;
-import dev.squall.jobstore.LeaseLostException;
 import dev.squall.jobstore.NewJob;
 import dev.squall.jobstore.NoSuchJobException;
 import dev.squall.jobstore.StageProgress;
 import dev.squall.jobstore.StateConflictException;
 import dev.squall.jobstore.TaskAttempt;
 import dev.squall.jobstore.TaskWinner;
+import dev.squall.jobstore.WriteRefusals;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -231,7 +231,7 @@ public final class SqliteJobStore implements JobStore {
         ps.setLong(4, lease.epoch());
         ps.setString(5, lease.owner());
         if (ps.executeUpdate() == 0) {
-          throw new LeaseLostException(lease, whyLost(read(c, lease.jobId()), lease));
+          throw WriteRefusals.leaseLost(lease, read(c, lease.jobId()));
         }
       }
       return new Lease(lease.jobId(), lease.owner(), lease.epoch(), Instant.ofEpochMilli(expires.toEpochMilli()));
@@ -276,11 +276,7 @@ public final class SqliteJobStore implements JobStore {
       params.add(from.name());
       if (execute(c, sql, params) == 0) {
         Optional<JobRecord> current = read(c, lease.jobId());
-        if (current.isPresent() && current.get().leaseEpoch() == lease.epoch() && current.get().state() != from) {
-          throw new StateConflictException("Job " + lease.jobId() + " is " + current.get().state() + ", not " + from
-              + "; cannot move it to " + to);
-        }
-        throw new LeaseLostException(lease, whyLost(current, lease));
+        throw WriteRefusals.ofTransition(lease, current, from, to);
       }
       return read(c, lease.jobId()).orElseThrow();
     });
@@ -300,11 +296,7 @@ public final class SqliteJobStore implements JobStore {
       params.add(lease.owner());
       if (execute(c, sql, params) == 0) {
         Optional<JobRecord> current = read(c, lease.jobId());
-        if (current.isPresent() && current.get().leaseEpoch() == lease.epoch() && current.get().state().isTerminal()) {
-          throw new StateConflictException("Job " + lease.jobId() + " is " + current.get().state()
-              + " and can no longer be updated");
-        }
-        throw new LeaseLostException(lease, whyLost(current, lease));
+        throw WriteRefusals.ofUpdate(lease, current);
       }
       return read(c, lease.jobId()).orElseThrow();
     });
@@ -587,20 +579,6 @@ public final class SqliteJobStore implements JobStore {
   private static Instant instant(ResultSet rs, int column) throws SQLException {
     long v = rs.getLong(column);
     return rs.wasNull() ? null : Instant.ofEpochMilli(v);
-  }
-
-  private static String whyLost(Optional<JobRecord> current, Lease lease) {
-    if (current.isEmpty()) {
-      return "the job no longer exists";
-    }
-    JobRecord job = current.get();
-    if (job.leaseEpoch() != lease.epoch()) {
-      return "the job was acquired again (epoch " + job.leaseEpoch() + ")";
-    }
-    if (job.state().isTerminal()) {
-      return "the job is " + job.state();
-    }
-    return job.owner() == null ? "the lease was released" : "the job is held by " + job.owner();
   }
 
   private static int execute(Connection c, String sql, List<Object> params) throws SQLException {
