@@ -9,7 +9,6 @@ import dev.squall.coordinator.finalize.ResultCollector;
 import dev.squall.planner.write.WriteTarget;
 import dev.squall.coordinator.scheduler.JobFailedException;
 import dev.squall.coordinator.scheduler.JobPlan;
-import dev.squall.coordinator.scheduler.JobRun;
 import dev.squall.coordinator.scheduler.JobSuspendedException;
 import dev.squall.coordinator.scheduler.StageScheduler;
 import dev.squall.coordinator.scheduler.TaskSpecFactory;
@@ -134,6 +133,7 @@ public final class JobDriver {
     JobRecord job = store.get(jobId).orElseThrow(() -> new NoSuchJobException(jobId));
     JobPlan plan = null;
     StoreJobControl control = null;
+    Map<Integer, TaskResult[]> winners = null;
     try {
       // Once FINALIZING, a cancel is too late: the answer or commit may be made already, and a
       // re-run must finish the job the same way (a committed write stays committed).
@@ -156,14 +156,15 @@ public final class JobDriver {
         Map<Integer, TaskResult[]> prior = priorWinners(plan);
         control = new StoreJobControl(store, clock, keeper, settings.withSuspendGrace(grace), handOffAt, hooks,
             progressOf(plan, prior), () -> putCancelMarker(jobId), winnerRecords);
-        JobRun run = scheduler.run(plan, prior, control, jobTimeout);
+        winners = scheduler.run(plan, prior, control, jobTimeout);
         job = store.transition(keeper.lease(), JobState.RUNNING, JobState.FINALIZING,
             JobUpdate.progress(control.progress()), clock.instant());
       }
       if (job.state() == JobState.FINALIZING) {
         plan = plan != null ? plan : plans.load(jobId);
         hooks.finalizing(jobId);
-        return finishSucceeded(keeper, job, plan);
+        // A resumed FINALIZING job reads the winners its RUNNING invocation recorded.
+        return finishSucceeded(keeper, job, plan, winners != null ? winners : priorWinners(plan));
       }
       return new Drive(Outcome.NOT_OWNER, job, null);
     } catch (JobSuspendedException e) {
@@ -226,8 +227,7 @@ public final class JobDriver {
     return progress;
   }
 
-  private Drive finishSucceeded(LeaseKeeper keeper, JobRecord job, JobPlan plan) {
-    Map<Integer, TaskResult[]> winners = priorWinners(plan);
+  private Drive finishSucceeded(LeaseKeeper keeper, JobRecord job, JobPlan plan, Map<Integer, TaskResult[]> winners) {
     int root = plan.graph().getRootStageId();
     TaskResult[] rootWinners = winners.get(root);
     ResultCollector.Collected collected;

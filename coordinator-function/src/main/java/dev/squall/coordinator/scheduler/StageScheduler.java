@@ -4,7 +4,6 @@ import dev.squall.proto.v1.Edge;
 import dev.squall.proto.v1.ErrorCode;
 import dev.squall.proto.v1.Stage;
 import dev.squall.proto.v1.TaskError;
-import dev.squall.proto.v1.TaskMetrics;
 import dev.squall.proto.v1.TaskResult;
 import dev.squall.proto.v1.TaskSpec;
 import java.time.Duration;
@@ -12,7 +11,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
@@ -66,11 +64,8 @@ public final class StageScheduler {
     final Map<Integer, Integer> remaining = new HashMap<>();
     final Set<Integer> started = new HashSet<>();
     final Map<String, TaskSpec> inFlight = new LinkedHashMap<>();
-    final List<TaskMetrics> metrics = new ArrayList<>();
-    final Map<Integer, Integer> attemptsByStage = new HashMap<>();
     final AtomicBoolean stopped = new AtomicBoolean();
     final ScheduledExecutorService timer;
-    int attempts;
 
     Run(JobPlan plan, Map<Integer, TaskResult[]> prior, JobControl control) {
       this.plan = plan;
@@ -126,8 +121,6 @@ public final class StageScheduler {
     }
 
     void launch(TaskSpec spec, long delayMillis) {
-      attempts++;
-      attemptsByStage.merge(spec.getStageId(), 1, Integer::sum);
       inFlight.put(key(spec), spec);
       if (delayMillis <= 0) {
         send(spec);
@@ -164,7 +157,6 @@ public final class StageScheduler {
       }
       TaskSpec spec = c.spec();
       TaskResult result = c.result();
-      metrics.add(result.getMetrics());
       control.attemptFinished(spec, result);
       if (stopped.get()) {
         return null;
@@ -226,27 +218,28 @@ public final class StageScheduler {
   }
 
   /**
-   * Runs the job until its root stage has a winner for every task.
+   * Runs the job until its root stage has a winner for every task. Attempts and their metrics are
+   * recorded through the control, not returned.
    *
    * @param prior winners recorded by earlier invocations, by stage id (arrays indexed by partition,
    *     null where a task has none); empty for a new job
    * @param control where attempts and winners are recorded, and whether to go on
    * @param timeout overall limit for this run
+   * @return every stage's winning results, arrays indexed by partition
    * @throws JobFailedException when a task fails for good, the job is cancelled (code CANCELLED)
    *     or times out
    * @throws JobSuspendedException when the control asks to hand the job over
    * @throws IllegalArgumentException when the stage graph is inconsistent
    */
-  public JobRun run(JobPlan plan, Map<Integer, TaskResult[]> prior, JobControl control, Duration timeout)
+  public Map<Integer, TaskResult[]> run(JobPlan plan, Map<Integer, TaskResult[]> prior, JobControl control, Duration timeout)
       throws InterruptedException, JobSuspendedException {
     Run run = new Run(plan, prior, control);
     long deadline = System.nanoTime() + timeout.toNanos();
-    int tasks = run.taskCounts.values().stream().mapToInt(Integer::intValue).sum();
     try {
       while (true) {
         run.startReadyStages();
         if (run.remaining.getOrDefault(run.topology.rootStageId(), -1) == 0) {
-          return new JobRun(run.winners, tasks, run.attempts, run.attemptsByStage, run.metrics);
+          return run.winners;
         }
         Completion c = run.done.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
         if (c != null) {
