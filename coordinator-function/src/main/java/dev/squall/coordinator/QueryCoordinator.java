@@ -8,12 +8,11 @@ import dev.squall.coordinator.api.QueryService;
 import dev.squall.coordinator.api.QueryStatus;
 import dev.squall.coordinator.api.SquallException;
 import dev.squall.coordinator.api.Submission;
+import dev.squall.coordinator.job.CancelMarkers;
 import dev.squall.coordinator.job.JobDriver;
 import dev.squall.coordinator.job.JobSettings;
-import dev.squall.coordinator.job.PlanStore;
 import dev.squall.coordinator.job.ResultStore;
 import dev.squall.coordinator.job.SelfInvoker;
-import dev.squall.coordinator.scheduler.TaskSpecFactory;
 import dev.squall.jobstore.JobError;
 import dev.squall.jobstore.JobRecord;
 import dev.squall.jobstore.JobState;
@@ -29,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -123,9 +121,7 @@ public final class QueryCoordinator implements QueryService {
     }
     if (!job.state().isTerminal()) {
       // Running tasks poll this marker between batches; the owner deletes it with the job's data.
-      String prefix = PlanStore.jobPrefix(queryId);
-      s3.putObject(b -> b.bucket(settings.shuffleBucket()).key(TaskSpecFactory.cancelMarkerKey(prefix)),
-          RequestBody.empty());
+      new CancelMarkers(s3, settings.shuffleBucket()).put(queryId);
       if (!job.hasLiveLease(clock.instant())) {
         self.resume(queryId); // nobody is running it: an invocation ends it as CANCELLED
       }

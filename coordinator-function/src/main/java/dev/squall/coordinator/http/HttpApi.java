@@ -5,6 +5,7 @@ import dev.squall.coordinator.api.QueryAnswer;
 import dev.squall.coordinator.api.QueryService;
 import dev.squall.coordinator.api.QueryStatus;
 import dev.squall.coordinator.api.Submission;
+import dev.squall.jobstore.JobState;
 import dev.squall.jobstore.StageProgress;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -93,7 +94,8 @@ public final class HttpApi {
         }
         if (!result && method.equals("DELETE")) {
           QueryStatus status = queries.cancel(id);
-          if (isTerminal(status.state()) && !"CANCELLED".equals(status.state())) {
+          JobState state = JobState.valueOf(status.state());
+          if (state.isTerminal() && state != JobState.CANCELLED) {
             return errors.of(409, "USER_ERROR", "query " + id + " has already finished: it is " + status.state(), 0, 0, id);
           }
           return HttpResponseEvent.json(202, statusJson(status).toString());
@@ -186,10 +188,6 @@ public final class HttpApi {
     if (t != null) {
       node.put(field, t.toString());
     }
-  }
-
-  private static boolean isTerminal(String state) {
-    return state.equals("SUCCEEDED") || state.equals("FAILED") || state.equals("CANCELLED");
   }
 
   /** Query ids are UUIDs; anything else cannot name a job (and must not reach S3 keys). */

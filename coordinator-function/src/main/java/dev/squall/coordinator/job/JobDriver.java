@@ -11,7 +11,6 @@ import dev.squall.coordinator.scheduler.JobFailedException;
 import dev.squall.coordinator.scheduler.JobPlan;
 import dev.squall.coordinator.scheduler.JobSuspendedException;
 import dev.squall.coordinator.scheduler.StageScheduler;
-import dev.squall.coordinator.scheduler.TaskSpecFactory;
 import dev.squall.jobstore.JobError;
 import dev.squall.jobstore.JobRecord;
 import dev.squall.jobstore.JobState;
@@ -70,12 +69,14 @@ public final class JobDriver {
   private final DriverHooks hooks;
   private final WriteFinalizer writes;
   private final WinnerRecords winnerRecords;
+  private final CancelMarkers cancelMarkers;
 
   public JobDriver(JobStore store, JobPlanner planner, PlanStore plans, ResultStore results, StageScheduler scheduler,
       S3Client s3, BufferAllocator allocator, String bucket, SelfInvoker self, JobSettings settings,
       Duration jobTimeout, Clock clock, DriverHooks hooks, WriteFinalizer writes) {
     this.writes = writes;
     this.winnerRecords = new WinnerRecords(s3, bucket);
+    this.cancelMarkers = new CancelMarkers(s3, bucket);
     this.store = store;
     this.planner = planner;
     this.plans = plans;
@@ -299,8 +300,7 @@ public final class JobDriver {
   /** Tells running tasks to stop (the client's cancel request normally put it there already). */
   private void putCancelMarker(String jobId) {
     try {
-      s3.putObject(b -> b.bucket(bucket).key(TaskSpecFactory.cancelMarkerKey(PlanStore.jobPrefix(jobId))),
-          software.amazon.awssdk.core.sync.RequestBody.empty());
+      cancelMarkers.put(jobId);
     } catch (RuntimeException e) {
       LOG.warn("job {}: writing the cancel marker failed: {}", jobId, e.toString());
     }
