@@ -119,10 +119,7 @@ public final class IcebergCommitter {
       jobSnapshot(table, jobId).ifPresent(s -> s.addedDataFiles(table.io())
           .forEach(f -> protectedPaths.add(f.location())));
     } else {
-      // The table was never created (failed CTAS): the uncommitted create transaction's FileIO is
-      // the one the table would have had.
-      io = catalog.buildTable(target.table(), target.schema()).withLocation(target.location())
-          .createTransaction().table().io();
+      io = uncreatedTableIo(target);
     }
     List<String> doomed = new ArrayList<>();
     for (String path : paths) {
@@ -251,6 +248,20 @@ public final class IcebergCommitter {
       rows += file.recordCount();
     }
     return rows;
+  }
+
+  /** The FileIO of the target table: the table's own, or the one a table never created would have had. */
+  FileIO ioOf(WriteTarget target) {
+    return catalog.tableExists(target.table()) ? catalog.loadTable(target.table()).io() : uncreatedTableIo(target);
+  }
+
+  /**
+   * The table was never created (a CTAS that failed or is not committed yet): the uncommitted
+   * create transaction's FileIO is the one the table would have had.
+   */
+  private FileIO uncreatedTableIo(WriteTarget target) {
+    return catalog.buildTable(target.table(), target.schema()).withLocation(target.location())
+        .createTransaction().table().io();
   }
 
   private static String withSlash(String location) {

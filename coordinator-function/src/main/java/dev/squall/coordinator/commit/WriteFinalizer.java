@@ -30,11 +30,9 @@ import org.slf4j.LoggerFactory;
 public final class WriteFinalizer {
   private static final Logger LOG = LoggerFactory.getLogger(WriteFinalizer.class);
 
-  private final Catalog catalog;
   private final IcebergCommitter committer;
 
   public WriteFinalizer(Catalog catalog) {
-    this.catalog = catalog;
     this.committer = new IcebergCommitter(catalog);
   }
 
@@ -70,7 +68,7 @@ public final class WriteFinalizer {
     List<String> doomed = new ArrayList<>();
     String prefix = "squall-" + jobId + "-s";
     try {
-      FileIO io = ioOf(target);
+      FileIO io = committer.ioOf(target);
       if (!(io instanceof SupportsPrefixOperations listing)) {
         LOG.warn("job {}: the table's FileIO cannot list; uncommitted data files are left in place", jobId);
         return 0;
@@ -89,14 +87,6 @@ public final class WriteFinalizer {
       LOG.warn("job {}: deleting {} uncommitted data files failed: {}", jobId, doomed.size(), e.toString());
       return 0;
     }
-  }
-
-  private FileIO ioOf(WriteTarget target) {
-    if (catalog.tableExists(target.table())) {
-      return catalog.loadTable(target.table()).io();
-    }
-    return catalog.buildTable(target.table(), target.schema()).withLocation(target.location())
-        .createTransaction().table().io();
   }
 
   private static String dataLocation(WriteTarget target) {
