@@ -32,6 +32,11 @@ public class EngineException extends RuntimeException {
   }
 
   /** A plan the engine cannot run (malformed or unsupported operator or expression). */
+  /** The task was told to stop (its job was cancelled, or its invocation is ending). */
+  public static EngineException cancelled() {
+    return new EngineException(ErrorCode.CANCELLED, "task was cancelled");
+  }
+
   public static EngineException badPlan(String message) {
     return new EngineException(ErrorCode.INTERNAL_ERROR, "invalid plan: " + message);
   }

@@ -78,11 +78,8 @@ public final class TaskRunner {
       long peak;
       try (FragmentExecutor.Execution run = FragmentExecutor.execute(spec.getFragment(), inputs, allocator, spec.getMemoryBudgetBytes(), cancelled)) {
         rows = 0;
+        // Every operator polls `cancelled` at each batch (EngineException CANCELLED, caught below).
         while (run.hasNext()) {
-          if (cancelled.getAsBoolean()) {
-            writer.abort();
-            return result.setError(error(ErrorCode.CANCELLED, "task was cancelled")).build();
-          }
           try (var batch = run.next()) {
             rows += batch.getRowCount();
             writer.write(batch);

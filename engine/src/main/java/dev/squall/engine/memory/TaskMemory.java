@@ -39,7 +39,7 @@ public final class TaskMemory implements AutoCloseable {
    */
   void checkCancelled() {
     if (cancelled.getAsBoolean()) {
-      throw new dev.squall.engine.EngineException(dev.squall.proto.v1.ErrorCode.CANCELLED, "task was cancelled");
+      throw dev.squall.engine.EngineException.cancelled();
     }
   }
 

@@ -169,7 +169,7 @@ public final class DataFileTaskWriter implements AutoCloseable {
 
   private void checkCancelled() {
     if (cancelled.getAsBoolean()) {
-      throw new EngineException(dev.squall.proto.v1.ErrorCode.CANCELLED, "task was cancelled");
+      throw EngineException.cancelled();
     }
   }
 
