@@ -52,7 +52,7 @@ class MemoryBudgetTest {
   @Test
   void sortOverTheBudgetFailsNamingTheSort() {
     Operator plan = lineitem().sort(List.of(Key.asc("l_comment"))).op();
-    assertExceeds(plan, 4L << 20, "Sort#");
+    assertExceeds(plan, 2L << 20, "Sort#");
     assertThat(run(plan, 512L << 20)).isEqualTo(f.table("lineitem").rows());
   }
 

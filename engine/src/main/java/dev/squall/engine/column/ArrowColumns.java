@@ -9,6 +9,8 @@ import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
@@ -101,18 +103,25 @@ public final class ArrowColumns {
         out[i] = (nulls == null || !nulls[i]) && v.get(i) != 0;
       }
       return new BoolColumn(type, out, nulls, n);
-    } else if (vector instanceof VarCharVector v) {
-      byte[][] out = new byte[n][];
-      for (int i = 0; i < n; i++) {
-        out[i] = nulls != null && nulls[i] ? null : v.get(i);
+    } else if (vector instanceof BaseVariableWidthVector v) {
+      // Offsets and bytes are copied in bulk: the column's layout is Arrow's.
+      int[] offsets = new int[n + 1];
+      ArrowBuf offsetBuf = v.getOffsetBuffer();
+      if (n > 0) {
+        long addr = address(offsetBuf, n + 1, 4);
+        for (int i = 0; i <= n; i++) {
+          offsets[i] = MemoryUtil.getInt(addr + ((long) i << 2));
+        }
       }
-      return new BytesColumn(type, out, nulls, n);
-    } else if (vector instanceof VarBinaryVector v) {
-      byte[][] out = new byte[n][];
-      for (int i = 0; i < n; i++) {
-        out[i] = nulls != null && nulls[i] ? null : v.get(i);
+      byte[] data = new byte[offsets[n] - offsets[0]];
+      v.getDataBuffer().getBytes(offsets[0], data, 0, data.length);
+      if (offsets[0] != 0) {
+        int base = offsets[0];
+        for (int i = 0; i <= n; i++) {
+          offsets[i] -= base;
+        }
       }
-      return new BytesColumn(type, out, nulls, n);
+      return new BytesColumn(type, data, offsets, nulls, n);
     } else if (vector instanceof NullVector) {
       return Column.nulls(type, n);
     }
@@ -259,20 +268,28 @@ public final class ArrowColumns {
           v.set(i, vals[i] ? 1 : 0);
         }
       }
-    } else if (vector instanceof VarCharVector v) {
-      byte[][] vals = ((BytesColumn) col).values();
+    } else if (vector instanceof BaseVariableWidthVector v) {
+      BytesColumn b = (BytesColumn) col;
+      int[] offsets = b.offsets();
+      int base = offsets[0];
+      int len = offsets[n] - base;
+      ArrowBuf offsetBuf = v.getOffsetBuffer();
+      for (int i = 0; i <= n; i++) {
+        offsetBuf.setInt((long) i << 2, offsets[i] - base);
+      }
+      ArrowBuf data = v.getDataBuffer();
+      if (data.capacity() < len) {
+        v.reallocDataBuffer(len);
+        data = v.getDataBuffer();
+      }
+      data.setBytes(0, b.data(), base, len);
+      ArrowBuf validity = v.getValidityBuffer();
       for (int i = 0; i < n; i++) {
         if (nulls == null || !nulls[i]) {
-          v.setSafe(i, vals[i]);
+          BitVectorHelper.setBit(validity, i);
         }
       }
-    } else if (vector instanceof VarBinaryVector v) {
-      byte[][] vals = ((BytesColumn) col).values();
-      for (int i = 0; i < n; i++) {
-        if (nulls == null || !nulls[i]) {
-          v.setSafe(i, vals[i]);
-        }
-      }
+      v.setLastSet(n - 1);
     } else {
       throw EngineException.badPlan("unsupported Arrow vector " + vector.getClass().getSimpleName());
     }
@@ -300,14 +317,7 @@ public final class ArrowColumns {
   }
 
   private static int estimateBytes(BytesColumn col, int n) {
-    long total = 0;
-    byte[][] vals = col.values();
-    for (int i = 0; i < n; i++) {
-      if (vals[i] != null) {
-        total += vals[i].length;
-      }
-    }
-    return (int) Math.min(Integer.MAX_VALUE - 16, total);
+    return col.offset(n) - col.offset(0);
   }
 
   /** Writes columns as a new batch with the given schema (rows {@code 0..n)} of each column). */

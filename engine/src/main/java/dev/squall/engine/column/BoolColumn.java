@@ -1,5 +1,6 @@
 package dev.squall.engine.column;
 
+import dev.squall.engine.hash.Murmur3;
 import dev.squall.engine.types.SqlType;
 import java.util.Arrays;
 
@@ -36,8 +37,8 @@ public final class BoolColumn extends Column {
   }
 
   @Override
-  public int hash(int i) {
-    return values[i] ? 1231 : 1237;
+  public int hash(int i, int seed) {
+    return Murmur3.hashLong(values[i] ? 1 : 0, seed);
   }
 
   @Override

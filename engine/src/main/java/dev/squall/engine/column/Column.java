@@ -54,7 +54,7 @@ public abstract sealed class Column permits LongColumn, DoubleColumn, BoolColumn
       case DOUBLE -> new DoubleColumn(type, new double[c], null, 0);
       case BOOL -> new BoolColumn(type, new boolean[c], null, 0);
       case DECIMAL -> new DecimalColumn(type, new long[c], null, null, 0);
-      case BYTES -> new BytesColumn(type, new byte[c][], null, 0);
+      case BYTES -> BytesColumn.withCapacity(type, c, c * 16);
     };
   }
 
@@ -70,8 +70,40 @@ public abstract sealed class Column permits LongColumn, DoubleColumn, BoolColumn
   /** The rows {@code rows[0..n)} of this column in that order; a row index of -1 gives NULL. */
   public abstract Column gather(int[] rows, int n);
 
-  /** Hash of the non-null value at row i; equal values (per {@link #valueEquals}) hash equally. */
-  public abstract int hash(int i);
+  /**
+   * Seed of a row's hash before its first key column (Spark's {@code Murmur3Hash} uses 42 too).
+   * Shuffle partitioning, aggregation and joins all hash with it, so a row hashes the same in
+   * every task and on both sides of a join.
+   */
+  public static final int HASH_SEED = 42;
+
+  /**
+   * Hash of the non-null value at row i, {@link dev.squall.engine.hash.Murmur3} with {@code seed}
+   * (the running hash of the row's earlier key columns). Equal SQL values of one physical kind hash
+   * equally: integers of any width, DATE days, TIMESTAMP micros and intervals as 64-bit integers;
+   * REAL/DOUBLE as IEEE bits with -0.0 as 0.0 and one NaN; DECIMAL as the 128-bit unscaled value,
+   * low then high 64 bits (equal only at equal scale); strings and binaries as their bytes;
+   * BOOLEAN as 0/1.
+   */
+  public abstract int hash(int i, int seed);
+
+  /** {@link #hash(int, int)} with {@link #HASH_SEED}. */
+  public final int hash(int i) {
+    return hash(i, HASH_SEED);
+  }
+
+  /**
+   * Combines this column into the running row hashes {@code hashes[0..n)}: each non-null row's
+   * hash becomes {@code hash(i, hashes[i])}; a NULL leaves it unchanged (so all rows with NULL in
+   * this column meet, as in Spark).
+   */
+  public void hashInto(int[] hashes, int n) {
+    for (int i = 0; i < n; i++) {
+      if (nulls == null || !nulls[i]) {
+        hashes[i] = hash(i, hashes[i]);
+      }
+    }
+  }
 
   /** Whether the non-null values at row i of this and row j of {@code other} (same physical kind) are equal. */
   public abstract boolean valueEquals(int i, Column other, int j);
@@ -152,12 +184,5 @@ public abstract sealed class Column permits LongColumn, DoubleColumn, BoolColumn
       }
     }
     return out;
-  }
-
-  protected static int mix(long h) {
-    h ^= (h >>> 33);
-    h *= 0xff51afd7ed558ccdL;
-    h ^= (h >>> 33);
-    return (int) h;
   }
 }

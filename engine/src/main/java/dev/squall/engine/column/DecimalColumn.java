@@ -1,5 +1,6 @@
 package dev.squall.engine.column;
 
+import dev.squall.engine.hash.Murmur3;
 import dev.squall.engine.types.SqlType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -88,8 +89,13 @@ public final class DecimalColumn extends Column {
   }
 
   @Override
-  public int hash(int i) {
-    return isBig(i) ? big[i].hashCode() : mix(unscaled[i]);
+  public int hash(int i, int seed) {
+    if (isBig(i)) {
+      BigInteger b = big[i];
+      return Murmur3.hashLong(b.shiftRight(64).longValue(), Murmur3.hashLong(b.longValue(), seed));
+    }
+    long lo = unscaled[i];
+    return Murmur3.hashLong(lo >> 63, Murmur3.hashLong(lo, seed));
   }
 
   @Override

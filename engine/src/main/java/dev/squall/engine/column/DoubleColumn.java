@@ -1,5 +1,6 @@
 package dev.squall.engine.column;
 
+import dev.squall.engine.hash.Murmur3;
 import dev.squall.engine.types.SqlType;
 import java.util.Arrays;
 
@@ -31,10 +32,10 @@ public final class DoubleColumn extends Column {
   }
 
   @Override
-  public int hash(int i) {
+  public int hash(int i, int seed) {
     double v = values[i];
-    // -0.0 equals 0.0 and all NaNs group together.
-    return v == 0.0 ? 0 : mix(Double.doubleToLongBits(v));
+    // -0.0 equals 0.0; doubleToLongBits gives every NaN one bit pattern.
+    return Murmur3.hashLong(v == 0.0 ? 0L : Double.doubleToLongBits(v), seed);
   }
 
   @Override

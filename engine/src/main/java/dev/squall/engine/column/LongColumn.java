@@ -1,5 +1,6 @@
 package dev.squall.engine.column;
 
+import dev.squall.engine.hash.Murmur3;
 import dev.squall.engine.types.SqlType;
 import java.util.Arrays;
 
@@ -32,8 +33,19 @@ public final class LongColumn extends Column {
   }
 
   @Override
-  public int hash(int i) {
-    return mix(values[i]);
+  public int hash(int i, int seed) {
+    return Murmur3.hashLong(values[i], seed);
+  }
+
+  @Override
+  public void hashInto(int[] hashes, int n) {
+    if (nulls == null) {
+      for (int i = 0; i < n; i++) {
+        hashes[i] = Murmur3.hashLong(values[i], hashes[i]);
+      }
+    } else {
+      super.hashInto(hashes, n);
+    }
   }
 
   @Override

@@ -265,21 +265,22 @@ public final class Casts {
   }
 
   private static Column toBytes(Column src, SqlType to, int n) {
-    byte[][] out = new byte[n][];
+    if (src instanceof BytesColumn b && !(to.kind() == Kind.VARCHAR && to.precision() > 0)) {
+      return new BytesColumn(to, b.data(), b.offsets(), b.nullMask(), n); // same bytes, new type
+    }
+    BytesColumn out = BytesColumn.withCapacity(to, n, n * 16);
     for (int i = 0; i < n; i++) {
       if (src.isNull(i)) {
+        out.appendNull();
         continue;
       }
-      if (src instanceof BytesColumn b) {
-        out[i] = b.value(i);
-      } else {
-        out[i] = format(src, i).getBytes(StandardCharsets.UTF_8);
-      }
+      byte[] v = src instanceof BytesColumn b ? b.value(i) : format(src, i).getBytes(StandardCharsets.UTF_8);
       if (to.kind() == Kind.VARCHAR && to.precision() > 0) {
-        out[i] = StringFunctions.truncateChars(out[i], to.precision());
+        v = StringFunctions.truncateChars(v, to.precision());
       }
+      out.append(v);
     }
-    return new BytesColumn(to, out, src.nullMask(), n);
+    return out;
   }
 
   /** The SQL text of a non-null value (DATE as yyyy-mm-dd, TIMESTAMP as yyyy-mm-dd hh:mm:ss[.ffffff]). */

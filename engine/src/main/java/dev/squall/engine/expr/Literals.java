@@ -54,11 +54,11 @@ public final class Literals {
         return d;
       }
       case STRING_VALUE: {
-        Column s = new BytesColumn(SqlType.VARCHAR, new byte[][] {lit.getStringValue().getBytes(StandardCharsets.UTF_8)}, null, 1);
-        return type.isString() ? new BytesColumn(type, ((BytesColumn) s).values(), null, 1) : Casts.cast(s, type);
+        byte[] utf8 = lit.getStringValue().getBytes(StandardCharsets.UTF_8);
+        return type.isString() ? BytesColumn.of(type, utf8) : Casts.cast(BytesColumn.of(SqlType.VARCHAR, utf8), type);
       }
       case BINARY_VALUE:
-        return new BytesColumn(type, new byte[][] {lit.getBinaryValue().toByteArray()}, null, 1);
+        return BytesColumn.of(type, lit.getBinaryValue().toByteArray());
       default:
         throw EngineException.badPlan("literal without a value: " + lit);
     }

@@ -187,12 +187,13 @@ final class StringFunctions {
         }
         return new LongColumn(type, out, nulls, n);
       }
-      byte[][] out = new byte[n][];
+      BytesColumn out = BytesColumn.withCapacity(type, n, n * 16);
       for (int i = 0; i < n; i++) {
         if (nulls != null && nulls[i]) {
+          out.appendNull();
           continue;
         }
-        out[i] = switch (op) {
+        out.append(switch (op) {
           case UPPER -> str(in[0], i).toUpperCase(java.util.Locale.ROOT).getBytes(StandardCharsets.UTF_8);
           case LOWER -> str(in[0], i).toLowerCase(java.util.Locale.ROOT).getBytes(StandardCharsets.UTF_8);
           case CONCAT -> concat(((BytesColumn) in[0]).value(i), ((BytesColumn) in[1]).value(i));
@@ -200,9 +201,9 @@ final class StringFunctions {
               in.length > 2 ? ((LongColumn) in[2]).value(i) : Long.MAX_VALUE);
           case TRIM -> trim(str(in[0], i), str(in[1], i), str(in[2], i));
           default -> throw EngineException.badPlan("not a string function: " + op);
-        };
+        });
       }
-      return new BytesColumn(type, out, nulls, n);
+      return out;
     }
 
     private static String str(Column c, int i) {

@@ -1,5 +1,7 @@
 package dev.squall.shuffle.partition;
 
+import dev.squall.engine.hash.Murmur3;
+
 import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
 

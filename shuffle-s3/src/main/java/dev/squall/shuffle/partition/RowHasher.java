@@ -1,5 +1,7 @@
 package dev.squall.shuffle.partition;
 
+import dev.squall.engine.hash.Murmur3;
+
 import java.util.Arrays;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseVariableWidthVector;

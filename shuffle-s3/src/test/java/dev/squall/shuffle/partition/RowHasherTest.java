@@ -1,5 +1,7 @@
 package dev.squall.shuffle.partition;
 
+import dev.squall.engine.hash.Murmur3;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

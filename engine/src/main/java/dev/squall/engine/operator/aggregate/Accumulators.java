@@ -1,6 +1,7 @@
 package dev.squall.engine.operator.aggregate;
 
 import dev.squall.engine.EngineException;
+import dev.squall.engine.column.BytesColumn;
 import dev.squall.engine.column.Column;
 import dev.squall.engine.column.DecimalColumn;
 import dev.squall.engine.column.DoubleColumn;
@@ -166,6 +167,57 @@ final class Accumulators {
     @Override
     public long bytes() {
       return best.size() * 12L;
+    }
+  }
+
+  /**
+   * MIN/MAX over VARCHAR or VARBINARY: a group's best value is replaced as better ones arrive, so it
+   * is kept as its own array rather than in an append-only {@link BytesColumn}.
+   */
+  static final class MinMaxBytes implements Accumulator {
+    private final int arg;
+    private final boolean max;
+    private final SqlType out;
+    private byte[][] best = new byte[1024][];
+    private long heldBytes;
+
+    MinMaxBytes(int arg, boolean max, SqlType out) {
+      this.arg = arg;
+      this.max = max;
+      this.out = out;
+    }
+
+    @Override
+    public void add(int[] ids, int n, int groups, Batch batch) {
+      if (best.length < groups) {
+        best = Arrays.copyOf(best, Math.max(groups, best.length * 2));
+      }
+      BytesColumn c = (BytesColumn) Casts.cast(batch.column(arg), out);
+      byte[] data = c.data();
+      for (int i = 0; i < n; i++) {
+        if (c.isNull(i)) {
+          continue;
+        }
+        int g = ids[i];
+        byte[] b = best[g];
+        int from = c.offset(i);
+        int to = c.offset(i + 1);
+        if (b == null || (max ? Arrays.compareUnsigned(data, from, to, b, 0, b.length) > 0
+            : Arrays.compareUnsigned(data, from, to, b, 0, b.length) < 0)) {
+          heldBytes += (to - from) - (b == null ? -16 : b.length);
+          best[g] = Arrays.copyOfRange(data, from, to);
+        }
+      }
+    }
+
+    @Override
+    public Column[] results(int groups) {
+      return new Column[] {BytesColumn.of(out, Arrays.copyOf(best, groups))};
+    }
+
+    @Override
+    public long bytes() {
+      return best.length * 8L + heldBytes;
     }
   }
 

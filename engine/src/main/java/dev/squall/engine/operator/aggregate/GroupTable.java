@@ -95,7 +95,7 @@ final class GroupTable {
     for (int k = 0; k < keys.length; k++) {
       keys[k].appendFrom(cols[k], i);
       if (cols[k] instanceof BytesColumn b && !b.isNull(i)) {
-        variableBytes += 16 + b.value(i).length;
+        variableBytes += 4 + b.length(i);
       }
     }
     if (g >= groupHash.length) {

@@ -63,8 +63,10 @@ public final class HashAggregateOperator extends BatchOperator {
             ? new Accumulators.Count(arg(call, 0), true, out)
             : new Accumulators.Count(-1, false, out);
         case COUNT -> new Accumulators.Count(arg(call, 0), mode == Mode.FINAL, out);
-        case MIN -> new Accumulators.MinMax(arg(call, 0), false, out);
-        case MAX -> new Accumulators.MinMax(arg(call, 0), true, out);
+        case MIN -> out.isString() ? new Accumulators.MinMaxBytes(arg(call, 0), false, out)
+            : new Accumulators.MinMax(arg(call, 0), false, out);
+        case MAX -> out.isString() ? new Accumulators.MinMaxBytes(arg(call, 0), true, out)
+            : new Accumulators.MinMax(arg(call, 0), true, out);
         case AVG -> mode == Mode.FINAL
             ? new Accumulators.Avg(arg(call, 0), arg(call, 1), inTypes.get(arg(call, 0)), out, false, null)
             : new Accumulators.Avg(arg(call, 0), -1, inTypes.get(arg(call, 0)), out, mode == Mode.PARTIAL, out);

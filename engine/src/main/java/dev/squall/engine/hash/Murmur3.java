@@ -1,4 +1,4 @@
-package dev.squall.shuffle.partition;
+package dev.squall.engine.hash;
 
 import org.apache.arrow.memory.ArrowBuf;
 

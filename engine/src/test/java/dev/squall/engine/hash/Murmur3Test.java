@@ -1,9 +1,9 @@
-package dev.squall.shuffle.partition;
+package dev.squall.engine.hash;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.common.hash.HashFunction;
-import com.google.common.hash.Hashing;
+import org.apache.iceberg.relocated.com.google.common.hash.HashFunction;
+import org.apache.iceberg.relocated.com.google.common.hash.Hashing;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Random;
@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Checks Squall's Murmur3 against an independent implementation: Guava's
- * {@code Hashing.murmur3_32_fixed} (on the test classpath through S3Proxy's jclouds).
+ * {@code Hashing.murmur3_32_fixed} (as bundled, relocated, with Iceberg).
  */
 class Murmur3Test {
   @Test
