@@ -2,6 +2,8 @@ package dev.squall.engine;
 
 import dev.squall.engine.input.BatchSource;
 import dev.squall.engine.input.InputProvider;
+import dev.squall.engine.expr.ColumnBatch;
+import dev.squall.engine.memory.OperatorMemory;
 import dev.squall.engine.memory.TaskMemory;
 import dev.squall.engine.operator.BatchOperator;
 import dev.squall.engine.operator.OperatorBuilder;
@@ -58,7 +60,7 @@ public final class FragmentExecutor {
     memory.cancelWhen(cancelled);
     try {
       BatchOperator root = new OperatorBuilder(memory, inputs).build(fragment);
-      return new Execution(memory, root);
+      return new Execution(memory, root, memory.forOperator("Output"));
     } catch (RuntimeException e) {
       memory.close();
       throw e;
@@ -85,16 +87,22 @@ public final class FragmentExecutor {
     return rows;
   }
 
-  /** A running fragment: its output batches, its schema and its memory figures. */
+  /**
+   * A running fragment: its output batches, its schema and its memory figures. {@link #nextBatch()}
+   * gives the engine's own batches; {@link #next()} gives them as Arrow batches (the task's edge
+   * to the shuffle and result writers), allocated from the task budget.
+   */
   public static final class Execution implements BatchSource {
     private final TaskMemory memory;
     private final BatchOperator root;
-    private VectorSchemaRoot lookahead;
+    private final OperatorMemory output;
+    private ColumnBatch lookahead;
     private boolean done;
 
-    Execution(TaskMemory memory, BatchOperator root) {
+    Execution(TaskMemory memory, BatchOperator root, OperatorMemory output) {
       this.memory = memory;
       this.root = root;
+      this.output = output;
     }
 
     /** The Arrow schema of the output batches. */
@@ -118,12 +126,22 @@ public final class FragmentExecutor {
 
     @Override
     public VectorSchemaRoot next() {
+      ColumnBatch b = nextBatch();
+      try {
+        return b.toArrow(root.schema(), output.allocator());
+      } catch (org.apache.arrow.memory.OutOfMemoryException e) {
+        throw output.translate(e);
+      }
+    }
+
+    /** The next output batch in the engine's form (never empty). */
+    public ColumnBatch nextBatch() {
       if (!hasNext()) {
         throw new NoSuchElementException();
       }
-      VectorSchemaRoot r = lookahead;
+      ColumnBatch b = lookahead;
       lookahead = null;
-      return r;
+      return b;
     }
 
     /**
@@ -134,11 +152,12 @@ public final class FragmentExecutor {
     @Override
     public void close() {
       try {
-        if (lookahead != null) {
-          lookahead.close();
-          lookahead = null;
+        lookahead = null;
+        try {
+          root.close();
+        } finally {
+          output.close();
         }
-        root.close();
       } finally {
         memory.close();
       }

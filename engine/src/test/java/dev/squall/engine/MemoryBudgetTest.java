@@ -73,9 +73,9 @@ class MemoryBudgetTest {
 
   @Test
   void arrowBufferAllocationOverTheBudgetIsReportedAsTaskMemory() {
-    // A budget below one output batch of the scan: Arrow's own allocation fails first.
+    // A budget below one output batch: the Arrow batch written at the task's output edge fails.
     Operator plan = lineitem().filter(r -> r.col("l_orderkey").gt(lit(0))).op();
-    assertExceeds(plan, 64L << 10, "Scan#");
+    assertExceeds(plan, 64L << 10, "Output");
   }
 
   @Test

@@ -2,29 +2,47 @@ package dev.squall.engine.expr;
 
 import dev.squall.engine.column.ArrowColumns;
 import dev.squall.engine.column.Column;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
 
-/** A batch of already materialised columns, or of an Arrow batch's columns read on first use. */
+/**
+ * The one batch form inside a task: a number of rows and their {@link Column}s. Operators hand
+ * each other these; Arrow appears only at the task's edges ({@link #fromArrow}, {@link #toArrow}).
+ *
+ * <p>A batch made by {@link #select} is a selection vector over another batch (DuckDB's
+ * {@code SelectionVector}): a column is gathered only when first asked for, so a filter copies only
+ * the columns that something downstream reads. Batches live on the heap and need no closing.
+ */
 public final class ColumnBatch implements Batch {
   private final Column[] columns;
   private final int rows;
-  private final VectorSchemaRoot root;
+  private final ColumnBatch source;
+  private final int[] selection;
 
+  /** A batch of materialised columns, each of at least {@code rows} rows. */
   public ColumnBatch(Column[] columns, int rows) {
     this.columns = columns;
     this.rows = rows;
-    this.root = null;
+    this.source = null;
+    this.selection = null;
   }
 
-  private ColumnBatch(VectorSchemaRoot root) {
-    this.columns = new Column[root.getFieldVectors().size()];
-    this.rows = root.getRowCount();
-    this.root = root;
+  private ColumnBatch(ColumnBatch source, int[] selection, int rows) {
+    this.columns = new Column[source.width()];
+    this.rows = rows;
+    this.source = source;
+    this.selection = selection;
   }
 
-  /** A batch over an Arrow batch; each column is converted when first asked for. */
-  public static ColumnBatch of(VectorSchemaRoot root) {
-    return new ColumnBatch(root);
+  /** Reads every column of an Arrow batch (the caller still owns and closes {@code root}). */
+  public static ColumnBatch fromArrow(VectorSchemaRoot root) {
+    return new ColumnBatch(ArrowColumns.read(root), root.getRowCount());
+  }
+
+  /** This batch as a new Arrow batch of {@code schema}, allocated from {@code allocator}; the caller closes it. */
+  public VectorSchemaRoot toArrow(Schema schema, BufferAllocator allocator) {
+    return ArrowColumns.toRoot(schema, columns(), rows, allocator);
   }
 
   @Override
@@ -32,17 +50,43 @@ public final class ColumnBatch implements Batch {
     return rows;
   }
 
+  public int width() {
+    return columns.length;
+  }
+
   @Override
   public Column column(int index) {
     Column c = columns[index];
-    if (c == null && root != null) {
-      c = ArrowColumns.read(root.getVector(index));
+    if (c == null) {
+      c = source.column(index).gather(selection, rows);
       columns[index] = c;
     }
     return c;
   }
 
-  public int width() {
-    return columns.length;
+  /** Every column, materialised. */
+  public Column[] columns() {
+    for (int i = 0; i < columns.length; i++) {
+      column(i);
+    }
+    return columns;
+  }
+
+  /**
+   * The rows {@code rows[0..n)} of this batch, in that order (row -1 gives NULL), as a selection
+   * over this batch: nothing is copied until a column is read.
+   */
+  @Override
+  public ColumnBatch select(int[] rows, int n) {
+    return new ColumnBatch(this, rows, n);
+  }
+
+  /** Rows {@code [start, start + length)}. */
+  public ColumnBatch slice(int start, int length) {
+    int[] sel = new int[length];
+    for (int i = 0; i < length; i++) {
+      sel[i] = start + i;
+    }
+    return select(sel, length);
   }
 }

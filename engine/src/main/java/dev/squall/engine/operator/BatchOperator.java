@@ -1,20 +1,20 @@
 package dev.squall.engine.operator;
 
-import dev.squall.engine.column.ArrowColumns;
 import dev.squall.engine.column.Column;
+import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.memory.OperatorMemory;
 import dev.squall.engine.types.SqlType;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.OutOfMemoryException;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * A pull-based physical operator: {@link #next()} returns the next Arrow batch of the operator's
- * output schema, owned by the caller (who closes it), or {@code null} at the end. Buffers come from
- * the operator's own share of the task memory; state kept on the heap is reserved there too, so an
- * operator over the task budget fails with {@code TaskMemoryExceededException} naming it.
+ * A pull-based physical operator: {@link #next()} returns the next {@link ColumnBatch} of the
+ * operator's output schema (never empty), or {@code null} at the end. Operators exchange engine
+ * batches only; Arrow is read and written at the task's edges. State an operator keeps (hash
+ * tables, sort buffers) is reserved against its share of the task memory, so an operator over the
+ * task budget fails with {@code TaskMemoryExceededException} naming it.
  */
 public abstract class BatchOperator implements AutoCloseable {
   /** Rows per output batch for operators that build their own batches. */
@@ -48,39 +48,34 @@ public abstract class BatchOperator implements AutoCloseable {
    *
    * @throws dev.squall.engine.EngineException CANCELLED when the task was told to stop
    */
-  public final VectorSchemaRoot next() {
+  public final ColumnBatch next() {
     memory.checkCancelled();
     try {
-      return produce();
+      ColumnBatch b;
+      do {
+        b = produce();
+      } while (b != null && b.rows() == 0);
+      return b;
     } catch (OutOfMemoryException e) {
       throw memory.translate(e);
     }
   }
 
-  protected abstract VectorSchemaRoot produce();
+  /** The next output batch, or null at the end; an empty batch is skipped by {@link #next()}. */
+  protected abstract ColumnBatch produce();
 
-  /** Columns as an output batch of this operator's schema, allocated from its memory. */
-  protected VectorSchemaRoot toRoot(Column[] cols, int n) {
-    return ArrowColumns.toRoot(schema, cols, n, memory.allocator());
-  }
-
-  /** Reads every batch of an input into columns, reserving their heap bytes; closes the batches. */
+  /** Reads every batch of an input into columns, reserving their heap bytes. */
   protected static List<Column[]> drain(BatchOperator input, OperatorMemory memory) {
     List<Column[]> out = new ArrayList<>();
-    VectorSchemaRoot root;
-    while ((root = input.next()) != null) {
-      try (VectorSchemaRoot r = root) {
-        if (r.getRowCount() == 0) {
-          continue;
-        }
-        Column[] cols = ArrowColumns.read(r);
-        long bytes = 0;
-        for (Column c : cols) {
-          bytes += c.bytes();
-        }
-        memory.reserve(bytes);
-        out.add(cols);
+    ColumnBatch batch;
+    while ((batch = input.next()) != null) {
+      Column[] cols = batch.columns();
+      long bytes = 0;
+      for (Column c : cols) {
+        bytes += c.bytes();
       }
+      memory.reserve(bytes);
+      out.add(cols);
     }
     return out;
   }

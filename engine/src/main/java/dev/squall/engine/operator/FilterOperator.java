@@ -1,12 +1,10 @@
 package dev.squall.engine.operator;
 
 import dev.squall.engine.column.BoolColumn;
-import dev.squall.engine.column.Column;
 import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.expr.Evaluator;
 import dev.squall.engine.memory.OperatorMemory;
 import java.util.List;
-import org.apache.arrow.vector.VectorSchemaRoot;
 
 /** Keeps the rows whose condition is TRUE (FALSE and NULL are dropped). */
 public final class FilterOperator extends BatchOperator {
@@ -20,37 +18,24 @@ public final class FilterOperator extends BatchOperator {
   }
 
   @Override
-  protected VectorSchemaRoot produce() {
-    VectorSchemaRoot root;
-    while ((root = input.next()) != null) {
-      int n = root.getRowCount();
-      ColumnBatch batch = ColumnBatch.of(root);
-      BoolColumn keep;
-      try {
-        keep = (BoolColumn) condition.evaluate(batch);
-      } catch (RuntimeException e) {
-        root.close(); // e.g. a failed cast: the batch must not outlive the error
-        throw e;
-      }
+  protected ColumnBatch produce() {
+    ColumnBatch batch;
+    while ((batch = input.next()) != null) {
+      int n = batch.rows();
+      BoolColumn keep = (BoolColumn) condition.evaluate(batch);
+      boolean[] values = keep.values();
+      boolean[] nulls = keep.nullMask();
       int[] rows = new int[n];
       int k = 0;
       for (int i = 0; i < n; i++) {
-        if (keep.isTrue(i)) {
-          rows[k++] = i;
-        }
+        rows[k] = i;
+        k += values[i] && (nulls == null || !nulls[i]) ? 1 : 0;
       }
-      if (k == n && n > 0) {
-        return root; // every row passes: hand the batch on as it is
+      if (k == n) {
+        return batch; // every row passes: hand the batch on as it is
       }
-      try (VectorSchemaRoot r = root) {
-        if (k == 0) {
-          continue;
-        }
-        Column[] out = new Column[batch.width()];
-        for (int c = 0; c < out.length; c++) {
-          out[c] = batch.column(c).gather(rows, k);
-        }
-        return toRoot(out, k);
+      if (k > 0) {
+        return batch.select(rows, k); // a selection: columns are gathered only when read
       }
     }
     return null;

@@ -2,7 +2,7 @@ package dev.squall.engine.operator;
 
 import dev.squall.engine.memory.OperatorMemory;
 import java.util.List;
-import org.apache.arrow.vector.VectorSchemaRoot;
+import dev.squall.engine.expr.ColumnBatch;
 
 /** Skips {@code offset} rows, then passes at most {@code limit} rows (a negative limit: all). */
 public final class LimitOperator extends BatchOperator {
@@ -18,28 +18,22 @@ public final class LimitOperator extends BatchOperator {
   }
 
   @Override
-  protected VectorSchemaRoot produce() {
+  protected ColumnBatch produce() {
     while (remaining > 0) {
-      VectorSchemaRoot root = input.next();
-      if (root == null) {
+      ColumnBatch batch = input.next();
+      if (batch == null) {
         return null;
       }
-      int n = root.getRowCount();
+      int n = batch.rows();
       if (toSkip >= n) {
         toSkip -= n;
-        root.close();
         continue;
       }
       int start = (int) toSkip;
       int len = (int) Math.min(n - start, remaining);
       toSkip = 0;
       remaining -= len;
-      if (start == 0 && len == n) {
-        return root;
-      }
-      try (VectorSchemaRoot r = root) {
-        return r.slice(start, len);
-      }
+      return start == 0 && len == n ? batch : batch.slice(start, len);
     }
     return null;
   }

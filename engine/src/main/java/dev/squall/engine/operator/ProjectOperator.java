@@ -6,7 +6,6 @@ import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.expr.Evaluator;
 import dev.squall.engine.memory.OperatorMemory;
 import java.util.List;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /** Computes one output column per expression, a batch at a time. */
@@ -21,18 +20,15 @@ public final class ProjectOperator extends BatchOperator {
   }
 
   @Override
-  protected VectorSchemaRoot produce() {
-    VectorSchemaRoot root = input.next();
-    if (root == null) {
+  protected ColumnBatch produce() {
+    ColumnBatch batch = input.next();
+    if (batch == null) {
       return null;
     }
-    try (VectorSchemaRoot r = root) {
-      ColumnBatch batch = ColumnBatch.of(r);
-      Column[] out = new Column[expressions.size()];
-      for (int i = 0; i < out.length; i++) {
-        out[i] = Casts.cast(expressions.get(i).evaluate(batch), types.get(i));
-      }
-      return toRoot(out, r.getRowCount());
+    Column[] out = new Column[expressions.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = Casts.cast(expressions.get(i).evaluate(batch), types.get(i));
     }
+    return new ColumnBatch(out, batch.rows());
   }
 }

@@ -26,7 +26,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
-import org.apache.arrow.vector.VectorSchemaRoot;
+import dev.squall.engine.expr.ColumnBatch;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.ScanTaskParser;
@@ -97,7 +97,7 @@ public final class ScanOperator extends BatchOperator {
   }
 
   @Override
-  protected VectorSchemaRoot produce() {
+  protected ColumnBatch produce() {
     int n = types.size();
     Column[] cols = new Column[n];
     SqlType[] readTypes = new SqlType[n];
@@ -125,7 +125,7 @@ public final class ScanOperator extends BatchOperator {
     for (int c = 0; c < n; c++) {
       cols[c] = Casts.cast(cols[c], types.get(c));
     }
-    return toRoot(cols, rows);
+    return new ColumnBatch(cols, rows);
   }
 
   private boolean openNextSplit() {

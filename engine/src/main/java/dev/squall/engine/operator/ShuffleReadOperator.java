@@ -1,11 +1,8 @@
 package dev.squall.engine.operator;
 
-import dev.squall.engine.column.ArrowColumns;
-import dev.squall.engine.column.Column;
-import dev.squall.engine.expr.Casts;
+import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.input.BatchSource;
 import dev.squall.engine.memory.OperatorMemory;
-import dev.squall.engine.types.SqlType;
 import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -23,31 +20,17 @@ public final class ShuffleReadOperator extends BatchOperator {
   }
 
   @Override
-  protected VectorSchemaRoot produce() {
+  protected ColumnBatch produce() {
     while (source.hasNext()) {
-      VectorSchemaRoot root = source.next();
-      if (root.getRowCount() == 0) {
-        root.close();
-        continue;
-      }
-      if (root.getFieldVectors().size() != types.size()) {
-        int got = root.getFieldVectors().size();
-        root.close();
-        throw new IllegalStateException("shuffle batch has " + got + " columns, the plan expects " + types.size());
-      }
-      boolean same = true;
-      for (int i = 0; i < types.size(); i++) {
-        same &= SqlType.fromArrow(root.getVector(i).getField().getType()).equals(types.get(i));
-      }
-      if (same) {
-        return root;
-      }
-      try (VectorSchemaRoot r = root) {
-        Column[] cols = ArrowColumns.read(r);
-        for (int i = 0; i < cols.length; i++) {
-          cols[i] = Casts.cast(cols[i], types.get(i));
+      try (VectorSchemaRoot root = source.next()) {
+        if (root.getRowCount() == 0) {
+          continue;
         }
-        return toRoot(cols, r.getRowCount());
+        if (root.getFieldVectors().size() != types.size()) {
+          throw new IllegalStateException("shuffle batch has " + root.getFieldVectors().size()
+              + " columns, the plan expects " + types.size());
+        }
+        return CastBatch.to(ColumnBatch.fromArrow(root), types);
       }
     }
     return null;

@@ -1,12 +1,12 @@
 package dev.squall.engine.operator;
 
 import dev.squall.engine.column.Column;
+import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.expr.Literals;
 import dev.squall.engine.memory.OperatorMemory;
 import dev.squall.engine.EngineException;
 import dev.squall.proto.v1.Values;
 import java.util.List;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /** Literal rows, as one batch. */
@@ -20,7 +20,7 @@ public final class ValuesOperator extends BatchOperator {
   }
 
   @Override
-  protected VectorSchemaRoot produce() {
+  protected ColumnBatch produce() {
     if (done) {
       return null;
     }
@@ -38,6 +38,6 @@ public final class ValuesOperator extends BatchOperator {
         cols[c].appendFrom(Literals.column(row.getValues(c), types.get(c), 1), 0);
       }
     }
-    return toRoot(cols, n);
+    return new ColumnBatch(cols, n);
   }
 }

@@ -11,7 +11,6 @@ import dev.squall.proto.v1.Aggregate.Mode;
 import dev.squall.proto.v1.AggregateCall;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -94,7 +93,7 @@ public final class HashAggregateOperator extends BatchOperator {
   }
 
   @Override
-  protected VectorSchemaRoot produce() {
+  protected ColumnBatch produce() {
     if (result == null) {
       consume();
     }
@@ -111,7 +110,7 @@ public final class HashAggregateOperator extends BatchOperator {
       cols[c] = emitted == 0 && n == resultRows ? result[c] : result[c].gather(rows, n);
     }
     emitted += n;
-    return toRoot(cols, n);
+    return new ColumnBatch(cols, n);
   }
 
   private void consume() {
@@ -119,14 +118,10 @@ public final class HashAggregateOperator extends BatchOperator {
       // One group for the whole input, present even when the input is empty.
       table.assign(new Column[0], 1);
     }
-    VectorSchemaRoot root;
-    while ((root = input.next()) != null) {
-      try (VectorSchemaRoot r = root) {
-        int n = r.getRowCount();
-        if (n == 0) {
-          continue;
-        }
-        ColumnBatch batch = ColumnBatch.of(r);
+    ColumnBatch batch;
+    while ((batch = input.next()) != null) {
+      {
+        int n = batch.rows();
         int[] ids;
         if (groupKeys.length == 0) {
           ids = new int[n];

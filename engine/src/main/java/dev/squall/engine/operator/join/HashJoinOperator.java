@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -43,7 +42,7 @@ public final class HashJoinOperator extends BatchOperator {
   private final boolean buildOuter;
   private final boolean semiOrAnti;
   private final boolean probeSideFilter; // SEMI/ANTI answered per probe row
-  private final Deque<VectorSchemaRoot> pending = new ArrayDeque<>();
+  private final Deque<ColumnBatch> pending = new ArrayDeque<>();
 
   private Column[] buildCols;
   /** The build side's key columns in the key types shared with the probe side. */
@@ -96,20 +95,18 @@ public final class HashJoinOperator extends BatchOperator {
   }
 
   @Override
-  protected VectorSchemaRoot produce() {
+  protected ColumnBatch produce() {
     if (buildCols == null) {
       buildTable();
     }
     while (pending.isEmpty()) {
       if (!probeDone) {
-        VectorSchemaRoot root = probe.next();
-        if (root == null) {
+        ColumnBatch batch = probe.next();
+        if (batch == null) {
           probeDone = true;
           continue;
         }
-        try (VectorSchemaRoot r = root) {
-          probeBatch(ColumnBatch.of(r), r.getRowCount());
-        }
+        probeBatch(batch, batch.rows());
       } else if (!finished) {
         finished = true;
         emitBuildTail();
@@ -385,7 +382,7 @@ public final class HashJoinOperator extends BatchOperator {
           out[buildOffset + c] = buildCols[c].gather(b, n);
         }
       }
-      pending.add(toRoot(out, n));
+      pending.add(new ColumnBatch(out, n));
     }
   }
 
@@ -420,13 +417,12 @@ public final class HashJoinOperator extends BatchOperator {
           out[probeOffset + c] = Column.nulls(probeTypes.get(c), n);
         }
       }
-      pending.add(toRoot(out, n));
+      pending.add(new ColumnBatch(out, n));
     }
   }
 
   @Override
   protected void releaseState() {
-    pending.forEach(VectorSchemaRoot::close);
     pending.clear();
     buildCols = null;
     buildKeyCols = null;

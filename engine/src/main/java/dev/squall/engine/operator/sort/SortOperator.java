@@ -8,7 +8,7 @@ import dev.squall.engine.types.SqlType;
 import dev.squall.proto.v1.SortKey;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.arrow.vector.VectorSchemaRoot;
+import dev.squall.engine.expr.ColumnBatch;
 
 /**
  * ORDER BY (Sort), and ORDER BY ... LIMIT n OFFSET m (TopN) in bounded memory. Sort buffers its
@@ -40,7 +40,7 @@ public final class SortOperator extends BatchOperator {
   }
 
   @Override
-  protected VectorSchemaRoot produce() {
+  protected ColumnBatch produce() {
     if (sorted == null) {
       sortInput();
     }
@@ -57,24 +57,22 @@ public final class SortOperator extends BatchOperator {
       out[c] = sorted[c].gather(rows, n);
     }
     emitted += n;
-    return toRoot(out, n);
+    return new ColumnBatch(out, n);
   }
 
   private void sortInput() {
     List<Column[]> buffer = new ArrayList<>();
     long buffered = 0;
     long threshold = keep < 0 ? Long.MAX_VALUE : Math.max(2 * keep, BATCH_ROWS);
-    VectorSchemaRoot root;
-    while ((root = input.next()) != null) {
-      try (VectorSchemaRoot r = root) {
-        if (r.getRowCount() == 0 || keep == 0) {
-          continue;
-        }
-        Column[] cols = dev.squall.engine.column.ArrowColumns.read(r);
-        buffer.add(cols);
-        buffered += r.getRowCount();
-        memory.reserve(bytes(cols));
+    ColumnBatch batch;
+    while ((batch = input.next()) != null) {
+      if (keep == 0) {
+        continue;
       }
+      Column[] cols = batch.columns();
+      buffer.add(cols);
+      buffered += batch.rows();
+      memory.reserve(bytes(cols));
       if (buffered > threshold) {
         Column[] cut = sortAndCut(buffer, (int) Math.min(keep, Integer.MAX_VALUE));
         buffer.clear();
