@@ -1,8 +1,8 @@
 package dev.squall.engine;
 
+import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.input.BatchSource;
 import dev.squall.engine.input.InputProvider;
-import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.memory.OperatorMemory;
 import dev.squall.engine.memory.TaskMemory;
 import dev.squall.engine.operator.BatchOperator;

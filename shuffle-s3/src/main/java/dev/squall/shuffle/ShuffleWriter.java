@@ -1,5 +1,9 @@
 package dev.squall.shuffle;
 
+import dev.squall.engine.column.ArrowColumns;
+import dev.squall.engine.column.Column;
+import dev.squall.engine.expr.ColumnBatch;
+import dev.squall.engine.types.SqlType;
 import dev.squall.proto.v1.PartitionRange;
 import dev.squall.proto.v1.ShuffleOutput;
 import dev.squall.proto.v1.TaskSpec;
@@ -16,7 +20,6 @@ import java.util.Comparator;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.NullVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.compression.CompressionUtil;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
@@ -25,20 +28,22 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * The map side of a shuffle: partitions a task's Arrow batches and writes them to one S3 object
- * per task attempt.
+ * The map side of a shuffle: partitions a task's batches and writes them to one S3 object per
+ * task attempt.
  *
  * <pre>
  *   ShuffleWriter writer = ShuffleWriter.open(s3, allocator, spec);
- *   for (VectorSchemaRoot batch : batches) writer.write(batch);
+ *   for (ColumnBatch batch : batches) writer.write(batch, schema);
  *   MapOutput out = writer.close();          // or writer.abort() on failure
  *   out.addTo(taskResult);
  * </pre>
  *
  * <p>Object format: output partitions back to back, each an Arrow IPC stream (schema message,
  * record batches with LZ4_FRAME or ZSTD body compression, end-of-stream marker), then the footer
- * of {@link ShuffleIndex}. Rows are copied into a staging batch per partition and encoded once
- * {@code batchRows} rows or a per-partition byte share of the spill threshold are gathered.
+ * of {@link ShuffleIndex}. Rows are partitioned with the engine's row hash (or range bounds),
+ * appended column at a time to engine columns staged per partition, and written to Arrow and
+ * encoded once {@code batchRows} rows or a per-partition byte share of the spill threshold are
+ * gathered.
  *
  * <p>Bounded memory: when the writer holds more than the spill threshold, it ends a <em>run</em>:
  * each partition's stream is finished and appended to the object in partition order, and
@@ -140,14 +145,25 @@ public final class ShuffleWriter {
    * @throws IllegalStateException after close or abort
    */
   public void write(VectorSchemaRoot batch) {
+    write(ColumnBatch.fromArrow(batch), batch.getSchema());
+  }
+
+  /**
+   * Partitions the rows of an engine batch of the given Arrow schema and buffers them. The batch
+   * is only read. Every batch must have the schema of the first.
+   *
+   * @throws IllegalArgumentException if the schema differs from the first batch's
+   * @throws IllegalStateException after close or abort
+   */
+  public void write(ColumnBatch batch, Schema batchSchema) {
     checkOpen();
     if (schema == null) {
-      schema = batch.getSchema();
-    } else if (!schema.getFields().equals(batch.getSchema().getFields())) {
-      throw new IllegalArgumentException("Shuffle batch schema " + batch.getSchema()
+      schema = batchSchema;
+    } else if (!schema.getFields().equals(batchSchema.getFields())) {
+      throw new IllegalArgumentException("Shuffle batch schema " + batchSchema
           + " differs from the first batch's " + schema + " in map output " + key);
     }
-    int rows = batch.getRowCount();
+    int rows = batch.rows();
     if (rows == 0) {
       return;
     }
@@ -250,47 +266,34 @@ public final class ShuffleWriter {
    * bounded by the part size on its own, so it does not count towards the spill threshold.
    */
   private long heldBytes() {
-    return allocator.getAllocatedMemory() + encodedBytes;
+    long staged = 0;
+    for (PartitionBuffer buffer : buffers) {
+      if (buffer != null) {
+        staged += buffer.stagedBytes();
+      }
+    }
+    return allocator.getAllocatedMemory() + encodedBytes + staged;
   }
 
-  private void append(int p, VectorSchemaRoot batch, int from, int to) throws IOException {
+  private void append(int p, ColumnBatch batch, int from, int to) throws IOException {
     PartitionBuffer buffer = buffers[p];
     if (buffer == null) {
-      buffer = new PartitionBuffer(VectorSchemaRoot.create(schema, allocator));
+      buffer = new PartitionBuffer(VectorSchemaRoot.create(schema, allocator), schema);
       buffers[p] = buffer;
     }
-    List<FieldVector> source = batch.getFieldVectors();
-    List<FieldVector> target = buffer.staging.getFieldVectors();
     int i = from;
     while (i < to) {
       int room = options.batchRows() - buffer.stagedRows;
       int end = Math.min(to, i + room);
-      for (int c = 0; c < source.size(); c++) {
-        FieldVector in = source.get(c);
-        FieldVector out = target.get(c);
-        if (in instanceof NullVector) {
-          continue; // all nulls: only the row count matters
-        }
-        int row = buffer.stagedRows;
-        for (int k = i; k < end; k++) {
-          out.copyFromSafe(order[k], row++, in);
-        }
+      for (int c = 0; c < buffer.columns.length; c++) {
+        buffer.columns[c].appendRows(batch.column(c), order, i, end);
       }
       buffer.stagedRows += end - i;
-      buffer.staging.setRowCount(buffer.stagedRows);
       i = end;
-      if (buffer.stagedRows >= options.batchRows() || stagedBytes(buffer) >= stagingBytesPerPartition) {
+      if (buffer.stagedRows >= options.batchRows() || buffer.stagedBytes() >= stagingBytesPerPartition) {
         flushStaging(buffer);
       }
     }
-  }
-
-  private static long stagedBytes(PartitionBuffer buffer) {
-    long bytes = 0;
-    for (FieldVector v : buffer.staging.getFieldVectors()) {
-      bytes += v.getBufferSize();
-    }
-    return bytes;
   }
 
   /** Encodes the staged rows of a partition as one IPC record batch of its current stream. */
@@ -305,6 +308,13 @@ public final class ShuffleWriter {
       buffer.stream.start();
     }
     long before = buffer.bytes.size();
+    // The stream writes whatever its root holds: move the staged columns' Arrow form into it.
+    try (VectorSchemaRoot staged = ArrowColumns.toRoot(schema, buffer.columns, buffer.stagedRows, allocator)) {
+      for (int c = 0; c < buffer.columns.length; c++) {
+        staged.getVector(c).makeTransferPair(buffer.staging.getVector(c)).transfer();
+        buffer.columns[c].clear();
+      }
+    }
     buffer.staging.setRowCount(buffer.stagedRows);
     buffer.stream.writeBatch();
     encodedBytes += buffer.bytes.size() - before;
@@ -343,20 +353,41 @@ public final class ShuffleWriter {
       for (FieldVector v : buffer.staging.getFieldVectors()) {
         v.clear();
       }
+      buffer.resetColumns();
     }
     encodedBytes = 0;
   }
 
   /** One output partition: its staging batch and the IPC stream of the current run. */
   private static final class PartitionBuffer implements AutoCloseable {
+    /** The IPC stream's root: holds one encoded batch at a time. */
     final VectorSchemaRoot staging;
+    /** Rows staged since the last flush, in the engine's form. */
+    final Column[] columns;
     int stagedRows;
     ArrowStreamWriter stream;
     ByteSink bytes;
     long runRows;
 
-    PartitionBuffer(VectorSchemaRoot staging) {
+    PartitionBuffer(VectorSchemaRoot staging, Schema schema) {
       this.staging = staging;
+      this.columns = new Column[schema.getFields().size()];
+      resetColumns();
+    }
+
+    /** Fresh, small staging columns: a partition's next rows may be far off or never come. */
+    void resetColumns() {
+      for (int c = 0; c < columns.length; c++) {
+        columns[c] = Column.empty(SqlType.fromArrow(staging.getSchema().getFields().get(c).getType()), 64);
+      }
+    }
+
+    long stagedBytes() {
+      long bytes = 0;
+      for (Column c : columns) {
+        bytes += c.bytes();
+      }
+      return bytes;
     }
 
     @Override

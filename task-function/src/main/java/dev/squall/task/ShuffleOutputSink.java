@@ -1,8 +1,10 @@
 package dev.squall.task;
 
+import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.proto.v1.TaskResult;
 import dev.squall.shuffle.ShuffleWriter;
-import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /** A shuffle (or result) output: the attempt's one object, written by a {@link ShuffleWriter}. */
 final class ShuffleOutputSink implements OutputSink {
@@ -13,8 +15,8 @@ final class ShuffleOutputSink implements OutputSink {
   }
 
   @Override
-  public void write(VectorSchemaRoot batch) {
-    writer.write(batch);
+  public void write(ColumnBatch batch, Schema schema, BufferAllocator allocator) {
+    writer.write(batch, schema);
   }
 
   @Override

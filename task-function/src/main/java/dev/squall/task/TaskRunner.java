@@ -2,6 +2,7 @@ package dev.squall.task;
 
 import dev.squall.engine.EngineException;
 import dev.squall.engine.FragmentExecutor;
+import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.proto.IncompatiblePlanException;
 import dev.squall.proto.WireContract;
 import dev.squall.proto.v1.ErrorCode;
@@ -80,10 +81,9 @@ public final class TaskRunner {
         rows = 0;
         // Every operator polls `cancelled` at each batch (EngineException CANCELLED, caught below).
         while (run.hasNext()) {
-          try (var batch = run.next()) {
-            rows += batch.getRowCount();
-            writer.write(batch);
-          }
+          ColumnBatch batch = run.nextBatch();
+          rows += batch.rows();
+          writer.write(batch, run.schema(), allocator);
         }
         peak = run.peakMemoryBytes();
       } catch (RuntimeException e) {

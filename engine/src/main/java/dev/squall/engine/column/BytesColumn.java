@@ -136,6 +136,33 @@ public final class BytesColumn extends Column {
     append(s.data, s.offsets[row], s.offsets[row + 1] - s.offsets[row]);
   }
 
+  @Override
+  public void appendRows(Column src, int[] rows, int from, int to) {
+    BytesColumn s = (BytesColumn) src;
+    ensureCapacity(size + (to - from));
+    long total = 0;
+    for (int k = from; k < to; k++) {
+      total += s.offsets[rows[k] + 1] - s.offsets[rows[k]];
+    }
+    int end = offsets[size];
+    ensureData((int) Math.min(Integer.MAX_VALUE - 8, end + total));
+    int at = size;
+    for (int k = from; k < to; k++) {
+      int r = rows[k];
+      int len = s.offsets[r + 1] - s.offsets[r];
+      System.arraycopy(s.data, s.offsets[r], data, end, len);
+      end += len;
+      offsets[++size] = end;
+    }
+    appendNullsOf(src, rows, from, to, at);
+  }
+
+  @Override
+  public void clear() {
+    super.clear();
+    offsets[0] = 0;
+  }
+
   /** Appends a non-null value. */
   public void append(byte[] v) {
     append(v, 0, v.length);

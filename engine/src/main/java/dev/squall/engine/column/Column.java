@@ -116,6 +116,40 @@ public abstract sealed class Column permits LongColumn, DoubleColumn, BoolColumn
 
   public abstract void appendNull();
 
+  /**
+   * Appends rows {@code rows[from..to)} of {@code src} (same physical kind, same scale for
+   * DECIMAL), NULLs included: a bulk {@link #appendFrom} for shuffle staging and join build sides.
+   */
+  public void appendRows(Column src, int[] rows, int from, int to) {
+    ensureCapacity(size + (to - from));
+    for (int k = from; k < to; k++) {
+      appendFrom(src, rows[k]);
+    }
+  }
+
+  /** Empties the column, keeping its arrays for reuse. */
+  public void clear() {
+    size = 0;
+    nulls = null;
+  }
+
+  /** Copies the NULL flags of {@code src}'s rows {@code rows[from..to)} to this column's rows from {@code at}. */
+  protected final void appendNullsOf(Column src, int[] rows, int from, int to, int at) {
+    if (src.nulls == null) {
+      if (nulls != null) {
+        java.util.Arrays.fill(nulls, at, at + (to - from), false);
+      }
+      return;
+    }
+    for (int k = from; k < to; k++) {
+      if (src.nulls[rows[k]]) {
+        markNull(at + k - from);
+      } else if (nulls != null) {
+        nulls[at + k - from] = false;
+      }
+    }
+  }
+
   /** Overwrites row {@code i} (i &lt; size) with row {@code row} of {@code src} (same physical kind), NULL included. */
   public final void setFrom(int i, Column src, int row) {
     if (src.isNull(row)) {
@@ -178,10 +212,16 @@ public abstract sealed class Column permits LongColumn, DoubleColumn, BoolColumn
       total += c.size();
     }
     Column out = empty(type, total);
+    int[] identity = new int[0];
     for (Column c : parts) {
-      for (int i = 0; i < c.size(); i++) {
-        out.appendFrom(c, i);
+      int n = c.size();
+      if (identity.length < n) {
+        identity = new int[n];
+        for (int i = 0; i < n; i++) {
+          identity[i] = i;
+        }
       }
+      out.appendRows(c, identity, 0, n);
     }
     return out;
   }

@@ -163,6 +163,25 @@ public final class DecimalColumn extends Column {
   }
 
   @Override
+  public void appendRows(Column src, int[] rows, int from, int to) {
+    DecimalColumn s = (DecimalColumn) src;
+    if (s.big != null || s.scale() != scale()) {
+      super.appendRows(src, rows, from, to);
+      return;
+    }
+    ensureCapacity(size + (to - from));
+    int at = size;
+    for (int k = from; k < to; k++) {
+      unscaled[at + k - from] = s.unscaled[rows[k]];
+    }
+    if (big != null) {
+      java.util.Arrays.fill(big, at, at + (to - from), null);
+    }
+    appendNullsOf(src, rows, from, to, at);
+    size += to - from;
+  }
+
+  @Override
   public void appendNull() {
     ensureCapacity(size + 1);
     markNull(size);

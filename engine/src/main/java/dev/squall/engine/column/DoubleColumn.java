@@ -74,6 +74,18 @@ public final class DoubleColumn extends Column {
   }
 
   @Override
+  public void appendRows(Column src, int[] rows, int from, int to) {
+    ensureCapacity(size + (to - from));
+    double[] in = ((DoubleColumn) src).values;
+    int at = size;
+    for (int k = from; k < to; k++) {
+      values[at + k - from] = in[rows[k]];
+    }
+    appendNullsOf(src, rows, from, to, at);
+    size += to - from;
+  }
+
+  @Override
   public void appendNull() {
     ensureCapacity(size + 1);
     markNull(size);

@@ -69,6 +69,18 @@ public final class LongColumn extends Column {
     size++;
   }
 
+  @Override
+  public void appendRows(Column src, int[] rows, int from, int to) {
+    ensureCapacity(size + (to - from));
+    long[] in = ((LongColumn) src).values;
+    int at = size;
+    for (int k = from; k < to; k++) {
+      values[at + k - from] = in[rows[k]];
+    }
+    appendNullsOf(src, rows, from, to, at);
+    size += to - from;
+  }
+
   /** Appends a non-null value. */
   public void append(long v) {
     ensureCapacity(size + 1);

@@ -1,8 +1,8 @@
 package dev.squall.engine.operator;
 
+import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.memory.OperatorMemory;
 import java.util.List;
-import dev.squall.engine.expr.ColumnBatch;
 
 /** Skips {@code offset} rows, then passes at most {@code limit} rows (a negative limit: all). */
 public final class LimitOperator extends BatchOperator {

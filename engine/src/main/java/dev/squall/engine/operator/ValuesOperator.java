@@ -1,10 +1,10 @@
 package dev.squall.engine.operator;
 
+import dev.squall.engine.EngineException;
 import dev.squall.engine.column.Column;
 import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.expr.Literals;
 import dev.squall.engine.memory.OperatorMemory;
-import dev.squall.engine.EngineException;
 import dev.squall.proto.v1.Values;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.Schema;

@@ -1,14 +1,16 @@
 package dev.squall.shuffle.partition;
 
-import dev.squall.engine.hash.Murmur3;
-
+import dev.squall.engine.column.Column;
+import dev.squall.engine.expr.ColumnBatch;
+import java.util.Arrays;
 import java.util.List;
-import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * Hash partitioning: partition = {@code floorMod(hash, n)} where {@code hash} is
- * {@link RowHasher}'s Murmur3 of the key columns, combined left to right from seed
- * {@link RowHasher#SEED}.
+ * Hash partitioning: partition = {@code floorMod(hash, n)}, where {@code hash} is the engine's row
+ * hash ({@link Column#hashInto}: Murmur3 x86 32-bit of each key column, combined left to right
+ * from {@link Column#HASH_SEED}; a NULL key leaves the running hash unchanged). Aggregation and
+ * joins hash with the same function, so equal keys meet in one partition on both sides of a join,
+ * and a re-run of a map task routes every row as before.
  */
 final class HashPartitioner implements Partitioner {
   private final int[] keys;
@@ -32,12 +34,19 @@ final class HashPartitioner implements Partitioner {
   }
 
   @Override
-  public void assign(VectorSchemaRoot batch, int[] out) {
-    int rows = batch.getRowCount();
+  public void assign(ColumnBatch batch, int[] out) {
+    int rows = batch.rows();
     if (hashes.length < rows) {
       hashes = new int[rows];
     }
-    RowHasher.hashRows(batch, keys, rows, hashes);
+    Arrays.fill(hashes, 0, rows, Column.HASH_SEED);
+    for (int key : keys) {
+      if (key < 0 || key >= batch.width()) {
+        throw new IllegalArgumentException(
+            "Hash key column " + key + " is out of range for a batch of " + batch.width() + " columns");
+      }
+      batch.column(key).hashInto(hashes, rows);
+    }
     for (int i = 0; i < rows; i++) {
       out[i] = Math.floorMod(hashes[i], partitions);
     }

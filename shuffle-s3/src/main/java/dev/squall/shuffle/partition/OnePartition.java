@@ -1,7 +1,7 @@
 package dev.squall.shuffle.partition;
 
+import dev.squall.engine.expr.ColumnBatch;
 import java.util.Arrays;
-import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * Every row to partition 0: the map side of single, broadcast and forward edges. The consumer
@@ -18,7 +18,7 @@ final class OnePartition implements Partitioner {
   }
 
   @Override
-  public void assign(VectorSchemaRoot batch, int[] out) {
-    Arrays.fill(out, 0, batch.getRowCount(), 0);
+  public void assign(ColumnBatch batch, int[] out) {
+    Arrays.fill(out, 0, batch.rows(), 0);
   }
 }

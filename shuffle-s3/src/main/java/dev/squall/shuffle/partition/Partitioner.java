@@ -1,7 +1,7 @@
 package dev.squall.shuffle.partition;
 
+import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.proto.v1.Partitioning;
-import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * Assigns each row of a batch to one output partition of a shuffle (the map side of an exchange).
@@ -14,14 +14,14 @@ public interface Partitioner {
   int partitionCount();
 
   /**
-   * Writes the partition of each row {@code 0..batch.getRowCount()-1} into {@code out}.
+   * Writes the partition of each row {@code 0..batch.rows()-1} into {@code out}.
    *
-   * @param out at least {@code batch.getRowCount()} entries; each receives a value in
+   * @param out at least {@code batch.rows()} entries; each receives a value in
    *     {@code [0, partitionCount())}
    * @throws IllegalArgumentException if a key column is missing or of a type the partitioner
    *     cannot handle, naming the column
    */
-  void assign(VectorSchemaRoot batch, int[] out);
+  void assign(ColumnBatch batch, int[] out);
 
   /**
    * The partitioner of an edge.

@@ -1,10 +1,13 @@
 package dev.squall.shuffle.partition;
 
+import dev.squall.engine.column.Column;
+import dev.squall.engine.expr.ColumnBatch;
+import dev.squall.engine.expr.Literals;
+import dev.squall.engine.types.SqlType;
 import dev.squall.proto.v1.Partitioning;
 import dev.squall.proto.v1.SortKey;
 import dev.squall.proto.v1.Values;
 import java.util.List;
-import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * Range partitioning by sort keys: with {@code n} partitions and bounds {@code b[0] ≤ … ≤ b[n-2]}
@@ -23,7 +26,7 @@ final class RangePartitioner implements Partitioner {
   private final List<SortKey> keys;
   private final List<Values.Row> bounds;
   private final int partitions;
-  private BoundComparator[] comparators;
+  private Column[] boundColumns;
 
   RangePartitioner(Partitioning.Range range) {
     this.keys = range.getKeysList();
@@ -53,15 +56,15 @@ final class RangePartitioner implements Partitioner {
   }
 
   @Override
-  public void assign(VectorSchemaRoot batch, int[] out) {
-    bind(batch);
-    int rows = batch.getRowCount();
+  public void assign(ColumnBatch batch, int[] out) {
+    Column[] columns = bind(batch);
+    int rows = batch.rows();
     for (int row = 0; row < rows; row++) {
       int lo = 0;
       int hi = bounds.size(); // answer in [lo, hi]
       while (lo < hi) {
         int mid = (lo + hi) >>> 1;
-        if (compareRowToBound(row, mid) <= 0) {
+        if (compareRowToBound(columns, row, mid) <= 0) {
           hi = mid;
         } else {
           lo = mid + 1;
@@ -71,31 +74,58 @@ final class RangePartitioner implements Partitioner {
     }
   }
 
-  private int compareRowToBound(int row, int bound) {
-    for (BoundComparator comparator : comparators) {
-      int c = comparator.compare(row, bound);
-      if (c != 0) {
-        return c;
+  /** Row {@code row} against bound {@code b} in the keys' order (direction and NULL placement). */
+  private int compareRowToBound(Column[] columns, int row, int b) {
+    for (int k = 0; k < columns.length; k++) {
+      SortKey key = keys.get(k);
+      Column c = columns[k];
+      Column bound = boundColumns[k];
+      boolean rowNull = c.isNull(row);
+      boolean boundNull = bound.isNull(b);
+      int cmp;
+      if (rowNull || boundNull) {
+        // NULLS FIRST/LAST place NULLs whatever the direction.
+        cmp = rowNull == boundNull ? 0 : (rowNull == key.getNullsFirst() ? -1 : 1);
+      } else {
+        cmp = c.compareValues(row, bound, b);
+        if (key.getDescending()) {
+          cmp = -cmp;
+        }
+      }
+      if (cmp != 0) {
+        return cmp;
       }
     }
     return 0;
   }
 
-  /** Builds comparators on the first batch and points them at this batch's key vectors. */
-  private void bind(VectorSchemaRoot batch) {
-    if (comparators == null) {
-      comparators = new BoundComparator[keys.size()];
+  /** The batch's key columns; on the first batch also the bounds as columns of the keys' types. */
+  private Column[] bind(ColumnBatch batch) {
+    Column[] columns = new Column[keys.size()];
+    for (int k = 0; k < keys.size(); k++) {
+      int col = keys.get(k).getColumn();
+      if (col < 0 || col >= batch.width()) {
+        throw new IllegalArgumentException("Range key column " + col
+            + " is out of range for a batch of " + batch.width() + " columns");
+      }
+      columns[k] = batch.column(col);
+    }
+    if (boundColumns == null) {
+      boundColumns = new Column[keys.size()];
       for (int k = 0; k < keys.size(); k++) {
-        SortKey key = keys.get(k);
-        if (key.getColumn() < 0 || key.getColumn() >= batch.getFieldVectors().size()) {
-          throw new IllegalArgumentException("Range key column " + key.getColumn()
-              + " is out of range for a batch of " + batch.getFieldVectors().size() + " columns");
+        SqlType type = columns[k].type();
+        Column bound = Column.empty(type, bounds.size());
+        for (int b = 0; b < bounds.size(); b++) {
+          try {
+            bound.appendFrom(Literals.column(bounds.get(b).getValues(k), type, 1), 0);
+          } catch (RuntimeException e) {
+            throw new IllegalArgumentException("Range bound " + b + " of sort key " + k + " is not a value of "
+                + type + ": " + e.getMessage(), e);
+          }
         }
-        comparators[k] = BoundComparator.create(batch.getVector(key.getColumn()), key, k, bounds);
+        boundColumns[k] = bound;
       }
     }
-    for (int k = 0; k < keys.size(); k++) {
-      comparators[k].rebind(batch.getVector(keys.get(k).getColumn()));
-    }
+    return columns;
   }
 }

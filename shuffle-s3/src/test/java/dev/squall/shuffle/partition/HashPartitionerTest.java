@@ -1,5 +1,6 @@
 package dev.squall.shuffle.partition;
 
+import dev.squall.engine.expr.ColumnBatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.squall.proto.v1.Partitioning;
@@ -68,8 +69,8 @@ class HashPartitionerTest {
           VectorSchemaRoot probe = VectorSchemaRoot.of(probeComment, probeQty, probeKey, probeName)) {
         int[] buildParts = new int[rows];
         int[] probeParts = new int[rows];
-        hash(37, 0, 1).assign(build, buildParts);
-        hash(37, 2, 3).assign(probe, probeParts);
+        hash(37, 0, 1).assign(ColumnBatch.fromArrow(build), buildParts);
+        hash(37, 2, 3).assign(ColumnBatch.fromArrow(probe), probeParts);
         for (int i = 0; i < rows; i++) {
           assertThat(probeParts[rows - 1 - i]).as("row %d", i).isEqualTo(buildParts[i]);
         }

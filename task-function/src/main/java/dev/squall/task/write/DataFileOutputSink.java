@@ -1,10 +1,13 @@
 package dev.squall.task.write;
 
+import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.proto.v1.TaskResult;
 import dev.squall.proto.v1.TaskSpec;
 import dev.squall.task.OutputSink;
 import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.io.FileIO;
 
@@ -45,8 +48,10 @@ public final class DataFileOutputSink implements OutputSink {
   }
 
   @Override
-  public void write(VectorSchemaRoot batch) {
-    writer.write(batch);
+  public void write(ColumnBatch batch, Schema schema, BufferAllocator allocator) {
+    try (VectorSchemaRoot root = batch.toArrow(schema, allocator)) {
+      writer.write(root);
+    }
   }
 
   /**

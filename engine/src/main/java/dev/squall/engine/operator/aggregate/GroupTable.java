@@ -2,6 +2,7 @@ package dev.squall.engine.operator.aggregate;
 
 import dev.squall.engine.column.BytesColumn;
 import dev.squall.engine.column.Column;
+import dev.squall.engine.hash.RowHashes;
 import dev.squall.engine.types.SqlType;
 import java.util.Arrays;
 import java.util.List;
@@ -12,12 +13,12 @@ import java.util.List;
  * own, as GROUP BY requires. Sized so that spilling can later cut it by hash partition.
  */
 final class GroupTable {
-  private static final int NULL_HASH = 0x5bd1e995;
-
   private final Column[] keys;
   private int groups;
   private int[] slots; // group id + 1; 0 = empty
+  private int shift = 32 - 11; // slots.length == 2^(32 - shift)
   private int[] groupHash;
+  private int[] hashes = new int[0];
   private long variableBytes;
 
   GroupTable(List<SqlType> keyTypes) {
@@ -37,21 +38,17 @@ final class GroupTable {
     return keys;
   }
 
-  static int rowHash(Column[] cols, int i) {
-    int h = 1;
-    for (Column c : cols) {
-      h = h * 31 + (c.isNull(i) ? NULL_HASH : c.hash(i));
-    }
-    return h ^ (h >>> 16);
-  }
-
   /** The group id of each of the n rows of {@code cols}, adding new groups as they appear. */
   int[] assign(Column[] cols, int n) {
     int[] ids = new int[n];
+    if (hashes.length < n) {
+      hashes = new int[n];
+    }
+    RowHashes.of(cols, n, hashes);
     for (int i = 0; i < n; i++) {
-      int h = rowHash(cols, i);
+      int h = hashes[i];
       int mask = slots.length - 1;
-      int s = h & mask;
+      int s = RowHashes.slot(h, shift);
       while (true) {
         int g = slots[s] - 1;
         if (g < 0) {
@@ -108,8 +105,9 @@ final class GroupTable {
   private void rehash() {
     int[] bigger = new int[slots.length * 2];
     int mask = bigger.length - 1;
+    shift--;
     for (int g = 0; g < groups; g++) {
-      int s = groupHash[g] & mask;
+      int s = RowHashes.slot(groupHash[g], shift);
       while (bigger[s] != 0) {
         s = (s + 1) & mask;
       }

@@ -6,6 +6,7 @@ import dev.squall.engine.column.Column;
 import dev.squall.engine.expr.Batch;
 import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.expr.Evaluator;
+import dev.squall.engine.hash.RowHashes;
 import dev.squall.engine.memory.OperatorMemory;
 import dev.squall.engine.operator.BatchOperator;
 import dev.squall.engine.types.SqlType;
@@ -51,6 +52,7 @@ public final class HashJoinOperator extends BatchOperator {
   private final SqlType[] keyTypes;
   private int buildRows;
   private int[] heads;
+  private int slotShift;
   private int[] chain;
   private int[] buildHash;
   private boolean[] buildMatched;
@@ -135,6 +137,7 @@ public final class HashJoinOperator extends BatchOperator {
       bytes += c.bytes();
     }
     int slots = Integer.highestOneBit(Math.max(16, buildRows * 2 - 1)) << 1;
+    slotShift = 32 - Integer.numberOfTrailingZeros(slots);
     bytes += slots * 4L + buildRows * 9L;
     memory.reserveTotal(bytes);
     heads = new int[slots];
@@ -152,16 +155,14 @@ public final class HashJoinOperator extends BatchOperator {
       }
     }
     buildKeyCols = keys;
-    int mask = slots - 1;
+    RowHashes.of(keys, buildRows, buildHash);
     // Insert in reverse so that each chain lists build rows in input order.
     for (int b = buildRows - 1; b >= 0; b--) {
       if (anyNull(keys, b)) {
         chain[b] = -2; // never matches
         continue;
       }
-      int h = hash(keys, b);
-      buildHash[b] = h;
-      int s = h & mask;
+      int s = RowHashes.slot(buildHash[b], slotShift);
       chain[b] = heads[s];
       heads[s] = b;
     }
@@ -184,14 +185,6 @@ public final class HashJoinOperator extends BatchOperator {
     return false;
   }
 
-  private static int hash(Column[] keys, int row) {
-    int h = 1;
-    for (Column k : keys) {
-      h = h * 31 + k.hash(row);
-    }
-    return h ^ (h >>> 16);
-  }
-
   private boolean keysEqual(Column[] pk, int p, Column[] bk, int b) {
     for (int k = 0; k < pk.length; k++) {
       if (!pk[k].valueEquals(p, bk[k], b)) {
@@ -212,7 +205,7 @@ public final class HashJoinOperator extends BatchOperator {
     int[] pi = new int[PAIR_CHUNK];
     int[] bi = new int[PAIR_CHUNK];
     int k = 0;
-    int mask = heads.length - 1;
+    int[] probeHash = pk.length == 0 ? null : RowHashes.of(pk, n, new int[n]);
     boolean firstMatchEnough = probeSideFilter && residual == null;
     for (int p = 0; p < n; p++) {
       if (pk.length == 0) {
@@ -232,8 +225,8 @@ public final class HashJoinOperator extends BatchOperator {
       if (anyNull(pk, p)) {
         continue;
       }
-      int h = hash(pk, p);
-      for (int b = heads[h & mask]; b >= 0; b = chain[b]) {
+      int h = probeHash[p];
+      for (int b = heads[RowHashes.slot(h, slotShift)]; b >= 0; b = chain[b]) {
         if (buildHash[b] == h && keysEqual(pk, p, bk, b)) {
           pi[k] = p;
           bi[k] = b;

@@ -1,10 +1,9 @@
-package dev.squall.shuffle.partition;
-
-import dev.squall.engine.hash.Murmur3;
+package dev.squall.engine.column;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.squall.engine.hash.Murmur3;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -22,7 +21,11 @@ import org.apache.arrow.vector.complex.ListVector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class RowHasherTest {
+/**
+ * The row hash every hash edge, aggregation and join uses ({@link Column#hashInto}), read from
+ * Arrow vectors as a shuffle input delivers them.
+ */
+class ColumnHashTest {
   private final BufferAllocator allocator = new RootAllocator();
 
   @AfterEach
@@ -32,8 +35,8 @@ class RowHasherTest {
 
   private static int[] hash(FieldVector vector) {
     int[] out = new int[vector.getValueCount()];
-    java.util.Arrays.fill(out, RowHasher.SEED);
-    RowHasher.hashColumn(vector, 0, vector.getValueCount(), out);
+    java.util.Arrays.fill(out, Column.HASH_SEED);
+    ArrowColumns.read(vector).hashInto(out, vector.getValueCount());
     return out;
   }
 
@@ -52,7 +55,7 @@ class RowHasherTest {
       integer.setValueCount(values.length);
       big.setValueCount(values.length);
       assertThat(hash(small)).isEqualTo(hash(integer)).isEqualTo(hash(big));
-      assertThat(hash(big)[0]).isEqualTo(Murmur3.hashLong(0, RowHasher.SEED));
+      assertThat(hash(big)[0]).isEqualTo(Murmur3.hashLong(0, Column.HASH_SEED));
     }
   }
 
@@ -87,8 +90,8 @@ class RowHasherTest {
       s.setNull(1);
       s.setValueCount(2);
       int[] h = hash(s);
-      assertThat(h[1]).isEqualTo(RowHasher.SEED);
-      assertThat(h[0]).isEqualTo(Murmur3.hashBytes(new byte[] {'x'}, 0, 1, RowHasher.SEED));
+      assertThat(h[1]).isEqualTo(Column.HASH_SEED);
+      assertThat(h[0]).isEqualTo(Murmur3.hashBytes(new byte[] {'x'}, 0, 1, Column.HASH_SEED));
     }
   }
 
@@ -108,19 +111,18 @@ class RowHasherTest {
       // Independent: low then high 64 bits of the two's-complement unscaled value.
       java.math.BigInteger unscaled = values.get(2).unscaledValue();
       int expected = Murmur3.hashLong(unscaled.shiftRight(64).longValue(),
-          Murmur3.hashLong(unscaled.longValue(), RowHasher.SEED));
+          Murmur3.hashLong(unscaled.longValue(), Column.HASH_SEED));
       assertThat(ha[2]).isEqualTo(expected);
     }
   }
 
   @Test
-  void unhashableTypesAreRefusedByName() {
+  void vectorsOfNoSqlScalarTypeAreRefusedByName() {
     try (ListVector list = ListVector.empty("tags", allocator)) {
       list.setValueCount(1);
-      assertThatThrownBy(() -> RowHasher.hashColumn(list, 3, 1, new int[1]))
-          .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContaining("column 3")
-          .hasMessageContaining("tags");
+      assertThatThrownBy(() -> ArrowColumns.read(list))
+          .isInstanceOf(dev.squall.engine.EngineException.class)
+          .hasMessageContaining("unsupported Arrow type List");
     }
   }
 }
