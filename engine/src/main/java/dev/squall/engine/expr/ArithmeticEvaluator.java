@@ -211,23 +211,83 @@ final class ArithmeticEvaluator implements Evaluator {
           setChecked(out, i, Decimals.rescale(x.unscaledBig(i).multiply(y.unscaledBig(i)), raw, s), p);
         }
       }
-      case DIVIDE, MOD -> {
-        for (int i = 0; i < n; i++) {
-          if (nulls != null && nulls[i]) {
-            continue;
-          }
-          BigDecimal x = decimalAt(a, i);
-          BigDecimal y = decimalAt(b, i);
-          if (y.signum() == 0) {
-            throw EngineException.user("division by zero");
-          }
-          BigDecimal r = op == Function.DIVIDE ? x.divide(y, s, RoundingMode.HALF_UP) : x.remainder(y).setScale(s, RoundingMode.HALF_UP);
-          setChecked(out, i, r.unscaledValue(), p);
+      case DIVIDE -> {
+        if (isExact(a) && isExact(b)) {
+          divideUnscaled(a, b, out, nulls, n, s, p);
+        } else {
+          divideOrModBig(a, b, out, nulls, n, s, p);
         }
       }
+      case MOD -> divideOrModBig(a, b, out, nulls, n, s, p);
       default -> throw EngineException.badPlan("not arithmetic: " + op);
     }
     return out;
+  }
+
+  /**
+   * DECIMAL division on unscaled longs: {@code round_half_up(x * 10^(s - sx + sy) / y)}, exact
+   * whenever the scaled dividend fits a long; other rows take the BigDecimal path.
+   */
+  private void divideUnscaled(Column a, Column b, DecimalColumn out, boolean[] nulls, int n, int s, int p) {
+    int sa = scaleOf(a);
+    int sb = scaleOf(b);
+    DecimalColumn x = Coercions.toDecimal(a, sa);
+    DecimalColumn y = Coercions.toDecimal(b, sb);
+    int shift = s - sa + sb;
+    long[] xv = x.unscaledValues();
+    long[] yv = y.unscaledValues();
+    boolean wide = x.hasBig() || y.hasBig();
+    boolean longPath = shift >= 0 && shift < Decimals.POW10.length;
+    long scale = longPath ? Decimals.POW10[shift] : 0;
+    for (int i = 0; i < n; i++) {
+      if (nulls != null && nulls[i]) {
+        continue;
+      }
+      long d = yv[i];
+      if (longPath && (!wide || (!x.isBig(i) && !y.isBig(i))) && d != 0) {
+        long num = xv[i];
+        long hi = Math.multiplyHigh(num, scale);
+        long scaled = num * scale;
+        // The product fits a long when its high half is the sign extension of its low half.
+        if ((hi == 0 && scaled >= 0) || (hi == -1 && scaled < 0)) {
+          if (!(scaled == Long.MIN_VALUE && d == -1)) {
+            long q = scaled / d;
+            long r = scaled % d;
+            long ar = Math.abs(r);
+            if (ar >= Math.abs(d) - ar) {
+              q += (scaled < 0) == (d < 0) ? 1 : -1;
+            }
+            if (!Decimals.fits(q, p)) {
+              throw Decimals.overflow(type);
+            }
+            out.setLong(i, q);
+            continue;
+          }
+        }
+      }
+      BigDecimal xd = decimalAt(a, i);
+      BigDecimal yd = decimalAt(b, i);
+      if (yd.signum() == 0) {
+        throw EngineException.user("division by zero");
+      }
+      setChecked(out, i, xd.divide(yd, s, RoundingMode.HALF_UP).unscaledValue(), p);
+    }
+  }
+
+  /** DECIMAL division or MOD through BigDecimal, row by row (operands that are not exact numbers, MOD). */
+  private void divideOrModBig(Column a, Column b, DecimalColumn out, boolean[] nulls, int n, int s, int p) {
+    for (int i = 0; i < n; i++) {
+      if (nulls != null && nulls[i]) {
+        continue;
+      }
+      BigDecimal x = decimalAt(a, i);
+      BigDecimal y = decimalAt(b, i);
+      if (y.signum() == 0) {
+        throw EngineException.user("division by zero");
+      }
+      BigDecimal r = op == Function.DIVIDE ? x.divide(y, s, RoundingMode.HALF_UP) : x.remainder(y).setScale(s, RoundingMode.HALF_UP);
+      setChecked(out, i, r.unscaledValue(), p);
+    }
   }
 
   private void setChecked(DecimalColumn out, int i, BigInteger r, int p) {
@@ -235,6 +295,10 @@ final class ArithmeticEvaluator implements Evaluator {
       throw Decimals.overflow(type);
     }
     out.setBig(i, r);
+  }
+
+  private static boolean isExact(Column c) {
+    return c instanceof DecimalColumn || c instanceof LongColumn;
   }
 
   private static int scaleOf(Column c) {
