@@ -1,14 +1,16 @@
 package dev.squall.engine.expr;
 
 import dev.squall.engine.column.BoolColumn;
+import dev.squall.engine.column.BytesColumn;
 import dev.squall.engine.column.Column;
 import dev.squall.engine.column.DecimalColumn;
 import dev.squall.engine.column.DoubleColumn;
 import dev.squall.engine.column.LongColumn;
-import dev.squall.engine.types.SqlType;
 import dev.squall.engine.types.SqlType.Physical;
+import dev.squall.engine.types.SqlType;
 import dev.squall.proto.v1.DataType.Kind;
 import dev.squall.proto.v1.Function;
+import java.util.Arrays;
 
 /**
  * Comparisons (=, &lt;&gt;, &lt;, &lt;=, &gt;, &gt;=, IS [NOT] DISTINCT FROM). Operands of different
@@ -20,11 +22,39 @@ final class ComparisonEvaluator implements Evaluator {
   private final Function op;
   private final Evaluator left;
   private final Evaluator right;
+  /** For {@code column op literal} (or a literal on the left, with op mirrored): the literal, compared as a scalar. */
+  private final Literals.Constant constant;
+  private final Evaluator other;
+  private final Function scalarOp;
 
   ComparisonEvaluator(Function op, Evaluator left, Evaluator right) {
     this.op = op;
     this.left = left;
     this.right = right;
+    boolean distinctOp = op == Function.IS_DISTINCT_FROM || op == Function.IS_NOT_DISTINCT_FROM;
+    if (!distinctOp && right instanceof Literals.Constant k) {
+      constant = k;
+      other = left;
+      scalarOp = op;
+    } else if (!distinctOp && left instanceof Literals.Constant k) {
+      constant = k;
+      other = right;
+      scalarOp = mirror(op);
+    } else {
+      constant = null;
+      other = null;
+      scalarOp = null;
+    }
+  }
+
+  private static Function mirror(Function op) {
+    return switch (op) {
+      case LESS_THAN -> Function.GREATER_THAN;
+      case LESS_THAN_OR_EQUAL -> Function.GREATER_THAN_OR_EQUAL;
+      case GREATER_THAN -> Function.LESS_THAN;
+      case GREATER_THAN_OR_EQUAL -> Function.LESS_THAN_OR_EQUAL;
+      default -> op;
+    };
   }
 
   @Override
@@ -34,6 +64,9 @@ final class ComparisonEvaluator implements Evaluator {
 
   @Override
   public Column evaluate(Batch batch) {
+    if (constant != null) {
+      return againstScalar(other.evaluate(batch), batch.rows());
+    }
     int n = batch.rows();
     Column[] ab = commonDomain(left.evaluate(batch), right.evaluate(batch));
     Column a = ab[0];
@@ -63,7 +96,59 @@ final class ComparisonEvaluator implements Evaluator {
     return new BoolColumn(out, nulls, n);
   }
 
+  /** {@code a[i] scalarOp literal} for every row, without expanding the literal to a column. */
+  private Column againstScalar(Column column, int n) {
+    Column[] ab = commonDomain(column, constant.one());
+    Column a = ab[0];
+    Column b = ab[1];
+    if (b.isNull(0)) {
+      return Column.nulls(SqlType.BOOLEAN, n);
+    }
+    boolean[] out = new boolean[n];
+    if (a instanceof LongColumn la) {
+      compareLongScalar(la.values(), ((LongColumn) b).value(0), out, n);
+    } else if (a instanceof DecimalColumn da && !da.hasBig() && !((DecimalColumn) b).hasBig()
+        && da.scale() == ((DecimalColumn) b).scale()) {
+      compareLongScalar(da.unscaledValues(), ((DecimalColumn) b).unscaledLong(0), out, n);
+    } else if (a instanceof BytesColumn sa) {
+      byte[] lit = ((BytesColumn) b).value(0);
+      byte[] data = sa.data();
+      int[] offsets = sa.offsets();
+      if (scalarOp == Function.EQUAL || scalarOp == Function.NOT_EQUAL) {
+        boolean eq = scalarOp == Function.EQUAL;
+        for (int i = 0; i < n; i++) {
+          out[i] = Arrays.equals(data, offsets[i], offsets[i + 1], lit, 0, lit.length) == eq;
+        }
+      } else {
+        for (int i = 0; i < n; i++) {
+          out[i] = test(scalarOp, Arrays.compareUnsigned(data, offsets[i], offsets[i + 1], lit, 0, lit.length));
+        }
+      }
+    } else {
+      for (int i = 0; i < n; i++) {
+        out[i] = !a.isNull(i) && test(scalarOp, a.compareValues(i, b, 0));
+      }
+    }
+    return new BoolColumn(out, a.nullMask(), n);
+  }
+
+  private void compareLongScalar(long[] x, long c, boolean[] out, int n) {
+    switch (scalarOp) {
+      case EQUAL -> { for (int i = 0; i < n; i++) out[i] = x[i] == c; }
+      case NOT_EQUAL -> { for (int i = 0; i < n; i++) out[i] = x[i] != c; }
+      case LESS_THAN -> { for (int i = 0; i < n; i++) out[i] = x[i] < c; }
+      case LESS_THAN_OR_EQUAL -> { for (int i = 0; i < n; i++) out[i] = x[i] <= c; }
+      case GREATER_THAN -> { for (int i = 0; i < n; i++) out[i] = x[i] > c; }
+      case GREATER_THAN_OR_EQUAL -> { for (int i = 0; i < n; i++) out[i] = x[i] >= c; }
+      default -> throw new IllegalStateException(scalarOp.name());
+    }
+  }
+
   private boolean test(int c) {
+    return test(op, c);
+  }
+
+  private static boolean test(Function op, int c) {
     return switch (op) {
       case EQUAL, IS_NOT_DISTINCT_FROM -> c == 0;
       case NOT_EQUAL, IS_DISTINCT_FROM -> c != 0;

@@ -79,10 +79,17 @@ public final class Literals {
     private final SqlType type;
     private Column cached;
 
+    private final Column one;
+
     Constant(Literal literal, SqlType type) {
       this.literal = literal;
       this.type = type;
-      column(literal, type, 1); // validate now, not at the first batch
+      this.one = column(literal, type, 1); // validates now, not at the first batch
+    }
+
+    /** The literal as a one-row column, for evaluators that compare or combine with a scalar. */
+    Column one() {
+      return one;
     }
 
     @Override

@@ -33,8 +33,8 @@ final class StringFunctions {
     private final Evaluator value;
     private final Evaluator pattern;
     private final Evaluator escape;
-    private String cachedPattern;
-    private String cachedEscape;
+    private byte[] cachedPattern;
+    private byte[] cachedEscape;
     private Matcher cachedMatcher;
 
     Like(Evaluator value, Evaluator pattern, Evaluator escape) {
@@ -59,28 +59,33 @@ final class StringFunctions {
       if (e != null) {
         nulls = Coercions.orNulls(nulls, e.nullMask(), n);
       }
+      byte[] data = v.data();
+      int[] offsets = v.offsets();
       for (int i = 0; i < n; i++) {
         if (nulls != null && nulls[i]) {
           continue;
         }
-        out[i] = matcher(p.string(i), e == null ? null : e.string(i)).matches(v.value(i));
+        out[i] = matcher(p, e, i).matches(data, offsets[i], offsets[i + 1]);
       }
       return new BoolColumn(out, nulls, n);
     }
 
-    private Matcher matcher(String pat, String esc) {
-      if (pat.equals(cachedPattern) && java.util.Objects.equals(esc, cachedEscape)) {
-        return cachedMatcher;
+    /** The matcher of row i's pattern and escape; compiled again only when they change (a literal pattern: once). */
+    private Matcher matcher(BytesColumn p, BytesColumn e, int i) {
+      boolean same = cachedMatcher != null && p.equalsBytes(i, cachedPattern, 0, cachedPattern.length)
+          && (e == null ? cachedEscape == null : cachedEscape != null && e.equalsBytes(i, cachedEscape, 0, cachedEscape.length));
+      if (!same) {
+        cachedPattern = p.value(i);
+        cachedEscape = e == null ? null : e.value(i);
+        cachedMatcher = compile(p.string(i), e == null ? null : e.string(i));
       }
-      cachedPattern = pat;
-      cachedEscape = esc;
-      cachedMatcher = compile(pat, esc);
       return cachedMatcher;
     }
   }
 
+  /** A compiled LIKE pattern over UTF-8 bytes {@code data[from..to)}. */
   interface Matcher {
-    boolean matches(byte[] utf8);
+    boolean matches(byte[] data, int from, int to);
   }
 
   static Matcher compile(String pattern, String escape) {
@@ -104,14 +109,15 @@ final class StringFunctions {
       }
       if (inner.indexOf('%') < 0) {
         byte[] lit = inner.getBytes(StandardCharsets.UTF_8);
+        int len = lit.length;
         if (lead && trail) {
-          return s -> indexOf(s, lit) >= 0;
+          return (s, from, to) -> indexOf(s, from, to, lit) >= 0;
         } else if (lead) {
-          return s -> s.length >= lit.length && Arrays.equals(s, s.length - lit.length, s.length, lit, 0, lit.length);
+          return (s, from, to) -> to - from >= len && Arrays.equals(s, to - len, to, lit, 0, len);
         } else if (trail) {
-          return s -> s.length >= lit.length && Arrays.equals(s, 0, lit.length, lit, 0, lit.length);
+          return (s, from, to) -> to - from >= len && Arrays.equals(s, from, from + len, lit, 0, len);
         }
-        return s -> Arrays.equals(s, lit);
+        return (s, from, to) -> Arrays.equals(s, from, to, lit, 0, len);
       }
     }
     StringBuilder regex = new StringBuilder();
@@ -135,18 +141,19 @@ final class StringFunctions {
       }
     }
     Pattern compiled = Pattern.compile(regex.toString(), Pattern.DOTALL);
-    return s -> compiled.matcher(new String(s, StandardCharsets.UTF_8)).matches();
+    return (s, from, to) -> compiled.matcher(new String(s, from, to - from, StandardCharsets.UTF_8)).matches();
   }
 
-  private static int indexOf(byte[] s, byte[] lit) {
-    outer:
-    for (int i = 0; i + lit.length <= s.length; i++) {
-      for (int j = 0; j < lit.length; j++) {
-        if (s[i + j] != lit[j]) {
-          continue outer;
-        }
+  /** Where {@code lit} first occurs in {@code s[from..to)}, or -1. */
+  private static int indexOf(byte[] s, int from, int to, byte[] lit) {
+    if (lit.length == 0) {
+      return from;
+    }
+    byte first = lit[0];
+    for (int i = from; i + lit.length <= to; i++) {
+      if (s[i] == first && Arrays.equals(s, i, i + lit.length, lit, 0, lit.length)) {
+        return i;
       }
-      return i;
     }
     return -1;
   }

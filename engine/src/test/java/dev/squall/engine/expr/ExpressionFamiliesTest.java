@@ -41,7 +41,10 @@ class ExpressionFamiliesTest {
     FAMILIES.put("comparison", r -> List.of(
         r.col("i").lt(lit(3)), r.col("d").ge(dec("0")), r.col("s").eq(str("alpha")), r.col("dt").gt(date("1995-06-01")),
         r.col("b").eq(X.bool(true)), r.col("x").ne(dbl(500.0)), r.col("i").distinctFrom(lit(2)),
-        r.col("i").notDistinctFrom(r.col("i")), r.col("i").lt(r.col("d")), r.col("s").le(str("delta")), r.col("d").gt(r.col("x"))));
+        r.col("i").notDistinctFrom(r.col("i")), r.col("i").lt(r.col("d")), r.col("s").le(str("delta")), r.col("d").gt(r.col("x")),
+        // A literal on either side is compared as a scalar.
+        lit(3).lt(r.col("i")), str("beta").le(r.col("s")), r.col("i").eq(X.nullOf(SqlType.INTEGER)), r.col("d").gt(lit(5)),
+        dec("1.50").ge(r.col("d")), r.col("s").ne(str("gamma")), r.col("x").le(dbl(250.5)), date("1995-06-01").gt(r.col("dt"))));
     FAMILIES.put("logic", r -> List.of(
         and(r.col("i").gt(lit(0)), r.col("b")), or(r.col("i").gt(lit(0)), r.col("b")), r.col("b").not(),
         r.col("b").isNull(), r.col("b").isNotNull(), r.col("b").isTrue(), r.col("b").isNotFalse(),
