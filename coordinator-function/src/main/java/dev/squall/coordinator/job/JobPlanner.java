@@ -4,9 +4,6 @@ import dev.squall.coordinator.CoordinatorSettings;
 import dev.squall.coordinator.QueryProperties;
 import dev.squall.coordinator.api.SquallException;
 import dev.squall.coordinator.commit.WriteTargets;
-import dev.squall.engine.types.SqlType;
-import dev.squall.coordinator.commit.WriteTargets;
-import dev.squall.engine.types.SqlType;
 import dev.squall.coordinator.scheduler.JobPlan;
 import dev.squall.planner.DistributedPlanner;
 import dev.squall.planner.PlannedQuery;
@@ -14,6 +11,7 @@ import dev.squall.planner.PlannerSettings;
 import dev.squall.planner.PlanningException;
 import dev.squall.planner.split.ScanAssignment;
 import dev.squall.planner.split.SplitPlanner;
+import dev.squall.proto.ArrowTypes;
 import dev.squall.proto.v1.StageGraph;
 import java.util.Map;
 import org.apache.iceberg.catalog.Catalog;
@@ -60,7 +58,7 @@ public final class JobPlanner {
     }
     StageGraph graph = splits.applyTo(planned.stageGraph());
     return new Planned(new JobPlan(jobId, graph, splits.tasksByStage(), settings.shuffleBucket(),
-        PlanStore.jobPrefix(jobId), settings.compression(), settings.taskMemoryBudgetBytes(), SqlType.arrowSchema(planned.outputSchema()),
+        PlanStore.jobPrefix(jobId), settings.compression(), settings.taskMemoryBudgetBytes(), ArrowTypes.arrowSchema(planned.outputSchema()),
         planned.write().map(WriteTargets::toRecord).orElse(null)), null);
   }
 

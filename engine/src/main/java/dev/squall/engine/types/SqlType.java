@@ -1,13 +1,11 @@
 package dev.squall.engine.types;
 
 import dev.squall.engine.EngineException;
+import dev.squall.proto.ArrowTypes;
 import dev.squall.proto.v1.DataType;
 import dev.squall.proto.v1.DataType.Kind;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.arrow.vector.types.DateUnit;
-import org.apache.arrow.vector.types.FloatingPointPrecision;
-import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
@@ -114,23 +112,13 @@ public record SqlType(Kind kind, int precision, int scale) {
     };
   }
 
+  /** The Arrow type of this type ({@link ArrowTypes}, plan-proto's mapping). */
   public ArrowType arrowType() {
-    return switch (kind) {
-      case BOOLEAN -> ArrowType.Bool.INSTANCE;
-      case TINYINT -> new ArrowType.Int(8, true);
-      case SMALLINT -> new ArrowType.Int(16, true);
-      case INTEGER, INTERVAL_YEAR_MONTH -> new ArrowType.Int(32, true);
-      case BIGINT, INTERVAL_DAY_TIME -> new ArrowType.Int(64, true);
-      case REAL -> new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
-      case DOUBLE -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
-      case DECIMAL -> new ArrowType.Decimal(precision, scale, 128);
-      case DATE -> new ArrowType.Date(DateUnit.DAY);
-      case TIMESTAMP -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, null);
-      case VARCHAR -> ArrowType.Utf8.INSTANCE;
-      case VARBINARY -> ArrowType.Binary.INSTANCE;
-      case NULL_TYPE -> ArrowType.Null.INSTANCE;
-      default -> throw EngineException.badPlan("no Arrow type for " + kind);
-    };
+    try {
+      return ArrowTypes.arrowType(toProto());
+    } catch (IllegalArgumentException e) {
+      throw EngineException.badPlan(e.getMessage());
+    }
   }
 
   public Field arrowField(String name) {
@@ -139,40 +127,20 @@ public record SqlType(Kind kind, int precision, int scale) {
 
   /** The engine type of an Arrow field (the inverse of {@link #arrowType()}). */
   public static SqlType fromArrow(ArrowType type) {
-    if (type instanceof ArrowType.Bool) {
-      return BOOLEAN;
-    } else if (type instanceof ArrowType.Int i) {
-      return switch (i.getBitWidth()) {
-        case 8 -> new SqlType(Kind.TINYINT, 0, 0);
-        case 16 -> new SqlType(Kind.SMALLINT, 0, 0);
-        case 32 -> INTEGER;
-        default -> BIGINT;
-      };
-    } else if (type instanceof ArrowType.FloatingPoint f) {
-      return f.getPrecision() == FloatingPointPrecision.SINGLE ? new SqlType(Kind.REAL, 0, 0) : DOUBLE;
-    } else if (type instanceof ArrowType.Decimal d) {
-      return decimal(d.getPrecision(), d.getScale());
-    } else if (type instanceof ArrowType.Date) {
-      return DATE;
-    } else if (type instanceof ArrowType.Timestamp) {
-      return TIMESTAMP;
-    } else if (type instanceof ArrowType.Utf8) {
-      return VARCHAR;
-    } else if (type instanceof ArrowType.Binary) {
-      return new SqlType(Kind.VARBINARY, 0, 0);
-    } else if (type instanceof ArrowType.Null) {
-      return new SqlType(Kind.NULL_TYPE, 0, 0);
+    try {
+      return of(ArrowTypes.dataType(type));
+    } catch (IllegalArgumentException e) {
+      throw EngineException.badPlan(e.getMessage());
     }
-    throw EngineException.badPlan("unsupported Arrow type " + type);
   }
 
   /** The Arrow schema of a plan-proto schema. */
   public static Schema arrowSchema(dev.squall.proto.v1.Schema schema) {
-    List<Field> fields = new ArrayList<>();
-    for (dev.squall.proto.v1.Field f : schema.getFieldsList()) {
-      fields.add(of(f.getType()).arrowField(f.getName()));
+    try {
+      return ArrowTypes.arrowSchema(schema);
+    } catch (IllegalArgumentException e) {
+      throw EngineException.badPlan(e.getMessage());
     }
-    return new Schema(fields);
   }
 
   /** The engine types of a plan-proto schema's columns. */
