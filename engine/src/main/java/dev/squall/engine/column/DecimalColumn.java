@@ -21,6 +21,11 @@ public final class DecimalColumn extends Column {
     this.big = big;
   }
 
+  /** The same values typed as {@code wider} (same scale, precision at least this one's); shares the arrays. */
+  public DecimalColumn withType(SqlType wider) {
+    return new DecimalColumn(wider, unscaled, big, nulls, size);
+  }
+
   public int scale() {
     return type.scale();
   }

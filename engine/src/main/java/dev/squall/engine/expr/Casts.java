@@ -184,6 +184,9 @@ public final class Casts {
   }
 
   private static Column toDecimal(Column src, SqlType to, int n) {
+    if (src instanceof DecimalColumn d && d.scale() == to.scale() && d.type().precision() <= to.precision()) {
+      return d.withType(to); // a wider precision at the same scale holds every value as it is
+    }
     DecimalColumn out = new DecimalColumn(to, new long[n], null, src.nullMask(), n);
     int s = to.scale();
     int p = to.precision();
