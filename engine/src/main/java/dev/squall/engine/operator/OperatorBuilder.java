@@ -8,6 +8,7 @@ import dev.squall.engine.memory.OperatorMemory;
 import dev.squall.engine.memory.TaskMemory;
 import dev.squall.engine.operator.aggregate.HashAggregateOperator;
 import dev.squall.engine.operator.join.HashJoinOperator;
+import dev.squall.engine.operator.join.NestedLoopJoinOperator;
 import dev.squall.engine.operator.sort.SortOperator;
 import dev.squall.engine.types.SqlType;
 import dev.squall.proto.v1.HashJoin;
@@ -89,6 +90,10 @@ public final class OperatorBuilder {
           BatchOperator right = child(j.getRight(), children);
           mem = memory.forOperator(name);
           Evaluator residual = j.hasResidual() ? joinCompiler(left, right).compile(j.getResidual()) : null;
+          if (j.getLeftKeysCount() == 0 && j.getRightKeysCount() == 0) {
+            yield new NestedLoopJoinOperator(mem, schema(op, name), left, right, j.getJoinType(), residual,
+                j.getBuildSide() == HashJoin.BuildSide.BUILD_LEFT);
+          }
           yield new HashJoinOperator(mem, schema(op, name), left, right, j.getJoinType(),
               j.getLeftKeysList().stream().mapToInt(Integer::intValue).toArray(),
               j.getRightKeysList().stream().mapToInt(Integer::intValue).toArray(),
@@ -100,7 +105,7 @@ public final class OperatorBuilder {
           BatchOperator right = child(j.getRight(), children);
           mem = memory.forOperator(name);
           Evaluator cond = j.hasCondition() ? joinCompiler(left, right).compile(j.getCondition()) : null;
-          yield new HashJoinOperator(mem, schema(op, name), left, right, j.getJoinType(), new int[0], new int[0], cond, false);
+          yield new NestedLoopJoinOperator(mem, schema(op, name), left, right, j.getJoinType(), cond, false);
         }
         case SORT -> {
           BatchOperator in = child(op.getSort().getInput(), children);

@@ -1,423 +1,65 @@
 package dev.squall.engine.operator.join;
 
 import dev.squall.engine.EngineException;
-import dev.squall.engine.column.BoolColumn;
 import dev.squall.engine.column.Column;
-import dev.squall.engine.expr.Batch;
 import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.expr.Evaluator;
 import dev.squall.engine.hash.RowHashes;
 import dev.squall.engine.memory.OperatorMemory;
 import dev.squall.engine.operator.BatchOperator;
-import dev.squall.engine.types.SqlType;
 import dev.squall.proto.v1.JoinType;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Deque;
-import java.util.List;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Hash join of every join type (INNER, LEFT, RIGHT, FULL, SEMI, ANTI) on equi-keys plus an optional
- * residual condition over the concatenated (left ++ right) row. The build side (chosen by the plan)
- * is read whole into columns and a chained hash table; the probe side streams. With no keys it is
- * a nested-loop join: every build row is a candidate for every probe row.
- *
- * <p>Output: left columns then right columns; SEMI and ANTI output the left columns only. NULL keys
- * never match. Candidate pairs are checked against the residual in chunks of {@value #PAIR_CHUNK}
- * so memory stays bounded for many-to-many matches.
+ * Hash join on equi-keys (every join type, with an optional residual; see {@link JoinOperator}): the
+ * build side goes into a {@link JoinHashTable}; each probe batch is hashed column at a time and its
+ * rows look up their chains. NULL keys never match.
  */
-public final class HashJoinOperator extends BatchOperator {
-  private static final int PAIR_CHUNK = BATCH_ROWS;
-
-  private final BatchOperator probe;
-  private final BatchOperator build;
-  private final boolean buildLeft;
-  private final JoinType joinType;
-  private final int[] probeKeys;
-  private final int[] buildKeys;
-  private final Evaluator residual;
-  private final int leftWidth;
-  private final boolean probeOuter;
-  private final boolean buildOuter;
-  private final boolean semiOrAnti;
-  private final boolean probeSideFilter; // SEMI/ANTI answered per probe row
-  private final Deque<ColumnBatch> pending = new ArrayDeque<>();
-
-  private Column[] buildCols;
-  /** The build side's key columns in the key types shared with the probe side. */
-  private Column[] buildKeyCols;
-  /** Per key, the type both sides' keys are compared in, or null when they already agree. */
-  private final SqlType[] keyTypes;
-  private int buildRows;
-  private int[] heads;
-  private int slotShift;
-  private int[] chain;
-  private int[] buildHash;
-  private boolean[] buildMatched;
-  private boolean probeDone;
-  private boolean finished;
+public final class HashJoinOperator extends JoinOperator {
+  private JoinHashTable table;
 
   /**
    * @param buildLeft whether the left input is the build side
-   * @param leftKeys key columns of the left input; rightKeys of the right input (same count)
+   * @param leftKeys key columns of the left input; rightKeys of the right input (same count, at least one)
    * @param residual over left ++ right columns, or null
    */
   public HashJoinOperator(OperatorMemory memory, Schema schema, BatchOperator left, BatchOperator right,
       JoinType joinType, int[] leftKeys, int[] rightKeys, Evaluator residual, boolean buildLeft) {
-    super(memory, schema, List.of(left, right));
-    if (leftKeys.length != rightKeys.length) {
-      throw EngineException.badPlan("join has " + leftKeys.length + " left keys and " + rightKeys.length + " right keys");
-    }
-    if (joinType == JoinType.JOIN_TYPE_UNSPECIFIED || joinType == JoinType.UNRECOGNIZED) {
-      throw EngineException.badPlan("join without a join type");
-    }
-    this.buildLeft = buildLeft;
-    this.probe = buildLeft ? right : left;
-    this.build = buildLeft ? left : right;
-    this.probeKeys = buildLeft ? rightKeys : leftKeys;
-    this.buildKeys = buildLeft ? leftKeys : rightKeys;
-    this.joinType = joinType;
-    this.residual = residual;
-    this.leftWidth = left.schema().getFields().size();
-    boolean full = joinType == JoinType.FULL;
-    this.probeOuter = full || (joinType == JoinType.LEFT && !buildLeft) || (joinType == JoinType.RIGHT && buildLeft);
-    this.buildOuter = full || (joinType == JoinType.RIGHT && !buildLeft) || (joinType == JoinType.LEFT && buildLeft);
-    this.semiOrAnti = joinType == JoinType.SEMI || joinType == JoinType.ANTI;
-    this.probeSideFilter = semiOrAnti && !buildLeft;
-    this.keyTypes = new SqlType[probeKeys.length];
-    for (int k = 0; k < probeKeys.length; k++) {
-      keyTypes[k] = commonKeyType(typeOf(probe, probeKeys[k]), typeOf(build, buildKeys[k]));
-    }
-    int expected = semiOrAnti ? leftWidth : leftWidth + right.schema().getFields().size();
-    if (expected != types.size()) {
-      throw EngineException.badPlan(joinType + " join yields " + expected + " columns but its output schema has " + types.size());
+    super(memory, schema, left, right, joinType, leftKeys, rightKeys, residual, buildLeft);
+    if (leftKeys.length == 0) {
+      throw EngineException.badPlan("hash join without keys (a join without keys is a nested-loop join)");
     }
   }
 
   @Override
-  protected ColumnBatch produce() {
-    if (buildCols == null) {
-      buildTable();
-    }
-    while (pending.isEmpty()) {
-      if (!probeDone) {
-        ColumnBatch batch = probe.next();
-        if (batch == null) {
-          probeDone = true;
-          continue;
-        }
-        probeBatch(batch, batch.rows());
-      } else if (!finished) {
-        finished = true;
-        emitBuildTail();
-      } else {
-        return null;
-      }
-    }
-    return pending.poll();
+  protected long indexBuildSide(Column[] buildColumns) {
+    table = new JoinHashTable(buildKeyColumns(buildColumns), buildRows);
+    return JoinHashTable.bytes(buildRows);
   }
 
-  private void buildTable() {
-    List<SqlType> buildTypes = new ArrayList<>();
-    build.schema().getFields().forEach(f -> buildTypes.add(SqlType.fromArrow(f.getType())));
-    List<Column[]> parts = drain(build, memory);
-    buildCols = new Column[buildTypes.size()];
-    for (int c = 0; c < buildCols.length; c++) {
-      List<Column> col = new ArrayList<>();
-      for (Column[] p : parts) {
-        col.add(p[c]);
-      }
-      buildCols[c] = parts.size() == 1 ? parts.get(0)[c] : Column.concat(buildTypes.get(c), col);
-    }
-    buildRows = parts.stream().mapToInt(p -> p.length == 0 ? 0 : p[0].size()).sum();
-    long bytes = 0;
-    for (Column c : buildCols) {
-      bytes += c.bytes();
-    }
-    int slots = Integer.highestOneBit(Math.max(16, buildRows * 2 - 1)) << 1;
-    slotShift = 32 - Integer.numberOfTrailingZeros(slots);
-    bytes += slots * 4L + buildRows * 9L;
-    memory.reserveTotal(bytes);
-    heads = new int[slots];
-    Arrays.fill(heads, -1);
-    chain = new int[buildRows];
-    buildHash = new int[buildRows];
-    buildMatched = new boolean[buildRows];
-    if (buildKeys.length == 0) {
-      return;
-    }
-    Column[] keys = keyColumns(buildCols, buildKeys);
-    for (int k = 0; k < keys.length; k++) {
-      if (keyTypes[k] != null) {
-        keys[k] = dev.squall.engine.expr.Casts.cast(keys[k], keyTypes[k]);
-      }
-    }
-    buildKeyCols = keys;
-    RowHashes.of(keys, buildRows, buildHash);
-    // Insert in reverse so that each chain lists build rows in input order.
-    for (int b = buildRows - 1; b >= 0; b--) {
-      if (anyNull(keys, b)) {
-        chain[b] = -2; // never matches
-        continue;
-      }
-      int s = RowHashes.slot(buildHash[b], slotShift);
-      chain[b] = heads[s];
-      heads[s] = b;
-    }
-  }
-
-  private static Column[] keyColumns(Column[] cols, int[] keys) {
-    Column[] k = new Column[keys.length];
-    for (int i = 0; i < keys.length; i++) {
-      k[i] = cols[keys[i]];
-    }
-    return k;
-  }
-
-  private static boolean anyNull(Column[] keys, int row) {
-    for (Column k : keys) {
-      if (k.isNull(row)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private boolean keysEqual(Column[] pk, int p, Column[] bk, int b) {
-    for (int k = 0; k < pk.length; k++) {
-      if (!pk[k].valueEquals(p, bk[k], b)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private void probeBatch(ColumnBatch batch, int n) {
-    Column[] pk = new Column[probeKeys.length];
-    for (int k = 0; k < pk.length; k++) {
-      Column c = batch.column(probeKeys[k]);
-      pk[k] = keyTypes[k] == null ? c : dev.squall.engine.expr.Casts.cast(c, keyTypes[k]);
-    }
-    Column[] bk = buildKeyCols;
-    boolean[] probeMatched = new boolean[n];
-    int[] pi = new int[PAIR_CHUNK];
-    int[] bi = new int[PAIR_CHUNK];
-    int k = 0;
-    int[] probeHash = pk.length == 0 ? null : RowHashes.of(pk, n, new int[n]);
-    boolean firstMatchEnough = probeSideFilter && residual == null;
+  @Override
+  protected void findPairs(ColumnBatch batch, int n, Pairs pairs, boolean firstMatchEnough) {
+    Column[] pk = probeKeyColumns(batch);
+    int[] hashes = RowHashes.of(pk, n, new int[n]);
     for (int p = 0; p < n; p++) {
-      if (pk.length == 0) {
-        for (int b = 0; b < buildRows; b++) {
-          pi[k] = p;
-          bi[k] = b;
-          if (++k == PAIR_CHUNK) {
-            flush(batch, pi, bi, k, probeMatched);
-            k = 0;
-          }
-          if (firstMatchEnough) {
-            break;
-          }
-        }
-        continue;
-      }
       if (anyNull(pk, p)) {
         continue;
       }
-      int h = probeHash[p];
-      for (int b = heads[RowHashes.slot(h, slotShift)]; b >= 0; b = chain[b]) {
-        if (buildHash[b] == h && keysEqual(pk, p, bk, b)) {
-          pi[k] = p;
-          bi[k] = b;
-          if (++k == PAIR_CHUNK) {
-            flush(batch, pi, bi, k, probeMatched);
-            k = 0;
-          }
+      int h = hashes[p];
+      for (int b = table.first(h); b >= 0; b = table.next(b)) {
+        if (table.matches(b, h, pk, p)) {
+          pairs.add(p, b);
           if (firstMatchEnough) {
             break;
           }
         }
       }
-    }
-    if (k > 0) {
-      flush(batch, pi, bi, k, probeMatched);
-    }
-    if (probeOuter || probeSideFilter) {
-      boolean wantMatched = joinType == JoinType.SEMI;
-      int[] rows = new int[n];
-      int m = 0;
-      for (int p = 0; p < n; p++) {
-        if (probeSideFilter ? probeMatched[p] == wantMatched : !probeMatched[p]) {
-          rows[m++] = p;
-        }
-      }
-      if (m > 0) {
-        int[] none = new int[m];
-        Arrays.fill(none, -1);
-        emit(batch, rows, none, m, !probeSideFilter);
-      }
-    }
-  }
-
-  private static SqlType typeOf(BatchOperator op, int column) {
-    if (column < 0 || column >= op.schema().getFields().size()) {
-      throw EngineException.badPlan("join key column " + column + " is outside its input's " + op.schema().getFields().size() + " columns");
-    }
-    return SqlType.fromArrow(op.schema().getFields().get(column).getType());
-  }
-
-  /**
-   * The type two join keys are hashed and compared in: null when their representations already
-   * agree; DOUBLE when either is floating; DECIMAL(38, larger scale) for decimals and integers of
-   * different scales (exact, so no value is rounded into a false match); TIMESTAMP for a DATE
-   * against a TIMESTAMP.
-   */
-  private static SqlType commonKeyType(SqlType a, SqlType b) {
-    boolean aTime = a.kind() == dev.squall.proto.v1.DataType.Kind.DATE || a.kind() == dev.squall.proto.v1.DataType.Kind.TIMESTAMP;
-    boolean bTime = b.kind() == dev.squall.proto.v1.DataType.Kind.DATE || b.kind() == dev.squall.proto.v1.DataType.Kind.TIMESTAMP;
-    if (aTime && bTime && a.kind() != b.kind()) {
-      return SqlType.TIMESTAMP;
-    }
-    if (a.physical() == b.physical() && (!a.isDecimal() || a.scale() == b.scale())) {
-      return null;
-    }
-    if (a.isNumeric() && b.isNumeric()) {
-      if (a.isFloating() || b.isFloating()) {
-        return SqlType.DOUBLE;
-      }
-      return SqlType.decimal(38, Math.max(a.isDecimal() ? a.scale() : 0, b.isDecimal() ? b.scale() : 0));
-    }
-    throw EngineException.badPlan("join keys of types " + a + " and " + b + " cannot be compared");
-  }
-
-  private void flush(ColumnBatch batch, int[] pi, int[] bi, int k, boolean[] probeMatched) {
-    // One probe batch of a join without keys meets every build row: stop between chunks of pairs.
-    memory.checkCancelled();
-    int[] keep = null;
-    int kept = k;
-    if (residual != null) {
-      Batch pairs = pairBatch(batch, pi, bi, k);
-      BoolColumn ok = (BoolColumn) residual.evaluate(pairs);
-      keep = new int[k];
-      kept = 0;
-      for (int j = 0; j < k; j++) {
-        if (ok.isTrue(j)) {
-          keep[kept++] = j;
-        }
-      }
-    }
-    int[] p2 = new int[kept];
-    int[] b2 = new int[kept];
-    for (int j = 0; j < kept; j++) {
-      int src = keep == null ? j : keep[j];
-      p2[j] = pi[src];
-      b2[j] = bi[src];
-      probeMatched[p2[j]] = true;
-      buildMatched[b2[j]] = true;
-    }
-    if (!semiOrAnti && kept > 0) {
-      emit(batch, p2, b2, kept, true);
-    }
-  }
-
-  /** The (left ++ right) columns of candidate pairs, gathered when the residual reads them. */
-  private Batch pairBatch(ColumnBatch probeBatch, int[] pi, int[] bi, int k) {
-    int[] p = Arrays.copyOf(pi, k);
-    int[] b = Arrays.copyOf(bi, k);
-    Column[] cache = new Column[leftWidth + buildColsWidthIfRight()];
-    return new Batch() {
-      @Override
-      public int rows() {
-        return k;
-      }
-
-      @Override
-      public Column column(int index) {
-        if (index < cache.length && cache[index] != null) {
-          return cache[index];
-        }
-        boolean isLeft = index < leftWidth;
-        int local = isLeft ? index : index - leftWidth;
-        boolean fromBuild = isLeft == buildLeft;
-        Column c = fromBuild ? buildCols[local].gather(b, k) : probeBatch.column(local).gather(p, k);
-        if (index < cache.length) {
-          cache[index] = c;
-        }
-        return c;
-      }
-    };
-  }
-
-  private int buildColsWidthIfRight() {
-    return buildLeft ? probe.schema().getFields().size() : build.schema().getFields().size();
-  }
-
-  /**
-   * Queues output rows: probe rows {@code pi} with build rows {@code bi} (-1 = NULLs), or, when
-   * {@code withBuild} is false, the probe rows alone (probe-side SEMI/ANTI).
-   */
-  private void emit(ColumnBatch probeBatch, int[] pi, int[] bi, int k, boolean withBuild) {
-    for (int start = 0; start < k; start += BATCH_ROWS) {
-      int n = Math.min(BATCH_ROWS, k - start);
-      int[] p = Arrays.copyOfRange(pi, start, start + n);
-      int[] b = Arrays.copyOfRange(bi, start, start + n);
-      Column[] out = new Column[types.size()];
-      int probeWidth = probe.schema().getFields().size();
-      int buildWidth = build.schema().getFields().size();
-      int probeOffset = buildLeft ? buildWidth : 0;
-      int buildOffset = buildLeft ? 0 : probeWidth;
-      for (int c = 0; c < probeWidth && probeOffset + c < out.length; c++) {
-        out[probeOffset + c] = probeBatch.column(c).gather(p, n);
-      }
-      if (withBuild) {
-        for (int c = 0; c < buildWidth; c++) {
-          out[buildOffset + c] = buildCols[c].gather(b, n);
-        }
-      }
-      pending.add(new ColumnBatch(out, n));
-    }
-  }
-
-  /** After the probe side: unmatched build rows (outer joins) or the build-side SEMI/ANTI answer. */
-  private void emitBuildTail() {
-    if (!buildOuter && !(semiOrAnti && buildLeft)) {
-      return;
-    }
-    boolean wantMatched = joinType == JoinType.SEMI;
-    int[] rows = new int[buildRows];
-    int m = 0;
-    for (int b = 0; b < buildRows; b++) {
-      if (semiOrAnti ? buildMatched[b] == wantMatched : !buildMatched[b]) {
-        rows[m++] = b;
-      }
-    }
-    int probeWidth = probe.schema().getFields().size();
-    int buildWidth = build.schema().getFields().size();
-    int probeOffset = buildLeft ? buildWidth : 0;
-    int buildOffset = buildLeft ? 0 : probeWidth;
-    List<SqlType> probeTypes = new ArrayList<>();
-    probe.schema().getFields().forEach(f -> probeTypes.add(SqlType.fromArrow(f.getType())));
-    for (int start = 0; start < m; start += BATCH_ROWS) {
-      int n = Math.min(BATCH_ROWS, m - start);
-      int[] b = Arrays.copyOfRange(rows, start, start + n);
-      Column[] out = new Column[types.size()];
-      for (int c = 0; c < buildWidth; c++) {
-        out[buildOffset + c] = buildCols[c].gather(b, n);
-      }
-      if (!semiOrAnti) {
-        for (int c = 0; c < probeWidth; c++) {
-          out[probeOffset + c] = Column.nulls(probeTypes.get(c), n);
-        }
-      }
-      pending.add(new ColumnBatch(out, n));
     }
   }
 
   @Override
   protected void releaseState() {
-    pending.clear();
-    buildCols = null;
-    buildKeyCols = null;
+    super.releaseState();
+    table = null;
   }
 }

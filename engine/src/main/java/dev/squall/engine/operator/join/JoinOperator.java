@@ -1,0 +1,400 @@
+package dev.squall.engine.operator.join;
+
+import dev.squall.engine.EngineException;
+import dev.squall.engine.column.BoolColumn;
+import dev.squall.engine.column.Column;
+import dev.squall.engine.expr.Batch;
+import dev.squall.engine.expr.ColumnBatch;
+import dev.squall.engine.expr.Evaluator;
+import dev.squall.engine.memory.OperatorMemory;
+import dev.squall.engine.operator.BatchOperator;
+import dev.squall.engine.types.SqlType;
+import dev.squall.proto.v1.JoinType;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.List;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * A join of every join type (INNER, LEFT, RIGHT, FULL, SEMI, ANTI): the build side (chosen by the
+ * plan) is read whole into columns, the probe side streams, and a subclass finds the candidate
+ * pairs of each probe batch ({@link HashJoinOperator} from a {@link JoinHashTable} on equi-keys,
+ * {@link NestedLoopJoinOperator} every pair). Candidates are checked against the optional residual
+ * condition over the concatenated (left ++ right) row in chunks of {@value #PAIR_CHUNK}, so memory
+ * stays bounded for many-to-many matches; this class keeps the outer, semi and anti bookkeeping.
+ *
+ * <p>Output: left columns then right columns; SEMI and ANTI output the left columns only.
+ */
+public abstract class JoinOperator extends BatchOperator {
+  private static final int PAIR_CHUNK = BATCH_ROWS;
+
+  private final BatchOperator probe;
+  private final BatchOperator build;
+  private final boolean buildLeft;
+  private final JoinType joinType;
+  protected final int[] probeKeys;
+  protected final int[] buildKeys;
+  protected final Evaluator residual;
+  private final int leftWidth;
+  private final boolean probeOuter;
+  private final boolean buildOuter;
+  private final boolean semiOrAnti;
+  protected final boolean probeSideFilter; // SEMI/ANTI answered per probe row
+  private final Deque<ColumnBatch> pending = new ArrayDeque<>();
+
+  private Column[] buildCols;
+  /** Per key, the type both sides' keys are compared in, or null when they already agree. */
+  protected final SqlType[] keyTypes;
+  protected int buildRows;
+  private boolean[] buildMatched;
+  private boolean probeDone;
+  private boolean finished;
+
+  /**
+   * @param buildLeft whether the left input is the build side
+   * @param leftKeys key columns of the left input; rightKeys of the right input (same count)
+   * @param residual over left ++ right columns, or null
+   */
+  protected JoinOperator(OperatorMemory memory, Schema schema, BatchOperator left, BatchOperator right,
+      JoinType joinType, int[] leftKeys, int[] rightKeys, Evaluator residual, boolean buildLeft) {
+    super(memory, schema, List.of(left, right));
+    if (leftKeys.length != rightKeys.length) {
+      throw EngineException.badPlan("join has " + leftKeys.length + " left keys and " + rightKeys.length + " right keys");
+    }
+    if (joinType == JoinType.JOIN_TYPE_UNSPECIFIED || joinType == JoinType.UNRECOGNIZED) {
+      throw EngineException.badPlan("join without a join type");
+    }
+    this.buildLeft = buildLeft;
+    this.probe = buildLeft ? right : left;
+    this.build = buildLeft ? left : right;
+    this.probeKeys = buildLeft ? rightKeys : leftKeys;
+    this.buildKeys = buildLeft ? leftKeys : rightKeys;
+    this.joinType = joinType;
+    this.residual = residual;
+    this.leftWidth = left.schema().getFields().size();
+    boolean full = joinType == JoinType.FULL;
+    this.probeOuter = full || (joinType == JoinType.LEFT && !buildLeft) || (joinType == JoinType.RIGHT && buildLeft);
+    this.buildOuter = full || (joinType == JoinType.RIGHT && !buildLeft) || (joinType == JoinType.LEFT && buildLeft);
+    this.semiOrAnti = joinType == JoinType.SEMI || joinType == JoinType.ANTI;
+    this.probeSideFilter = semiOrAnti && !buildLeft;
+    this.keyTypes = new SqlType[probeKeys.length];
+    for (int k = 0; k < probeKeys.length; k++) {
+      keyTypes[k] = commonKeyType(typeOf(probe, probeKeys[k]), typeOf(build, buildKeys[k]));
+    }
+    int expected = semiOrAnti ? leftWidth : leftWidth + right.schema().getFields().size();
+    if (expected != types.size()) {
+      throw EngineException.badPlan(joinType + " join yields " + expected + " columns but its output schema has " + types.size());
+    }
+  }
+
+  @Override
+  protected ColumnBatch produce() {
+    if (buildCols == null) {
+      buildTable();
+    }
+    while (pending.isEmpty()) {
+      if (!probeDone) {
+        ColumnBatch batch = probe.next();
+        if (batch == null) {
+          probeDone = true;
+          continue;
+        }
+        probeBatch(batch, batch.rows());
+      } else if (!finished) {
+        finished = true;
+        emitBuildTail();
+      } else {
+        return null;
+      }
+    }
+    return pending.poll();
+  }
+
+  private void buildTable() {
+    List<SqlType> buildTypes = new ArrayList<>();
+    build.schema().getFields().forEach(f -> buildTypes.add(SqlType.fromArrow(f.getType())));
+    List<Column[]> parts = drain(build, memory);
+    buildCols = new Column[buildTypes.size()];
+    for (int c = 0; c < buildCols.length; c++) {
+      List<Column> col = new ArrayList<>();
+      for (Column[] p : parts) {
+        col.add(p[c]);
+      }
+      buildCols[c] = parts.size() == 1 ? parts.get(0)[c] : Column.concat(buildTypes.get(c), col);
+    }
+    buildRows = parts.stream().mapToInt(p -> p.length == 0 ? 0 : p[0].size()).sum();
+    long bytes = 0;
+    for (Column c : buildCols) {
+      bytes += c.bytes();
+    }
+    bytes += buildRows + indexBuildSide(buildCols);
+    memory.reserveTotal(bytes);
+    buildMatched = new boolean[buildRows];
+  }
+
+  /**
+   * Indexes the build side's columns (all of its {@link #buildRows} rows) for {@link #findPairs}.
+   *
+   * @return the heap bytes of the index, reserved against the operator's memory
+   */
+  protected abstract long indexBuildSide(Column[] buildColumns);
+
+  /**
+   * Offers every candidate pair of probe row and build row of a probe batch to {@code pairs}, probe
+   * row by probe row; with {@code firstMatchEnough} one pair per probe row suffices.
+   */
+  protected abstract void findPairs(ColumnBatch batch, int n, Pairs pairs, boolean firstMatchEnough);
+
+  /** The probe batch's key columns in the key types shared with the build side. */
+  protected final Column[] probeKeyColumns(ColumnBatch batch) {
+    Column[] pk = new Column[probeKeys.length];
+    for (int k = 0; k < pk.length; k++) {
+      Column c = batch.column(probeKeys[k]);
+      pk[k] = keyTypes[k] == null ? c : dev.squall.engine.expr.Casts.cast(c, keyTypes[k]);
+    }
+    return pk;
+  }
+
+  /** The build side's key columns in the key types shared with the probe side. */
+  protected final Column[] buildKeyColumns(Column[] buildColumns) {
+    Column[] keys = keyColumns(buildColumns, buildKeys);
+    for (int k = 0; k < keys.length; k++) {
+      if (keyTypes[k] != null) {
+        keys[k] = dev.squall.engine.expr.Casts.cast(keys[k], keyTypes[k]);
+      }
+    }
+    return keys;
+  }
+
+  /** Candidate pairs of one probe batch, flushed through the residual a chunk at a time. */
+  protected final class Pairs {
+    private final ColumnBatch batch;
+    private final boolean[] probeMatched;
+    private final int[] pi = new int[PAIR_CHUNK];
+    private final int[] bi = new int[PAIR_CHUNK];
+    private int k;
+
+    private Pairs(ColumnBatch batch, boolean[] probeMatched) {
+      this.batch = batch;
+      this.probeMatched = probeMatched;
+    }
+
+    /** Adds probe row p with build row b. */
+    public void add(int p, int b) {
+      pi[k] = p;
+      bi[k] = b;
+      if (++k == PAIR_CHUNK) {
+        flush(batch, pi, bi, k, probeMatched);
+        k = 0;
+      }
+    }
+
+    private void finish() {
+      if (k > 0) {
+        flush(batch, pi, bi, k, probeMatched);
+        k = 0;
+      }
+    }
+  }
+
+  private static Column[] keyColumns(Column[] cols, int[] keys) {
+    Column[] k = new Column[keys.length];
+    for (int i = 0; i < keys.length; i++) {
+      k[i] = cols[keys[i]];
+    }
+    return k;
+  }
+
+  protected static boolean anyNull(Column[] keys, int row) {
+    for (Column k : keys) {
+      if (k.isNull(row)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void probeBatch(ColumnBatch batch, int n) {
+    boolean[] probeMatched = new boolean[n];
+    Pairs pairs = new Pairs(batch, probeMatched);
+    findPairs(batch, n, pairs, probeSideFilter && residual == null);
+    pairs.finish();
+    if (probeOuter || probeSideFilter) {
+      boolean wantMatched = joinType == JoinType.SEMI;
+      int[] rows = new int[n];
+      int m = 0;
+      for (int p = 0; p < n; p++) {
+        if (probeSideFilter ? probeMatched[p] == wantMatched : !probeMatched[p]) {
+          rows[m++] = p;
+        }
+      }
+      if (m > 0) {
+        int[] none = new int[m];
+        Arrays.fill(none, -1);
+        emit(batch, rows, none, m, !probeSideFilter);
+      }
+    }
+  }
+
+  private static SqlType typeOf(BatchOperator op, int column) {
+    if (column < 0 || column >= op.schema().getFields().size()) {
+      throw EngineException.badPlan("join key column " + column + " is outside its input's " + op.schema().getFields().size() + " columns");
+    }
+    return SqlType.fromArrow(op.schema().getFields().get(column).getType());
+  }
+
+  /**
+   * The type two join keys are hashed and compared in: null when their representations already
+   * agree; DOUBLE when either is floating; DECIMAL(38, larger scale) for decimals and integers of
+   * different scales (exact, so no value is rounded into a false match); TIMESTAMP for a DATE
+   * against a TIMESTAMP.
+   */
+  private static SqlType commonKeyType(SqlType a, SqlType b) {
+    boolean aTime = a.kind() == dev.squall.proto.v1.DataType.Kind.DATE || a.kind() == dev.squall.proto.v1.DataType.Kind.TIMESTAMP;
+    boolean bTime = b.kind() == dev.squall.proto.v1.DataType.Kind.DATE || b.kind() == dev.squall.proto.v1.DataType.Kind.TIMESTAMP;
+    if (aTime && bTime && a.kind() != b.kind()) {
+      return SqlType.TIMESTAMP;
+    }
+    if (a.physical() == b.physical() && (!a.isDecimal() || a.scale() == b.scale())) {
+      return null;
+    }
+    if (a.isNumeric() && b.isNumeric()) {
+      if (a.isFloating() || b.isFloating()) {
+        return SqlType.DOUBLE;
+      }
+      return SqlType.decimal(38, Math.max(a.isDecimal() ? a.scale() : 0, b.isDecimal() ? b.scale() : 0));
+    }
+    throw EngineException.badPlan("join keys of types " + a + " and " + b + " cannot be compared");
+  }
+
+  private void flush(ColumnBatch batch, int[] pi, int[] bi, int k, boolean[] probeMatched) {
+    // One probe batch of a join without keys meets every build row: stop between chunks of pairs.
+    memory.checkCancelled();
+    int[] keep = null;
+    int kept = k;
+    if (residual != null) {
+      Batch pairs = pairBatch(batch, pi, bi, k);
+      BoolColumn ok = (BoolColumn) residual.evaluate(pairs);
+      keep = new int[k];
+      kept = 0;
+      for (int j = 0; j < k; j++) {
+        if (ok.isTrue(j)) {
+          keep[kept++] = j;
+        }
+      }
+    }
+    int[] p2 = new int[kept];
+    int[] b2 = new int[kept];
+    for (int j = 0; j < kept; j++) {
+      int src = keep == null ? j : keep[j];
+      p2[j] = pi[src];
+      b2[j] = bi[src];
+      probeMatched[p2[j]] = true;
+      buildMatched[b2[j]] = true;
+    }
+    if (!semiOrAnti && kept > 0) {
+      emit(batch, p2, b2, kept, true);
+    }
+  }
+
+  /** The (left ++ right) columns of candidate pairs, gathered when the residual reads them. */
+  private Batch pairBatch(ColumnBatch probeBatch, int[] pi, int[] bi, int k) {
+    int[] p = Arrays.copyOf(pi, k);
+    int[] b = Arrays.copyOf(bi, k);
+    Column[] cache = new Column[leftWidth + buildColsWidthIfRight()];
+    return new Batch() {
+      @Override
+      public int rows() {
+        return k;
+      }
+
+      @Override
+      public Column column(int index) {
+        if (index < cache.length && cache[index] != null) {
+          return cache[index];
+        }
+        boolean isLeft = index < leftWidth;
+        int local = isLeft ? index : index - leftWidth;
+        boolean fromBuild = isLeft == buildLeft;
+        Column c = fromBuild ? buildCols[local].gather(b, k) : probeBatch.column(local).gather(p, k);
+        if (index < cache.length) {
+          cache[index] = c;
+        }
+        return c;
+      }
+    };
+  }
+
+  private int buildColsWidthIfRight() {
+    return buildLeft ? probe.schema().getFields().size() : build.schema().getFields().size();
+  }
+
+  /**
+   * Queues output rows: probe rows {@code pi} with build rows {@code bi} (-1 = NULLs), or, when
+   * {@code withBuild} is false, the probe rows alone (probe-side SEMI/ANTI).
+   */
+  private void emit(ColumnBatch probeBatch, int[] pi, int[] bi, int k, boolean withBuild) {
+    for (int start = 0; start < k; start += BATCH_ROWS) {
+      int n = Math.min(BATCH_ROWS, k - start);
+      int[] p = Arrays.copyOfRange(pi, start, start + n);
+      int[] b = Arrays.copyOfRange(bi, start, start + n);
+      Column[] out = new Column[types.size()];
+      int probeWidth = probe.schema().getFields().size();
+      int buildWidth = build.schema().getFields().size();
+      int probeOffset = buildLeft ? buildWidth : 0;
+      int buildOffset = buildLeft ? 0 : probeWidth;
+      for (int c = 0; c < probeWidth && probeOffset + c < out.length; c++) {
+        out[probeOffset + c] = probeBatch.column(c).gather(p, n);
+      }
+      if (withBuild) {
+        for (int c = 0; c < buildWidth; c++) {
+          out[buildOffset + c] = buildCols[c].gather(b, n);
+        }
+      }
+      pending.add(new ColumnBatch(out, n));
+    }
+  }
+
+  /** After the probe side: unmatched build rows (outer joins) or the build-side SEMI/ANTI answer. */
+  private void emitBuildTail() {
+    if (!buildOuter && !(semiOrAnti && buildLeft)) {
+      return;
+    }
+    boolean wantMatched = joinType == JoinType.SEMI;
+    int[] rows = new int[buildRows];
+    int m = 0;
+    for (int b = 0; b < buildRows; b++) {
+      if (semiOrAnti ? buildMatched[b] == wantMatched : !buildMatched[b]) {
+        rows[m++] = b;
+      }
+    }
+    int probeWidth = probe.schema().getFields().size();
+    int buildWidth = build.schema().getFields().size();
+    int probeOffset = buildLeft ? buildWidth : 0;
+    int buildOffset = buildLeft ? 0 : probeWidth;
+    List<SqlType> probeTypes = new ArrayList<>();
+    probe.schema().getFields().forEach(f -> probeTypes.add(SqlType.fromArrow(f.getType())));
+    for (int start = 0; start < m; start += BATCH_ROWS) {
+      int n = Math.min(BATCH_ROWS, m - start);
+      int[] b = Arrays.copyOfRange(rows, start, start + n);
+      Column[] out = new Column[types.size()];
+      for (int c = 0; c < buildWidth; c++) {
+        out[buildOffset + c] = buildCols[c].gather(b, n);
+      }
+      if (!semiOrAnti) {
+        for (int c = 0; c < probeWidth; c++) {
+          out[probeOffset + c] = Column.nulls(probeTypes.get(c), n);
+        }
+      }
+      pending.add(new ColumnBatch(out, n));
+    }
+  }
+
+  @Override
+  protected void releaseState() {
+    pending.clear();
+    buildCols = null;
+  }
+}
