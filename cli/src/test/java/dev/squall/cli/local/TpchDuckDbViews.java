@@ -20,16 +20,25 @@ public final class TpchDuckDbViews {
   /** Creates one view per TPC-H table (lineitem, orders, ...) in {@code duck}'s default schema. */
   public static void create(LocalDeployment stack, Connection duck) throws Exception {
     try (Statement st = duck.createStatement()) {
-      for (TpchTable<?> t : TpchTable.getTables()) {
-        Table table = stack.catalog().catalog().loadTable(TpchLoader.identifier(t));
-        List<String> files = new ArrayList<>();
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-          for (FileScanTask task : tasks) {
-            files.add("'" + stack.catalog().localPathOf(task.file().location()) + "'");
-          }
-        }
-        st.execute("create view " + t.getTableName() + " as select * from read_parquet([" + String.join(", ", files) + "])");
+      for (String view : statements(stack)) {
+        st.execute(view);
       }
     }
+  }
+
+  /** The {@code create view} statements of {@link #create}, one per TPC-H table, for another process to run. */
+  public static List<String> statements(LocalDeployment stack) throws Exception {
+    List<String> views = new ArrayList<>();
+    for (TpchTable<?> t : TpchTable.getTables()) {
+      Table table = stack.catalog().catalog().loadTable(TpchLoader.identifier(t));
+      List<String> files = new ArrayList<>();
+      try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+        for (FileScanTask task : tasks) {
+          files.add("'" + stack.catalog().localPathOf(task.file().location()) + "'");
+        }
+      }
+      views.add("create view " + t.getTableName() + " as select * from read_parquet([" + String.join(", ", files) + "])");
+    }
+    return views;
   }
 }

@@ -81,12 +81,17 @@ abstract class TpchEndToEndTest {
     var summary = JSON.readTree(response.headers().firstValue("x-squall-summary").orElseThrow());
     List<Integer> scanTasks = new ArrayList<>();
     List<String> edges = new ArrayList<>();
+    List<Long> peaks = new ArrayList<>();
     summary.get("stageSummaries").forEach(s -> {
       if (s.get("scans").asBoolean()) {
         scanTasks.add(s.get("tasks").asInt());
       }
       edges.add(s.get("outputEdge").asText());
+      peaks.add(s.get("maxPeakMemoryBytes").asLong());
     });
+    long budget = summary.get("taskMemoryBudgetBytes").asLong();
+    assertThat(budget).as("Q%d task memory budget", n).isPositive();
+    assertThat(peaks).as("Q%d peak task memory per stage", n).allMatch(p -> p <= budget).anyMatch(p -> p > 0);
     assertThat(scanTasks).as("Q%d scan stage task counts", n).anyMatch(t -> t > 1);
     if (n != 1 && n != 6) {
       assertThat(edges).as("Q%d joins cross a hash edge", n).contains("hash");

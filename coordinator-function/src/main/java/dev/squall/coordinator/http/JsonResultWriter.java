@@ -86,10 +86,12 @@ final class JsonResultWriter {
     node.put("bytesShuffled", s.getBytesShuffled());
     node.put("s3Requests", s.getS3Requests());
     node.put("wallMillis", s.getWallMillis());
+    node.put("taskMemoryBudgetBytes", s.getTaskMemoryBudgetBytes());
     ArrayNode stages = node.putArray("stageSummaries");
     for (var st : s.getStageSummariesList()) {
       stages.addObject().put("stageId", st.getStageId()).put("tasks", st.getTasks()).put("attempts", st.getAttempts())
-          .put("outputEdge", st.getOutputEdge()).put("scans", st.getScans());
+          .put("outputEdge", st.getOutputEdge()).put("scans", st.getScans())
+          .put("maxPeakMemoryBytes", st.getMaxPeakMemoryBytes());
     }
     return node;
   }

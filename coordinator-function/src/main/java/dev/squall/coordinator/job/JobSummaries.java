@@ -24,12 +24,14 @@ final class JobSummaries {
 
   static QuerySummary of(JobPlan plan, List<TaskAttempt> attempts, long rows, long wallMillis) {
     Map<Integer, Integer> attemptsByStage = new HashMap<>();
+    Map<Integer, Long> peakByStage = new HashMap<>();
     long scanned = 0;
     long shuffled = 0;
     long requests = 0;
     for (TaskAttempt a : attempts) {
       attemptsByStage.merge(a.stageId(), 1, Integer::sum);
       TaskMetrics m = metricsOf(a);
+      peakByStage.merge(a.stageId(), m.getPeakMemoryBytes(), Math::max);
       scanned += m.getBytesScanned();
       shuffled += m.getBytesShuffleWritten();
       requests += m.getS3PutRequests() + m.getS3GetRequests();
@@ -39,7 +41,7 @@ final class JobSummaries {
     QuerySummary.Builder summary = QuerySummary.newBuilder().setStages(graph.getStagesCount())
         .setTasks(tasks.values().stream().mapToInt(Integer::intValue).sum())
         .setAttempts(attempts.size()).setRows(rows).setBytesScanned(scanned).setBytesShuffled(shuffled)
-        .setS3Requests(requests).setWallMillis(wallMillis);
+        .setS3Requests(requests).setWallMillis(wallMillis).setTaskMemoryBudgetBytes(plan.memoryBudgetBytes());
     for (Stage stage : graph.getStagesList()) {
       int id = stage.getStageId();
       String edge = graph.getEdgesList().stream().filter(e -> e.getProducerStageId() == id).findFirst()
@@ -48,7 +50,8 @@ final class JobSummaries {
           .setTasks(tasks.getOrDefault(id, 0))
           .setAttempts(attemptsByStage.getOrDefault(id, 0))
           .setOutputEdge(edge)
-          .setScans(plan.scanInputs().containsKey(id)));
+          .setScans(plan.scanInputs().containsKey(id))
+          .setMaxPeakMemoryBytes(peakByStage.getOrDefault(id, 0L)));
     }
     return summary.build();
   }

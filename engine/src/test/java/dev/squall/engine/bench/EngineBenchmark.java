@@ -3,6 +3,7 @@ package dev.squall.engine.bench;
 import static dev.squall.engine.testing.X.and;
 import static dev.squall.engine.testing.X.date;
 import static dev.squall.engine.testing.X.dec;
+import static dev.squall.engine.testing.X.str;
 
 import dev.squall.engine.FragmentExecutor;
 import dev.squall.engine.input.BatchSource;
@@ -13,9 +14,11 @@ import dev.squall.engine.testing.Rel;
 import dev.squall.engine.testing.Rel.Agg;
 import dev.squall.engine.testing.Rel.AggMode;
 import dev.squall.engine.testing.Rel.Key;
+import dev.squall.engine.testing.Rows;
 import dev.squall.engine.testing.TestInputs;
 import dev.squall.engine.testing.TpchFixture;
 import dev.squall.engine.testing.X;
+import dev.squall.engine.types.SqlType;
 import dev.squall.proto.v1.JoinType;
 import dev.squall.proto.v1.Operator;
 import dev.squall.proto.v1.ScanInput;
@@ -25,6 +28,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -37,6 +41,12 @@ import org.apache.iceberg.io.FileIO;
  *
  * <p>Usage: {@code EngineBenchmark [scaleFactor=0.1] [repetitions=3]}. Each figure is the best of
  * the repetitions after one warm-up run; rows/s counts the rows of the largest input.
+ *
+ * <p>Every line is printed twice: aligned for reading, and as
+ * {@code bench<TAB>name<TAB>engine rows/s<TAB>duckdb rows/s<TAB>ratio} for scripts (ratio = engine
+ * rows/s over DuckDB rows/s). Before a line whose plan and SQL give the same rows is timed, the
+ * engine's answer is compared with DuckDB's once and the run stops with an {@link AssertionError}
+ * naming the difference when they differ, so that a figure never measures a wrong plan.
  */
 public final class EngineBenchmark {
   private static TpchFixture fixture;
@@ -54,7 +64,7 @@ public final class EngineBenchmark {
       st.execute("SET threads TO 1");
       st.execute("CREATE OR REPLACE TABLE lineitem_mem AS SELECT * FROM " + fixture.duckdbSource("lineitem"));
     }
-    System.out.printf("%-44s %14s %14s %8s%n", "benchmark", "engine rows/s", "duckdb rows/s", "ratio");
+    System.out.printf("%-50s %14s %14s %8s%n", "benchmark", "engine rows/s", "duckdb rows/s", "ratio");
 
     // 1. Filter + project over lineitem (Parquet scan included on both sides).
     Rel li = Rel.scan(fixture, "lineitem", 0, "l_quantity", "l_extendedprice", "l_discount", "l_shipdate");
@@ -100,19 +110,64 @@ public final class EngineBenchmark {
     // 2. TPC-H Q1.
     Rel q1 = q1(li.op().getScan().getInputIndex() == 0 ? Rel.scan(fixture, "lineitem", 0, "l_quantity", "l_extendedprice",
         "l_discount", "l_tax", "l_returnflag", "l_linestatus", "l_shipdate") : null);
-    report("TPC-H Q1 (scan incl.)", lineitemRows, reps, q1.op(), scanInputs(q1.op()), q1.sql());
+    checkedReport("TPC-H Q1 (scan incl.)", lineitemRows, reps, q1, scanInputs(q1.op()));
     Rel q1Mem = q1(memRel(Rel.scan(fixture, "lineitem", 0, "l_quantity", "l_extendedprice", "l_discount", "l_tax",
         "l_returnflag", "l_linestatus", "l_shipdate"), "SELECT l_quantity, l_extendedprice, l_discount, l_tax, l_returnflag, "
         + "l_linestatus, l_shipdate FROM lineitem_mem"));
-    report("TPC-H Q1 (in memory)", lineitemRows, reps, q1Mem.op(), memInputs(once, 1, 2, 3, 4, 5, 6, 7), q1Mem.sql());
+    checkedReport("TPC-H Q1 (in memory)", lineitemRows, reps, q1Mem, memInputs(once, 1, 2, 3, 4, 5, 6, 7));
 
     // 3. lineitem joined with orders.
     Rel join = Rel.scan(fixture, "lineitem", 0, "l_orderkey", "l_extendedprice")
         .join(Rel.scan(fixture, "orders", 1, "o_orderkey", "o_orderdate"), JoinType.INNER, List.of("l_orderkey"), List.of("o_orderkey"), null, false)
         .aggregate(List.of(), List.of(Agg.countStar("n"), Agg.max("o_orderdate", "d")), AggMode.SINGLE);
-    report("lineitem JOIN orders (scan incl.)", lineitemRows, reps, join.op(), scanInputs(join.op()), join.sql());
+    checkedReport("lineitem JOIN orders (scan incl.)", lineitemRows, reps, join, scanInputs(join.op()));
 
-    // 4. Sort of (up to) 1M rows held in memory.
+    // 4. GROUP BY on string columns: a low-cardinality one (dictionary-encoded in the files) and
+    // l_comment, nearly one group per row; the second is counted again so that both sides hand
+    // back a single row.
+    Rel byMode = Rel.scan(fixture, "lineitem", 0, "l_shipmode", "l_shipinstruct", "l_quantity", "l_extendedprice")
+        .aggregate(List.of("l_shipmode", "l_shipinstruct"), List.of(Agg.countStar("n"), Agg.sum("l_quantity", "q"),
+            Agg.sum("l_extendedprice", "p")), AggMode.SINGLE);
+    checkedReport("group by l_shipmode, l_shipinstruct (scan incl.)", lineitemRows, reps, byMode, scanInputs(byMode.op()));
+    Rel byComment = Rel.scan(fixture, "lineitem", 0, "l_comment")
+        .aggregate(List.of("l_comment"), List.of(Agg.countStar("n")), AggMode.SINGLE)
+        .aggregate(List.of(), List.of(Agg.countStar("groups"), Agg.sum("n", "total")), AggMode.SINGLE);
+    checkedReport("group by l_comment (scan incl.)", lineitemRows, reps, byComment, scanInputs(byComment.op()));
+
+    // 5. Decimal-heavy expressions: Q1's charge, a decimal division and a sum of each.
+    Rel decScan = Rel.scan(fixture, "lineitem", 0, "l_quantity", "l_extendedprice", "l_discount", "l_tax");
+    Rel dec = decimals(decScan);
+    checkedReport("decimal expressions (scan incl.)", lineitemRows, reps, dec, scanInputs(dec.op()));
+    Rel decMem = decimals(memRel(decScan, "SELECT l_quantity, l_extendedprice, l_discount, l_tax FROM lineitem_mem"));
+    checkedReport("decimal expressions (in memory)", lineitemRows, reps, decMem, memInputs(once, 1, 2, 3, 4));
+
+    // 6. Filters on low-cardinality strings (dictionary-encoded in the files), then LIKE on one of
+    // them and on free text.
+    Rel strings = Rel.scan(fixture, "lineitem", 0, "l_shipmode", "l_returnflag", "l_shipinstruct", "l_comment", "l_extendedprice");
+    Rel inFilter = countAndSum(strings.filter(r -> and(r.col("l_shipmode").in(str("MAIL"), str("SHIP")),
+        r.col("l_returnflag").eq(str("R")))));
+    checkedReport("string IN and = filter (scan incl.)", lineitemRows, reps, inFilter, scanInputs(inFilter.op()));
+    Rel likeDict = countAndSum(strings.filter(r -> r.col("l_shipinstruct").like("%IN PERSON")));
+    checkedReport("LIKE on l_shipinstruct (scan incl.)", lineitemRows, reps, likeDict, scanInputs(likeDict.op()));
+    Rel likeText = countAndSum(strings.filter(r -> r.col("l_comment").like("%furious%")));
+    checkedReport("LIKE on l_comment (scan incl.)", lineitemRows, reps, likeText, scanInputs(likeText.op()));
+
+    // 7. Joins on string keys: free-text columns (orders built, few matches) and the order key
+    // as text (every lineitem row matches).
+    Rel commentJoin = Rel.scan(fixture, "lineitem", 0, "l_comment", "l_extendedprice")
+        .join(Rel.scan(fixture, "orders", 1, "o_comment", "o_orderdate"), JoinType.INNER, List.of("l_comment"), List.of("o_comment"),
+            null, false)
+        .aggregate(List.of(), List.of(Agg.countStar("n"), Agg.max("o_orderdate", "d")), AggMode.SINGLE);
+    checkedReport("lineitem JOIN orders on comment (scan incl.)", lineitemRows, reps, commentJoin, scanInputs(commentJoin.op()));
+    Rel lineKeys = Rel.scan(fixture, "lineitem", 0, "l_orderkey", "l_extendedprice")
+        .project(r -> m("l_key", r.col("l_orderkey").cast(SqlType.VARCHAR), "l_extendedprice", r.col("l_extendedprice")));
+    Rel orderKeys = Rel.scan(fixture, "orders", 1, "o_orderkey", "o_orderdate")
+        .project(r -> m("o_key", r.col("o_orderkey").cast(SqlType.VARCHAR), "o_orderdate", r.col("o_orderdate")));
+    Rel textKeyJoin = lineKeys.join(orderKeys, JoinType.INNER, List.of("l_key"), List.of("o_key"), null, false)
+        .aggregate(List.of(), List.of(Agg.countStar("n"), Agg.max("o_orderdate", "d"), Agg.sum("l_extendedprice", "p")), AggMode.SINGLE);
+    checkedReport("lineitem JOIN orders on key as text (scan incl.)", lineitemRows, reps, textKeyJoin, scanInputs(textKeyJoin.op()));
+
+    // 8. Sort of (up to) 1M rows held in memory.
     int sortRows = 1_000_000;
     Rel sort = mem.limit(0, sortRows).sort(List.of(Key.asc("l_extendedprice"), Key.asc("l_orderkey")));
     try (Statement st = duck.createStatement()) {
@@ -137,6 +192,20 @@ public final class EngineBenchmark {
             Agg.sum("l_extendedprice", "sum_base_price"), Agg.sum("disc_price", "sum_disc_price"), Agg.sum("charge", "sum_charge"),
             Agg.avg("l_quantity", "avg_qty"), Agg.avg("l_extendedprice", "avg_price"), Agg.avg("l_discount", "avg_disc"),
             Agg.countStar("count_order")), AggMode.SINGLE);
+  }
+
+  /** Q1's charge, a quotient of decimals, and a sum of each (DuckDB divides decimals in DOUBLE). */
+  private static Rel decimals(Rel li) {
+    return li.project(r -> m(
+            "charge", r.col("l_extendedprice").times(dec("1").minus(r.col("l_discount"))).times(dec("1").plus(r.col("l_tax"))),
+            "unit_price", r.col("l_extendedprice").div(r.col("l_quantity")),
+            "tax_share", r.col("l_extendedprice").times(r.col("l_tax")).plus(r.col("l_extendedprice").times(r.col("l_discount")))))
+        .aggregate(List.of(), List.of(Agg.sum("charge", "sum_charge"), Agg.sum("unit_price", "sum_unit_price"),
+            Agg.sum("tax_share", "sum_tax_share")), AggMode.SINGLE);
+  }
+
+  private static Rel countAndSum(Rel filtered) {
+    return filtered.aggregate(List.of(), List.of(Agg.countStar("n"), Agg.sum("l_extendedprice", "p")), AggMode.SINGLE);
   }
 
   private static Rel memRel(Rel scan, String sql) {
@@ -229,7 +298,23 @@ public final class EngineBenchmark {
         }
       }
     });
-    System.out.printf("%-44s %14.0f %14.0f %8.2f%n", name, rows / engine, rows / duck, duck / engine);
+    System.out.printf(Locale.ROOT, "%-50s %14.0f %14.0f %8.2f%n", name, rows / engine, rows / duck, duck / engine);
+    System.out.printf(Locale.ROOT, "bench\t%s\t%.0f\t%.0f\t%.3f%n", name, rows / engine, rows / duck, duck / engine);
+  }
+
+  /**
+   * As {@link #report}, after checking once that the engine's plan gives DuckDB's rows for the
+   * relation's SQL (as a set of rows; decimals exact, doubles to 1e-9 relative).
+   *
+   * @throws AssertionError naming the first difference when they differ
+   */
+  private static void checkedReport(String name, long rows, int reps, Rel rel, InputProvider inputs) throws Exception {
+    List<List<Object>> expected = Rows.duckdb(DuckDbOracle.connection(), rel.sql());
+    String difference = Rows.difference(expected, Rows.run(rel.op(), inputs, 0), false);
+    if (difference != null) {
+      throw new AssertionError(name + ": the engine's answer differs from DuckDB's: " + difference);
+    }
+    report(name, rows, reps, rel.op(), inputs, rel.sql());
   }
 
   interface Body {

@@ -57,7 +57,8 @@ import org.apache.iceberg.types.Types;
  */
 public final class WriterBenchmark {
   private static final String BUCKET = "squall-bench";
-  private static final Schema SCHEMA = new Schema(
+  /** The lineitem-like columns of the batches {@link #batches} makes. */
+  static final Schema SCHEMA = new Schema(
       Types.NestedField.optional(1, "orderkey", Types.LongType.get()),
       Types.NestedField.optional(2, "quantity", Types.IntegerType.get()),
       Types.NestedField.optional(3, "extendedprice", Types.DecimalType.of(12, 2)),
@@ -157,7 +158,8 @@ public final class WriterBenchmark {
     }
   }
 
-  private static List<VectorSchemaRoot> batches(BufferAllocator allocator, long rows) {
+  /** {@code rows} lineitem-like rows of {@link #SCHEMA} in Arrow batches of 65,536 rows (seeded, so every call gives the same). */
+  static List<VectorSchemaRoot> batches(BufferAllocator allocator, long rows) {
     org.apache.arrow.vector.types.pojo.Schema arrow = new org.apache.arrow.vector.types.pojo.Schema(List.of(
         dev.squall.engine.types.SqlType.BIGINT.arrowField("orderkey"),
         dev.squall.engine.types.SqlType.INTEGER.arrowField("quantity"),
