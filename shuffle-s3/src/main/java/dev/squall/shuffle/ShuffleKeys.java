@@ -1,6 +1,6 @@
 package dev.squall.shuffle;
 
-import dev.squall.shuffle.partition.Murmur3;
+import dev.squall.engine.hash.Murmur3;
 
 /**
  * Where shuffle objects live in S3.
