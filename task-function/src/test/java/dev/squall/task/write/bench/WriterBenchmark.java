@@ -4,7 +4,10 @@ import dev.squall.local.catalog.LocalCatalog;
 import dev.squall.local.s3.EmbeddedS3;
 import dev.squall.task.write.CommitMessages;
 import dev.squall.task.write.DataFileNames;
+import dev.squall.engine.column.ArrowColumns;
+import dev.squall.engine.column.Column;
 import dev.squall.task.write.DataFileTaskWriter;
+import dev.squall.task.write.LocalParquetWrite;
 import dev.squall.task.write.WriteTarget;
 import java.lang.management.ManagementFactory;
 import java.math.BigDecimal;
@@ -39,14 +42,17 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.types.Types;
 
 /**
- * Writer-task throughput: the fragment's Arrow batches written as Iceberg Parquet data files by
+ * Writer-task throughput: the fragment's batches written as Iceberg Parquet data files by
  * {@link DataFileTaskWriter} (one thread, as in one task), beside DuckDB writing the same rows to
  * one Parquet file ({@code COPY ... (FORMAT parquet, COMPRESSION zstd)}, zstd being Iceberg's
  * default codec) on local disk.
  *
  * <p>Data: lineitem-like rows (BIGINT key, INTEGER, two DECIMAL(12,2), DATE over 7 years, DOUBLE,
- * two VARCHAR) in Arrow batches of 65,536 rows, built before timing. Targets: Iceberg's
- * InMemoryFileIO (conversion and Parquet encoding only), S3FileIO on the embedded S3 (S3Proxy in
+ * two VARCHAR) in Arrow batches of 65,536 rows, built before timing. Targets: a local file from the
+ * engine's column batches ({@link LocalParquetWrite}, the figure to hold beside DuckDB's
+ * single-threaded COPY; also printed as a {@code bench} line: name, Squall rows/s, DuckDB rows/s,
+ * ratio), Iceberg's InMemoryFileIO from Arrow batches (Arrow-to-column conversion and Parquet
+ * encoding), S3FileIO on the embedded S3 (S3Proxy in
  * this JVM, on disk), and the same partitioned by {@code month(shipdate)} (84 open files).
  * DuckDB loads the files Squall wrote into a table first (untimed), then copies it to a file, with
  * 1 thread and with all cores. MB = 10^6 bytes of Arrow buffers. Each figure is the median of
@@ -87,6 +93,12 @@ public final class WriterBenchmark {
       PartitionSpec byMonth = PartitionSpec.builderFor(SCHEMA).month("shipdate").build();
       String location = "s3://" + BUCKET + "/warehouse/bench/lineitem";
       List<String> lastFiles = new ArrayList<>();
+      // The engine's own batches, converted once before timing (what operators will hand the writer).
+      List<Column[]> columns = batches.stream().map(ArrowColumns::read).toList();
+      Path squallFile = dir.resolve("squall.parquet");
+      double[] localFile = time(reps, run -> LocalParquetWrite.writeNanos(squallFile, SCHEMA, columns, Map.of()));
+      report("Squall writer, engine columns -> local Parquet file", rows, bytes, localFile);
+      System.out.printf("  Squall file %.1f MB%n", Files.size(squallFile) / 1e6);
       report("Squall writer -> InMemoryFileIO, unpartitioned", rows, bytes,
           time(reps, run -> write(memory, "mem", PartitionSpec.unpartitioned(), batches, run, null)));
       report("Squall writer -> S3FileIO (embedded S3), unpartitioned", rows, bytes,
@@ -103,9 +115,16 @@ public final class WriterBenchmark {
         Path out = dir.resolve("duck.parquet");
         for (int threads : new int[] {1, Runtime.getRuntime().availableProcessors()}) {
           st.execute("SET threads = " + threads);
-          report("DuckDB COPY to local Parquet (zstd), " + threads + " thread(s)", rows, bytes, time(reps, run -> {
+          double[] duck = time(reps, run -> {
             st.execute("COPY t TO '" + out + "' (FORMAT parquet, COMPRESSION zstd)");
-          }));
+          });
+          report("DuckDB COPY to local Parquet (zstd), " + threads + " thread(s)", rows, bytes, duck);
+          if (threads == 1) {
+            double squallRate = rows / median(localFile) * 1e3;
+            double duckRate = rows / median(duck) * 1e3;
+            System.out.printf("bench\twrite parquet %d rows\t%.0f\t%.0f\t%.2f%n", rows, squallRate, duckRate,
+                squallRate / duckRate);
+          }
         }
         System.out.printf("  DuckDB file %.1f MB; load average at the end %.1f%n", Files.size(out) / 1e6,
             ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
@@ -130,8 +149,12 @@ public final class WriterBenchmark {
     return ms;
   }
 
+  private static double median(double[] ms) {
+    return ms[ms.length / 2];
+  }
+
   private static void report(String what, long rows, long bytes, double[] ms) {
-    double median = ms[ms.length / 2];
+    double median = median(ms);
     System.out.printf("%-62s median %8.0f ms  %6.2f M rows/s  %6.1f MB/s  (runs %s)%n", what, median,
         rows / median / 1e3, bytes / median / 1e3, Arrays.toString(Arrays.stream(ms).mapToLong(Math::round).toArray()));
   }
