@@ -290,7 +290,7 @@ class ColumnarWriterTest {
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
         Statement st = c.createStatement();
         ResultSet rs = st.executeQuery("SELECT id, i, f, d, dec9, dec18, dec38, s, hex(b), flag, day, ts, "
-            + "epoch_us(tstz), sparse, nothing FROM read_parquet([" + files + "])")) {
+            + "epoch_us(tstz), sparse, nothing FROM read_parquet([" + files + "], hive_partitioning = false)")) {
       while (rs.next()) {
         List<Object> row = new ArrayList<>();
         row.add(rs.getLong(1));
