@@ -132,7 +132,6 @@ public final class DataFileTaskWriter implements AutoCloseable {
    */
   public void write(VectorSchemaRoot batch) {
     checkOpen();
-    checkCancelled();
     write(ArrowColumns.read(batch), batch.getRowCount());
   }
 
@@ -189,8 +188,16 @@ public final class DataFileTaskWriter implements AutoCloseable {
     for (int r = 0; r < rows; r++) {
       selection[next[groupOf[r]]++] = r;
     }
-    for (int g = 0; g < keys.size(); g++) {
-      writeGroup(batch, selection, starts[g], starts[g + 1] - starts[g], keys.get(g));
+    // Groups whose file is open go first, so that a new partition value evicts a file this batch
+    // has already written rather than one it is about to write.
+    boolean[] written = new boolean[keys.size()];
+    for (int pass = 0; pass < 2; pass++) {
+      for (int g = 0; g < keys.size(); g++) {
+        if (!written[g] && (pass == 1 || open.containsKey(keys.get(g)))) {
+          writeGroup(batch, selection, starts[g], starts[g + 1] - starts[g], keys.get(g));
+          written[g] = true;
+        }
+      }
     }
   }
 
