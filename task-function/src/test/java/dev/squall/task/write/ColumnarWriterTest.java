@@ -1,7 +1,9 @@
 package dev.squall.task.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.squall.engine.EngineException;
 import dev.squall.engine.column.BoolColumn;
 import dev.squall.engine.column.BytesColumn;
 import dev.squall.engine.column.Column;
@@ -12,6 +14,7 @@ import dev.squall.engine.types.SqlType;
 import dev.squall.local.catalog.LocalCatalog;
 import dev.squall.local.s3.EmbeddedS3;
 import dev.squall.proto.v1.DataType;
+import dev.squall.proto.v1.ErrorCode;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -374,6 +377,64 @@ class ColumnarWriterTest {
     assertSameMetrics(file, writeWithIceberg(table, all, null, "many"));
     commit(table, files);
     assertThat(readTable(table)).isEqualTo(sorted(all));
+  }
+
+  @Test
+  void nullTypedColumnIsWrittenAsNullsAndRefusedByARequiredColumn() throws Exception {
+    Table table = createTable(PartitionSpec.builderFor(SCHEMA), Map.of());
+    List<List<Object>> all = new ArrayList<>();
+    for (List<Object> row : rows(0, 50)) {
+      List<Object> copy = new ArrayList<>(row);
+      copy.set(7, null);
+      all.add(copy);
+    }
+    Column[] columns = columns(all);
+    columns[7] = Column.nulls(new SqlType(DataType.Kind.NULL_TYPE, 0, 0), all.size());
+    WriteTarget target = new WriteTarget(table.location(), table.schema(), table.spec(), FileFormat.PARQUET,
+        table.properties());
+    DataFileTaskWriter writer = new DataFileTaskWriter(io, target, new DataFileNames("job-n", 1, 0, 0, FileFormat.PARQUET));
+    writer.write(columns, all.size());
+    List<DataFile> files = writer.complete();
+    assertThat(duckRows(files.stream().map(DataFile::location).toList())).isEqualTo(sorted(all));
+    assertThat(files.get(0).nullValueCounts()).containsEntry(8, 50L);
+
+    columns[0] = Column.nulls(new SqlType(DataType.Kind.NULL_TYPE, 0, 0), all.size());
+    try (DataFileTaskWriter refusing = new DataFileTaskWriter(io, target,
+        new DataFileNames("job-n", 1, 0, 1, FileFormat.PARQUET))) {
+      assertThatThrownBy(() -> refusing.write(columns, all.size()))
+          .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USER_ERROR))
+          .hasMessageContaining("NULL value in column id");
+    }
+  }
+
+  @Test
+  void wideDecimalBeyondTheColumnsPrecisionIsAUserError() {
+    Table table = createTable(PartitionSpec.builderFor(SCHEMA), Map.of());
+    List<List<Object>> all = rows(0, 3);
+    Column[] columns = columns(all);
+    DecimalColumn wide = (DecimalColumn) Column.empty(SqlType.decimal(38, 6), 3);
+    wide.appendUnscaled(BigInteger.ONE);
+    wide.appendUnscaled(BigInteger.TEN.pow(38));
+    wide.appendNull();
+    columns[6] = wide;
+    WriteTarget target = new WriteTarget(table.location(), table.schema(), table.spec(), FileFormat.PARQUET,
+        table.properties());
+    try (DataFileTaskWriter writer = new DataFileTaskWriter(io, target,
+        new DataFileNames("job-w", 1, 0, 0, FileFormat.PARQUET))) {
+      assertThatThrownBy(() -> writer.write(columns, 3))
+          .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USER_ERROR))
+          .hasMessageContaining("does not fit column dec38");
+    }
+  }
+
+  @Test
+  void unknownCompressionCodecIsAUserErrorNamingTheProperty() {
+    Table table = createTable(PartitionSpec.builderFor(SCHEMA), Map.of("write.parquet.compression-codec", "zip"));
+    WriteTarget target = new WriteTarget(table.location(), table.schema(), table.spec(), FileFormat.PARQUET,
+        table.properties());
+    assertThatThrownBy(() -> new DataFileTaskWriter(io, target, new DataFileNames("job-z", 1, 0, 0, FileFormat.PARQUET)))
+        .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USER_ERROR))
+        .hasMessageContaining("write.parquet.compression-codec").hasMessageContaining("zip");
   }
 
   @Test
