@@ -14,7 +14,8 @@ import org.apache.iceberg.io.FileIO;
 /**
  * The output of a writer task: Iceberg data files under the table location, reported as commit
  * messages ({@link CommitMessages}) in the TaskResult. The coordinator commits them; the task never
- * talks to a catalog.
+ * talks to a catalog. Each Arrow batch is converted to engine columns in one pass and written column
+ * by column ({@link DataFileTaskWriter#write(VectorSchemaRoot)}).
  */
 public final class DataFileOutputSink implements OutputSink {
   private final WriteTarget target;

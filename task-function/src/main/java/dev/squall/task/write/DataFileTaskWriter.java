@@ -1,37 +1,44 @@
 package dev.squall.task.write;
 
 import dev.squall.engine.EngineException;
+import dev.squall.engine.column.ArrowColumns;
+import dev.squall.engine.column.Column;
 import dev.squall.proto.v1.ErrorCode;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.LocationProviders;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.data.GenericAppenderFactory;
-import org.apache.iceberg.data.GenericRecord;
-import org.apache.iceberg.data.InternalRecordWrapper;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.encryption.EncryptedFiles;
-import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.LocationProvider;
 import org.apache.iceberg.util.PropertyUtil;
+import org.apache.parquet.schema.MessageType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes the output batches of one writer task attempt as Iceberg data files through Iceberg's
- * generic writers ({@link GenericAppenderFactory}: Parquet with field ids and column metrics), one
- * open file per partition value ({@link PartitionKey} applies identity, day, bucket and the other
- * transforms), rolling to a new file once one passes {@code write.target-file-size-bytes}.
+ * Writes the output batches of one writer task attempt as Iceberg data files, column by column
+ * ({@link ColumnarParquetWriter}: Parquet with field ids, the table's Parquet settings and Iceberg
+ * column metrics), one open file per partition value ({@link PartitionKey} applies identity, day,
+ * bucket and the other transforms), rolling to a new file once one passes
+ * {@code write.target-file-size-bytes} (checked every 1,000 rows of a file, as Iceberg's rolling
+ * writers do).
+ *
+ * <p>A batch is first checked and conformed to the table schema ({@link BatchConformer}); in a
+ * partitioned table its rows are then grouped by partition value (one key per row, computed from the
+ * partition source columns only), and each group is written to its file as one run of selected rows.
  *
  * <p>Files are placed by Iceberg's {@link LocationProvider} for the table location and properties
  * ({@code <table>/data/<partition path>/} by default) and named by {@link DataFileNames}. Every
@@ -39,7 +46,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Memory: each open file buffers up to a Parquet row group ({@code write.parquet.row-group-size-bytes})
  * on the heap, outside the task's Arrow budget. To bound that, at most {@code maxOpenFiles} files
- * are open at once: a row of yet another partition value first finishes the least recently written
+ * are open at once: a group of yet another partition value first finishes the least recently written
  * file (so unsorted input over many partition values makes more, smaller files).
  *
  * <p>Not thread-safe; one instance per attempt. Usage: {@link #write} per batch, then either
@@ -47,7 +54,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class DataFileTaskWriter implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DataFileTaskWriter.class);
-  /** Rows between file-size checks (a size check asks the Parquet writer for its buffered size). */
+  /** Rows of a file between file-size checks. */
   private static final int ROWS_PER_SIZE_CHECK = 1000;
   /** Default bound on files open at once (one per partition value being written). */
   public static final int DEFAULT_MAX_OPEN_FILES = 64;
@@ -55,29 +62,32 @@ public final class DataFileTaskWriter implements AutoCloseable {
   private final FileIO io;
   private final WriteTarget target;
   private final DataFileNames names;
-  private final GenericAppenderFactory appenders;
   private final LocationProvider locations;
-  private final ArrowRecordConverter converter;
+  private final BatchConformer conformer;
+  private final ParquetWriteSettings settings;
+  private final MessageType fileSchema;
   private final PartitionKey key;
-  private final InternalRecordWrapper internal;
+  private final ColumnsRow row;
   private final long targetFileSizeBytes;
   private final int maxOpenFiles;
   // Access order: the first entry is the least recently written file.
   private final Map<PartitionKey, OpenFile> open = new LinkedHashMap<>(16, 0.75f, true);
   private final List<String> created = new ArrayList<>();
   private final List<DataFile> finished = new ArrayList<>();
+  private BooleanSupplier cancelled = () -> false;
   private int nextSeq;
   private long rows;
   private boolean ended;
 
   private static final class OpenFile {
-    final DataWriter<Record> writer;
+    final ColumnarParquetWriter writer;
     final String location;
-    long rows;
+    final PartitionKey partition;
 
-    OpenFile(DataWriter<Record> writer, String location) {
+    OpenFile(ColumnarParquetWriter writer, String location, PartitionKey partition) {
       this.writer = writer;
       this.location = location;
+      this.partition = partition;
     }
   }
 
@@ -85,7 +95,8 @@ public final class DataFileTaskWriter implements AutoCloseable {
    * @param io where files are written (S3FileIO on AWS); not closed here
    * @param target the table's location, schema, spec and properties
    * @param names the attempt's file names
-   * @throws EngineException INTERNAL_ERROR when the schema has columns that cannot be written
+   * @throws EngineException INTERNAL_ERROR when the schema has columns that cannot be written;
+   *     USER_ERROR when a Parquet table property is invalid
    */
   public DataFileTaskWriter(FileIO io, WriteTarget target, DataFileNames names) {
     this(io, target, names, DEFAULT_MAX_OPEN_FILES);
@@ -93,10 +104,8 @@ public final class DataFileTaskWriter implements AutoCloseable {
 
   /**
    * @param maxOpenFiles files open at once, at least 1
-   * @throws EngineException INTERNAL_ERROR when the schema has columns that cannot be written
+   * @throws EngineException as {@link #DataFileTaskWriter(FileIO, WriteTarget, DataFileNames)}
    */
-  private java.util.function.BooleanSupplier cancelled = () -> false;
-
   public DataFileTaskWriter(FileIO io, WriteTarget target, DataFileNames names, int maxOpenFiles) {
     if (maxOpenFiles < 1) {
       throw new IllegalArgumentException("maxOpenFiles must be at least 1: " + maxOpenFiles);
@@ -105,65 +114,136 @@ public final class DataFileTaskWriter implements AutoCloseable {
     this.io = io;
     this.target = target;
     this.names = names;
-    this.appenders = new GenericAppenderFactory(target.schema(), target.spec()).setAll(target.properties());
     this.locations = LocationProviders.locationsFor(target.tableLocation(), target.properties());
-    this.converter = new ArrowRecordConverter(target.schema());
+    this.conformer = new BatchConformer(target.schema());
+    this.settings = ParquetWriteSettings.of(target.schema(), target.properties());
+    this.fileSchema = ColumnarParquetWriter.fileSchema(target.schema());
     this.key = new PartitionKey(target.spec(), target.schema());
-    this.internal = new InternalRecordWrapper(target.schema().asStruct());
+    this.row = new ColumnsRow(target.schema().columns());
     this.targetFileSizeBytes = PropertyUtil.propertyAsLong(target.properties(),
         TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
   }
 
   /**
-   * Writes every row of the batch (column {@code i} is the table's top-level field {@code i}).
-   * The batch is not kept.
+   * Writes every row of an Arrow batch (column {@code i} is the table's top-level field {@code i});
+   * the batch is converted to engine columns in one pass ({@link ArrowColumns#read}) and not kept.
    *
-   * @throws EngineException USER_ERROR for values that do not fit their column (see
-   *     {@link ArrowRecordConverter}), EXTERNAL when a file cannot be written
+   * @throws EngineException as {@link #write(Column[], int)}
    */
   public void write(VectorSchemaRoot batch) {
     checkOpen();
+    write(ArrowColumns.read(batch), batch.getRowCount());
+  }
+
+  /**
+   * Writes rows {@code 0 .. rows)} of a batch of engine columns (column {@code i} is the table's
+   * top-level field {@code i}). The columns are not modified or kept.
+   *
+   * @throws EngineException USER_ERROR for values that do not fit their column (see
+   *     {@link BatchConformer}), INTERNAL_ERROR for columns that do not match the table, EXTERNAL
+   *     when a file cannot be written, CANCELLED once the attempt is cancelled
+   */
+  public void write(Column[] columns, int rows) {
+    checkOpen();
     checkCancelled();
-    converter.checkShape(batch);
-    // One record reused for every row: the Parquet writer copies values out on write.
-    GenericRecord record = converter.newRecord();
-    int n = batch.getRowCount();
+    Column[] batch = conformer.conform(columns, rows);
     try {
-      for (int row = 0; row < n; row++) {
-        converter.fill(batch, row, record);
-        key.partition(internal.wrap(record));
-        OpenFile file = open.get(key);
-        if (file == null) {
-          // Opening a file is the expensive step of a row (unsorted input over many partitions).
-          checkCancelled();
-          if (open.size() >= maxOpenFiles) {
-            Iterator<OpenFile> eldest = open.values().iterator();
-            OpenFile evicted = eldest.next();
-            eldest.remove();
-            finish(evicted);
-          }
-          PartitionKey partition = key.copy();
-          file = newFile(partition);
-          open.put(partition, file);
-        }
-        file.writer.write(record);
-        file.rows++;
-        rows++;
-        if (file.rows % ROWS_PER_SIZE_CHECK == 0 && file.writer.length() >= targetFileSizeBytes) {
-          open.remove(key);
-          finish(file);
-        }
+      if (target.spec().isUnpartitioned()) {
+        writeGroup(batch, null, 0, rows, key);
+      } else {
+        writePartitioned(batch, rows);
       }
     } catch (UncheckedIOException e) {
       throw writeFailed(e);
     }
   }
 
+  /** Groups the rows by partition value (counting sort by group) and writes each group as one run. */
+  private void writePartitioned(Column[] batch, int rows) {
+    Map<PartitionKey, Integer> groups = new HashMap<>();
+    List<PartitionKey> keys = new ArrayList<>();
+    int[] groupOf = new int[rows];
+    int[] counts = new int[8];
+    for (int r = 0; r < rows; r++) {
+      key.partition(row.at(batch, r));
+      Integer g = groups.get(key);
+      if (g == null) {
+        g = keys.size();
+        PartitionKey copy = key.copy();
+        groups.put(copy, g);
+        keys.add(copy);
+        if (g == counts.length) {
+          counts = Arrays.copyOf(counts, g * 2);
+        }
+      }
+      groupOf[r] = g;
+      counts[g]++;
+    }
+    int[] starts = new int[keys.size() + 1];
+    for (int g = 0; g < keys.size(); g++) {
+      starts[g + 1] = starts[g] + counts[g];
+    }
+    int[] next = Arrays.copyOf(starts, keys.size());
+    int[] selection = new int[rows];
+    for (int r = 0; r < rows; r++) {
+      selection[next[groupOf[r]]++] = r;
+    }
+    // Groups whose file is open go first, so that a new partition value evicts a file this batch
+    // has already written rather than one it is about to write.
+    boolean[] written = new boolean[keys.size()];
+    for (int pass = 0; pass < 2; pass++) {
+      for (int g = 0; g < keys.size(); g++) {
+        if (!written[g] && (pass == 1 || open.containsKey(keys.get(g)))) {
+          writeGroup(batch, selection, starts[g], starts[g + 1] - starts[g], keys.get(g));
+          written[g] = true;
+        }
+      }
+    }
+  }
+
+  /**
+   * Writes rows {@code selection[from .. from + n)} (or {@code from .. from + n)} when selection is
+   * null), all of one partition value, to that value's file, rolling files at the target size.
+   */
+  private void writeGroup(Column[] batch, int[] selection, int from, int n, PartitionKey partition) {
+    int done = 0;
+    while (done < n) {
+      OpenFile file = open.get(partition);
+      if (file == null) {
+        file = openFile(partition);
+      }
+      long fileRows = file.writer.rows();
+      int run = (int) Math.min(n - done, ROWS_PER_SIZE_CHECK - fileRows % ROWS_PER_SIZE_CHECK);
+      file.writer.write(batch, selection, from + done, run);
+      done += run;
+      rows += run;
+      if (file.writer.rows() % ROWS_PER_SIZE_CHECK == 0 && file.writer.length() >= targetFileSizeBytes) {
+        open.remove(file.partition);
+        finish(file);
+      }
+    }
+  }
+
+  private OpenFile openFile(PartitionKey partition) {
+    // Opening a file is the expensive step of a group (unsorted input over many partitions).
+    checkCancelled();
+    if (open.size() >= maxOpenFiles) {
+      Iterator<OpenFile> eldest = open.values().iterator();
+      OpenFile evicted = eldest.next();
+      eldest.remove();
+      finish(evicted);
+    }
+    PartitionKey copy = partition.copy();
+    OpenFile file = newFile(copy);
+    open.put(copy, file);
+    return file;
+  }
+
   /**
    * What the writer polls at each batch and before opening each file; when it turns true it stops
    * with CANCELLED (the caller then aborts, deleting the attempt's files).
    */
-  public void cancelWhen(java.util.function.BooleanSupplier condition) {
+  public void cancelWhen(BooleanSupplier condition) {
     this.cancelled = condition;
   }
 
@@ -203,11 +283,7 @@ public final class DataFileTaskWriter implements AutoCloseable {
   public void abort() {
     ended = true;
     for (OpenFile file : open.values()) {
-      try {
-        file.writer.close();
-      } catch (IOException | RuntimeException e) {
-        LOG.debug("closing {} while aborting: {}", file.location, e.toString());
-      }
+      file.writer.abandon();
     }
     open.clear();
     for (String location : created) {
@@ -224,6 +300,11 @@ public final class DataFileTaskWriter implements AutoCloseable {
   /** Rows written so far. */
   public long rowsWritten() {
     return rows;
+  }
+
+  /** Files open now (for tests of the open-file bound). */
+  int openFiles() {
+    return open.size();
   }
 
   /** Locations of the files created so far (finished or open); empty after {@link #abort()}. */
@@ -246,19 +327,23 @@ public final class DataFileTaskWriter implements AutoCloseable {
         : locations.newDataLocation(target.spec(), partition, name);
     // Remembered before the first byte goes out, so that abort() also finds a half-written file.
     created.add(location);
-    DataWriter<Record> writer = appenders.newDataWriter(
-        EncryptedFiles.plainAsEncryptedOutput(io.newOutputFile(location)), target.format(),
-        target.spec().isUnpartitioned() ? null : partition);
-    return new OpenFile(writer, location);
+    ColumnarParquetWriter writer = new ColumnarParquetWriter(io.newOutputFile(location), target.schema(),
+        fileSchema, settings);
+    return new OpenFile(writer, location, partition);
   }
 
   private void finish(OpenFile file) {
-    try {
-      file.writer.close();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    file.writer.close();
+    DataFiles.Builder builder = DataFiles.builder(target.spec())
+        .withPath(file.location)
+        .withFormat(FileFormat.PARQUET)
+        .withFileSizeInBytes(file.writer.length())
+        .withMetrics(file.writer.metrics())
+        .withSplitOffsets(file.writer.splitOffsets());
+    if (!target.spec().isUnpartitioned()) {
+      builder.withPartition(file.partition);
     }
-    finished.add(file.writer.toDataFile());
+    finished.add(builder.build());
   }
 
   private void checkOpen() {

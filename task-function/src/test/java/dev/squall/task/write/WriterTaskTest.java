@@ -452,7 +452,7 @@ class WriterTaskTest {
         .setValues(Values.newBuilder().addRows(Values.Row.newBuilder().addValues(literal(7L)))).build();
     TaskResult result = runner.run(writerTask(table, fragment, "job-e1", 0, Map.of()), () -> false);
     assertThat(result.getError().getCode()).isEqualTo(ErrorCode.INTERNAL_ERROR);
-    assertThat(result.getError().getMessage()).contains("column id").contains("Int(64").contains("string");
+    assertThat(result.getError().getMessage()).contains("column id").contains("BIGINT").contains("string");
     assertThat(objectsOfAttempt(table, "job-e1", 0)).isEmpty();
   }
 
@@ -531,10 +531,16 @@ class WriterTaskTest {
     WriteTarget target = WriteTarget.of(writerTask(table, values(rows), "job-m1", 0, Map.of()).getOutput().getDataFiles());
     DataFileTaskWriter writer = new DataFileTaskWriter(io, target,
         new DataFileNames("job-m1", 3, 2, 0, org.apache.iceberg.FileFormat.PARQUET), 2);
-    // Rows arrive with the four category values interleaved, so two open files keep evicting each other.
+    // Three batches, each with the four category values interleaved: two open files keep evicting each other.
+    List<Integer> openAfterBatch = new ArrayList<>();
     try (BufferAllocator child = allocator.newChildAllocator("max-open-files", 0, Long.MAX_VALUE)) {
-      dev.squall.engine.FragmentExecutor.run(values(rows), NO_INPUTS, child, 0, writer::write);
+      dev.squall.engine.FragmentExecutor.run(batches(List.of(rows.subList(0, 100), rows.subList(100, 200),
+          rows.subList(200, 300))), NO_INPUTS, child, 0, batch -> {
+            writer.write(batch);
+            openAfterBatch.add(writer.openFiles());
+          });
     }
+    assertThat(openAfterBatch).hasSize(3).allMatch(n -> n <= 2);
     List<DataFile> files = writer.complete();
     assertThat(files.size()).isGreaterThan(4);
     Map<Long, Row> byId = new HashMap<>();

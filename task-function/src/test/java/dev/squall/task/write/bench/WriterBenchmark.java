@@ -4,7 +4,10 @@ import dev.squall.local.catalog.LocalCatalog;
 import dev.squall.local.s3.EmbeddedS3;
 import dev.squall.task.write.CommitMessages;
 import dev.squall.task.write.DataFileNames;
+import dev.squall.engine.column.ArrowColumns;
+import dev.squall.engine.column.Column;
 import dev.squall.task.write.DataFileTaskWriter;
+import dev.squall.task.write.LocalParquetWrite;
 import dev.squall.task.write.WriteTarget;
 import java.lang.management.ManagementFactory;
 import java.math.BigDecimal;
@@ -39,21 +42,23 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.types.Types;
 
 /**
- * Writer-task throughput: the fragment's Arrow batches written as Iceberg Parquet data files by
- * {@link DataFileTaskWriter} (one thread, as in one task), beside DuckDB writing the same rows to
- * one Parquet file ({@code COPY ... (FORMAT parquet, COMPRESSION zstd)}, zstd being Iceberg's
- * default codec) on local disk.
+ * Writer-task throughput beside DuckDB. First the figure to hold against DuckDB: the engine's column
+ * batches written to one local Parquet file by {@link LocalParquetWrite} (the writer task's path:
+ * checks, column-wise encoding, footer, Iceberg metrics), timed in turns with DuckDB's
+ * {@code COPY t TO 'x.parquet' (FORMAT parquet, COMPRESSION zstd)} at {@code threads = 1} over the same
+ * rows (loaded untimed from Squall's file), so both see the same load on a shared machine; printed
+ * also as {@code bench<TAB>name<TAB>Squall rows/s<TAB>DuckDB rows/s<TAB>ratio} from the medians.
+ * Then {@link DataFileTaskWriter} on Arrow batches (one thread, as in one task: conversion to
+ * columns and Parquet encoding) into Iceberg's InMemoryFileIO, S3FileIO on the embedded S3 (S3Proxy in
+ * this JVM, on disk), and the same partitioned by {@code month(shipdate)}; and DuckDB's COPY with 1
+ * thread and all cores. Squall writes zstd, the codec Iceberg sets on new tables.
  *
  * <p>Data: lineitem-like rows (BIGINT key, INTEGER, two DECIMAL(12,2), DATE over 7 years, DOUBLE,
- * two VARCHAR) in Arrow batches of 65,536 rows, built before timing. Targets: Iceberg's
- * InMemoryFileIO (conversion and Parquet encoding only), S3FileIO on the embedded S3 (S3Proxy in
- * this JVM, on disk), and the same partitioned by {@code month(shipdate)} (84 open files).
- * DuckDB loads the files Squall wrote into a table first (untimed), then copies it to a file, with
- * 1 thread and with all cores. MB = 10^6 bytes of Arrow buffers. Each figure is the median of
- * {@code reps} timed runs after one warm-up run.
+ * two VARCHAR) in Arrow batches of 65,536 rows, built before timing. MB = 10^6 bytes of Arrow
+ * buffers. Each figure is the median of {@code reps} timed runs after one warm-up run.
  *
  * <p>Arguments: {@code [rows] [reps]}, default {@code 2000000 3}. Not a unit test: run it as a main
- * (docs/benchmarks.md).
+ * (docs/writes.md).
  */
 public final class WriterBenchmark {
   private static final String BUCKET = "squall-bench";
@@ -68,6 +73,8 @@ public final class WriterBenchmark {
       Types.NestedField.optional(7, "returnflag", Types.StringType.get()),
       Types.NestedField.optional(8, "comment", Types.StringType.get()));
   private static final int BATCH = 65_536;
+  /** Tables Iceberg creates get zstd (its codec default for new tables since 1.4); DuckDB writes zstd too. */
+  private static final Map<String, String> PROPERTIES = Map.of("write.parquet.compression-codec", "zstd");
 
   public static void main(String[] args) throws Exception {
     long rows = args.length > 0 ? Long.parseLong(args[0]) : 2_000_000;
@@ -88,6 +95,27 @@ public final class WriterBenchmark {
       PartitionSpec byMonth = PartitionSpec.builderFor(SCHEMA).month("shipdate").build();
       String location = "s3://" + BUCKET + "/warehouse/bench/lineitem";
       List<String> lastFiles = new ArrayList<>();
+      // The engine's own batches, converted once before timing (what operators will hand the writer).
+      List<Column[]> columns = batches.stream().map(ArrowColumns::read).toList();
+      Path squallFile = dir.resolve("squall.parquet");
+      Path duckFile = dir.resolve("duck.parquet");
+      try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+        LocalParquetWrite.writeNanos(squallFile, SCHEMA, columns, PROPERTIES);
+        st.execute("CREATE TABLE t AS SELECT * FROM read_parquet('" + squallFile + "')");
+        st.execute("SET threads = 1");
+        // Squall and DuckDB runs alternate, so that both see the same load on a shared machine.
+        double[][] both = timePair(reps,
+            () -> LocalParquetWrite.writeNanos(squallFile, SCHEMA, columns, PROPERTIES),
+            () -> st.execute("COPY t TO '" + duckFile + "' (FORMAT parquet, COMPRESSION zstd)"));
+        report("Squall writer, engine columns -> local Parquet file", rows, bytes, both[0]);
+        report("DuckDB COPY to local Parquet (zstd), 1 thread, alternating", rows, bytes, both[1]);
+        System.out.printf("  Squall file %.1f MB, DuckDB file %.1f MB%n", Files.size(squallFile) / 1e6,
+            Files.size(duckFile) / 1e6);
+        double squallRate = rows / median(both[0]) * 1e3;
+        double duckRate = rows / median(both[1]) * 1e3;
+        System.out.printf("bench\twrite parquet %d rows\t%.0f\t%.0f\t%.2f%n", rows, squallRate, duckRate,
+            squallRate / duckRate);
+      }
       report("Squall writer -> InMemoryFileIO, unpartitioned", rows, bytes,
           time(reps, run -> write(memory, "mem", PartitionSpec.unpartitioned(), batches, run, null)));
       report("Squall writer -> S3FileIO (embedded S3), unpartitioned", rows, bytes,
@@ -131,15 +159,41 @@ public final class WriterBenchmark {
     return ms;
   }
 
+  interface Step {
+    void run() throws Exception;
+  }
+
+  /** Times two steps in turns, after one warm-up of each: [0] the first's runs, [1] the second's, sorted (ms). */
+  private static double[][] timePair(int reps, Step first, Step second) throws Exception {
+    first.run();
+    second.run();
+    double[][] ms = new double[2][reps];
+    for (int i = 0; i < reps; i++) {
+      long t = System.nanoTime();
+      first.run();
+      ms[0][i] = (System.nanoTime() - t) / 1e6;
+      t = System.nanoTime();
+      second.run();
+      ms[1][i] = (System.nanoTime() - t) / 1e6;
+    }
+    Arrays.sort(ms[0]);
+    Arrays.sort(ms[1]);
+    return ms;
+  }
+
+  private static double median(double[] ms) {
+    return ms[ms.length / 2];
+  }
+
   private static void report(String what, long rows, long bytes, double[] ms) {
-    double median = ms[ms.length / 2];
+    double median = median(ms);
     System.out.printf("%-62s median %8.0f ms  %6.2f M rows/s  %6.1f MB/s  (runs %s)%n", what, median,
         rows / median / 1e3, bytes / median / 1e3, Arrays.toString(Arrays.stream(ms).mapToLong(Math::round).toArray()));
   }
 
   private static void write(FileIO io, String location, PartitionSpec spec, List<VectorSchemaRoot> batches, int run,
       List<String> files) {
-    WriteTarget target = new WriteTarget(location, SCHEMA, spec, FileFormat.PARQUET, Map.of());
+    WriteTarget target = new WriteTarget(location, SCHEMA, spec, FileFormat.PARQUET, PROPERTIES);
     DataFileTaskWriter writer = new DataFileTaskWriter(io, target,
         new DataFileNames("bench", 1, 0, run + 1, FileFormat.PARQUET));
     for (VectorSchemaRoot b : batches) {
