@@ -6,7 +6,6 @@ import dev.squall.proto.v1.TaskSpec;
 import dev.squall.task.OutputSink;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.io.FileIO;
@@ -14,8 +13,8 @@ import org.apache.iceberg.io.FileIO;
 /**
  * The output of a writer task: Iceberg data files under the table location, reported as commit
  * messages ({@link CommitMessages}) in the TaskResult. The coordinator commits them; the task never
- * talks to a catalog. Each Arrow batch is converted to engine columns in one pass and written column
- * by column ({@link DataFileTaskWriter#write(VectorSchemaRoot)}).
+ * talks to a catalog. The engine's batches are written column by column
+ * ({@link DataFileTaskWriter#write(dev.squall.engine.column.Column[], int)}), without an Arrow step.
  */
 public final class DataFileOutputSink implements OutputSink {
   private final WriteTarget target;
@@ -50,9 +49,7 @@ public final class DataFileOutputSink implements OutputSink {
 
   @Override
   public void write(ColumnBatch batch, Schema schema, BufferAllocator allocator) {
-    try (VectorSchemaRoot root = batch.toArrow(schema, allocator)) {
-      writer.write(root);
-    }
+    writer.write(batch.columns(), batch.rows());
   }
 
   /**
