@@ -8,6 +8,7 @@ import dev.squall.engine.scan.ParquetSplitReader;
 import dev.squall.engine.types.SqlType;
 import dev.squall.proto.v1.Scan;
 import dev.squall.proto.v1.ScanSplit;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -79,22 +80,40 @@ public final class ScanOperator extends BatchOperator {
   @Override
   protected VectorSchemaRoot produce() {
     int n = types.size();
-    Column[] read = new Column[projected.columns().size()];
-    while (true) {
+    int width = projected.columns().size();
+    // A split that ends mid-batch is followed by the next one's first rows, so batches stay full.
+    List<Column[]> parts = new ArrayList<>();
+    int rows = 0;
+    while (rows < BATCH_ROWS) {
       if (current == null && !openNextSplit()) {
-        return null;
+        break;
       }
-      int rows = current.next(read);
-      if (rows == 0) {
+      Column[] read = new Column[width];
+      int got = current.next(read, BATCH_ROWS - rows);
+      if (got == 0) {
         closeCurrent();
         continue;
       }
-      Column[] cols = new Column[n];
-      for (int c = 0; c < n; c++) {
-        cols[c] = Casts.cast(read[fieldPositions[c]], types.get(c));
-      }
-      return toRoot(cols, rows);
+      parts.add(read);
+      rows += got;
     }
+    if (rows == 0) {
+      return null;
+    }
+    Column[] cols = new Column[n];
+    for (int c = 0; c < n; c++) {
+      int field = fieldPositions[c];
+      Column col = parts.get(0)[field];
+      if (parts.size() > 1) {
+        List<Column> pieces = new ArrayList<>();
+        for (Column[] part : parts) {
+          pieces.add(part[field]);
+        }
+        col = Column.concat(col.type(), pieces);
+      }
+      cols[c] = Casts.cast(col, types.get(c));
+    }
+    return toRoot(cols, rows);
   }
 
   private boolean openNextSplit() {

@@ -102,7 +102,7 @@ final class BinaryChunkReader extends ColumnChunkReader {
     for (int i = 0; i < n; i++) {
       int len = (b[p] & 0xFF) | (b[p + 1] & 0xFF) << 8 | (b[p + 2] & 0xFF) << 16 | (b[p + 3] & 0xFF) << 24;
       p += 4;
-      System.arraycopy(b, p, data, at, len);
+      copy(b, p, data, at, len);
       p += len;
       at += len;
       o[pos + i + 1] = at;
@@ -127,7 +127,7 @@ final class BinaryChunkReader extends ColumnChunkReader {
       int id = ids[i];
       int from = d[id];
       int len = d[id + 1] - from;
-      System.arraycopy(dict, from, data, at, len);
+      copy(dict, from, data, at, len);
       at += len;
       o[pos + i + 1] = at;
     }
@@ -150,6 +150,31 @@ final class BinaryChunkReader extends ColumnChunkReader {
       }
       at += uuid ? UUID_TEXT : len;
       o[pos + i + 1] = at;
+    }
+  }
+
+  @Override
+  protected void decodeDeltaBytes(DeltaByteArrayDecoder decoder, ColumnBuffer out, int pos, int n) {
+    int[] o = out.offsets;
+    int at = o[pos];
+    for (int i = 0; i < n; i++) {
+      decoder.next();
+      int len = decoder.length();
+      out.ensureData(at, uuid ? UUID_TEXT : len);
+      put(decoder.bytes(), decoder.offset(), len, out.data, at);
+      at += uuid ? UUID_TEXT : len;
+      o[pos + i + 1] = at;
+    }
+  }
+
+  /** Copies short values with a plain loop (cheaper than System.arraycopy's call for a few bytes). */
+  private static void copy(byte[] src, int from, byte[] dst, int at, int len) {
+    if (len <= 16) {
+      for (int i = 0; i < len; i++) {
+        dst[at + i] = src[from + i];
+      }
+    } else {
+      System.arraycopy(src, from, dst, at, len);
     }
   }
 

@@ -104,6 +104,14 @@ final class BinaryDecimalChunkReader extends ColumnChunkReader {
     }
   }
 
+  @Override
+  protected void decodeDeltaBytes(DeltaByteArrayDecoder decoder, ColumnBuffer out, int pos, int n) {
+    for (int i = 0; i < n; i++) {
+      decoder.next();
+      store(out, pos + i, decoder.bytes(), decoder.offset(), decoder.length());
+    }
+  }
+
   /** Whether a big-endian two's complement value of {@code len} bytes fits a long. */
   static boolean fitsLong(byte[] b, int from, int len) {
     if (len <= 8) {

@@ -20,8 +20,8 @@ import org.apache.parquet.column.values.ValuesReader;
  * {@link ColumnBuffer}s. It walks the chunk's pages (data page V1 and V2, already decompressed by
  * parquet-mr's page reader), decodes definition levels (RLE/bit-packed hybrid, maximum level 1)
  * and then the non-null values with the page's encoding: PLAIN, dictionary ids (PLAIN_DICTIONARY /
- * RLE_DICTIONARY) into the chunk's dictionary page, or, for the DELTA encodings and
- * BYTE_STREAM_SPLIT, parquet-mr's {@link ValuesReader}s. Decoded values land densely at the
+ * RLE_DICTIONARY) into the chunk's dictionary page, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY and
+ * DELTA_BYTE_ARRAY, or, for BYTE_STREAM_SPLIT, parquet-mr's {@link ValuesReader}. Decoded values land densely at the
  * requested row and are then spread over the non-null rows in place.
  *
  * <p>Subclasses hold the decoders of one Parquet physical type and target column kind.
@@ -36,8 +36,13 @@ abstract class ColumnChunkReader {
   private PageReader pages;
   private int pageLeft;
   private boolean hasDictionary;
-  private boolean dictionaryEncoded;
+  private Values values = Values.PLAIN;
   private ValuesReader fallback;
+  private final DeltaBinaryPackedDecoder deltaLongs = new DeltaBinaryPackedDecoder();
+  private final DeltaByteArrayDecoder deltaBytes = new DeltaByteArrayDecoder();
+
+  /** How the current page's values are encoded. */
+  private enum Values { PLAIN, DICTIONARY, DELTA_LONGS, DELTA_BYTES, OTHER, NONE }
   /** The current page's bytes and where its values section starts and ends. */
   protected byte[] page;
   protected int valuesPos;
@@ -84,13 +89,16 @@ abstract class ColumnChunkReader {
       int k = Math.min(n, pageLeft);
       int defined = maxDefinition == 0 ? k : definitions.readNulls(isNull, 0, k);
       if (defined > 0) {
-        if (dictionaryEncoded) {
-          dictionaryIds.readInts(ids, 0, defined);
-          decodeDictionaryIds(out, pos, ids, defined);
-        } else if (fallback != null) {
-          decodeWith(fallback, out, pos, defined);
-        } else {
-          decodeValues(out, pos, defined);
+        switch (values) {
+          case PLAIN -> decodeValues(out, pos, defined);
+          case DICTIONARY -> {
+            dictionaryIds.readInts(ids, 0, defined);
+            decodeDictionaryIds(out, pos, ids, defined);
+          }
+          case DELTA_LONGS -> decodeDeltaLongs(deltaLongs, out, pos, defined);
+          case DELTA_BYTES -> decodeDeltaBytes(deltaBytes, out, pos, defined);
+          case OTHER -> decodeWith(fallback, out, pos, defined);
+          case NONE -> throw ParquetScanException.corrupt("page of " + name(column) + " has values but no values section");
         }
       }
       if (defined < k) {
@@ -155,23 +163,35 @@ abstract class ColumnChunkReader {
     valuesPos = from;
     valuesEnd = to;
     fallback = null;
-    dictionaryEncoded = false;
+    values = Values.PLAIN;
+    if (from >= to && encoding != Encoding.PLAIN) {
+      // A page of NULLs only may carry no values section at all.
+      values = Values.NONE;
+      return;
+    }
     switch (encoding) {
       case PLAIN -> startPlain();
       case PLAIN_DICTIONARY, RLE_DICTIONARY -> {
         if (!hasDictionary) {
           throw ParquetScanException.corrupt("page of " + name(column) + " is dictionary-encoded but its chunk has no dictionary page");
         }
-        if (from >= to) {
-          // A page of NULLs only may carry no ids at all.
-          dictionaryIds.init(bytes, from, to, 0);
-        } else {
-          dictionaryIds.init(bytes, from + 1, to, bytes[from] & 0xFF);
-        }
-        dictionaryEncoded = true;
+        dictionaryIds.init(bytes, from + 1, to, bytes[from] & 0xFF);
+        values = Values.DICTIONARY;
       }
       case RLE -> startRle();
-      case DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT -> {
+      case DELTA_BINARY_PACKED -> {
+        deltaLongs.init(bytes, from, to);
+        values = Values.DELTA_LONGS;
+      }
+      case DELTA_LENGTH_BYTE_ARRAY -> {
+        deltaBytes.initLengths(bytes, from, to);
+        values = Values.DELTA_BYTES;
+      }
+      case DELTA_BYTE_ARRAY -> {
+        deltaBytes.initPrefixed(bytes, from, to);
+        values = Values.DELTA_BYTES;
+      }
+      case BYTE_STREAM_SPLIT -> {
         ValuesReader r = encoding.getValuesReader(column, ValuesType.VALUES);
         try {
           r.initFromPage(valueCount, ByteBufferInputStream.wrap(ByteBuffer.wrap(bytes, from, to - from)));
@@ -179,6 +199,7 @@ abstract class ColumnChunkReader {
           throw new UncheckedIOException(e);
         }
         fallback = r;
+        values = Values.OTHER;
       }
       default -> throw ParquetScanException.unsupported("page of " + name(column) + " is " + encoding + "-encoded");
     }
@@ -201,7 +222,17 @@ abstract class ColumnChunkReader {
   /** Looks up {@code n} dictionary ids to rows {@code [pos, pos + n)}. */
   protected abstract void decodeDictionaryIds(ColumnBuffer out, int pos, int[] ids, int n);
 
-  /** Decodes {@code n} values with a parquet-mr values reader (DELTA encodings, BYTE_STREAM_SPLIT). */
+  /** Decodes {@code n} DELTA_BINARY_PACKED values (INT32 and INT64 columns). */
+  protected void decodeDeltaLongs(DeltaBinaryPackedDecoder decoder, ColumnBuffer out, int pos, int n) {
+    throw ParquetScanException.unsupported("page of " + name(column) + " is DELTA_BINARY_PACKED, which its type does not use");
+  }
+
+  /** Decodes {@code n} DELTA_LENGTH_BYTE_ARRAY or DELTA_BYTE_ARRAY values (byte array columns). */
+  protected void decodeDeltaBytes(DeltaByteArrayDecoder decoder, ColumnBuffer out, int pos, int n) {
+    throw ParquetScanException.unsupported("page of " + name(column) + " is a DELTA byte array encoding, which its type does not use");
+  }
+
+  /** Decodes {@code n} values with a parquet-mr values reader (BYTE_STREAM_SPLIT). */
   protected abstract void decodeWith(ValuesReader reader, ColumnBuffer out, int pos, int n);
 
   /** Fails unless the values section holds {@code bytes} more bytes. */

@@ -84,6 +84,19 @@ final class LongChunkReader extends ColumnChunkReader {
     convert(v, pos, n);
   }
 
+  @Override
+  protected void decodeDeltaLongs(DeltaBinaryPackedDecoder decoder, ColumnBuffer out, int pos, int n) {
+    long[] v = out.longs;
+    decoder.readLongs(v, pos, n);
+    if (int32) {
+      // INT32 arithmetic wraps at 32 bits: the value is the low half.
+      for (int i = pos; i < pos + n; i++) {
+        v[i] = (int) v[i];
+      }
+    }
+    convert(v, pos, n);
+  }
+
   private void convert(long[] v, int pos, int n) {
     switch (unit) {
       case SAME -> { }

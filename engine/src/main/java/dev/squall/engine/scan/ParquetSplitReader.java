@@ -11,6 +11,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
@@ -38,7 +42,8 @@ import org.apache.parquet.schema.MessageType;
  *
  * <p>Only the projected column chunks (plus equality delete columns) of the chosen row groups are
  * fetched, each run of adjacent chunks with one read through the {@link FileIO} (a ranged GET on
- * S3). Decompression is parquet-mr's codec factory (snappy, gzip, zstd, lz4, brotli when present).
+ * S3), and the next row group is fetched on another thread while the current one is decoded.
+ * Decompression is parquet-mr's codec factory (snappy, gzip, zstd, lz4, brotli when present).
  * Flat columns only: a projected nested column is refused.
  */
 public final class ParquetSplitReader implements AutoCloseable {
@@ -50,10 +55,20 @@ public final class ParquetSplitReader implements AutoCloseable {
   private final int projectedCount;
   private final RowDeletes deletes;
   private final int maxRows;
+  /** Threads that fetch the next row group of a split (I/O only; daemon, idle ones expire). */
+  private static final ExecutorService PREFETCH = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "squall-parquet-prefetch");
+    t.setDaemon(true);
+    return t;
+  });
+
   private int nextRowGroup;
+  /** The fetch of row group {@code rowGroups.get(nextRowGroup)}, when one is under way. */
+  private Future<PageReadStore> prefetched;
   private long rowGroupLeft;
   private long nextPosition;
-  private int bytesHint = 64 * 1024;
+  /** Per read column, the data bytes of its last batch: the first guess for the next one's room. */
+  private final int[] bytesHint;
 
   private ParquetSplitReader(String location, ParquetFileReader reader, List<RowGroupSelector.RowGroup> rowGroups,
       SqlType[] readTypes, ColumnChunkReader[] chunkReaders, int projectedCount, RowDeletes deletes, int maxRows) {
@@ -65,6 +80,8 @@ public final class ParquetSplitReader implements AutoCloseable {
     this.projectedCount = projectedCount;
     this.deletes = deletes;
     this.maxRows = maxRows;
+    this.bytesHint = new int[readTypes.length];
+    java.util.Arrays.fill(bytesHint, 16 * maxRows);
   }
 
   /** {@link #open(FileScanTask, Schema, Expression, FileIO, int)} with batches of up to 8192 rows. */
@@ -171,22 +188,33 @@ public final class ParquetSplitReader implements AutoCloseable {
    * @return the batch's row count, at least 1; 0 when the split is exhausted
    */
   public int next(Column[] out) {
+    return next(out, maxRows);
+  }
+
+  /**
+   * Reads the next batch of at most {@code limit} rows (and at most {@code maxRows}), so that a
+   * caller can fill up a batch that the previous split ended early.
+   *
+   * @return the batch's row count, at least 1; 0 when the split is exhausted
+   */
+  public int next(Column[] out, int limit) {
+    int batchRows = Math.max(1, Math.min(limit, maxRows));
     try {
       while (true) {
         int rows = 0;
         ColumnBuffer[] buffers = new ColumnBuffer[readTypes.length];
         for (int c = 0; c < buffers.length; c++) {
-          buffers[c] = new ColumnBuffer(readTypes[c], maxRows, bytesHint);
+          buffers[c] = new ColumnBuffer(readTypes[c], batchRows, bytesHint[c]);
         }
-        long[] positions = deletes != null && deletes.needsPositions() ? new long[maxRows] : null;
-        while (rows < maxRows) {
+        long[] positions = deletes != null && deletes.needsPositions() ? new long[batchRows] : null;
+        while (rows < batchRows) {
           if (rowGroupLeft == 0) {
             if (!startNextRowGroup()) {
               break;
             }
             continue;
           }
-          int k = (int) Math.min(maxRows - rows, rowGroupLeft);
+          int k = (int) Math.min(batchRows - rows, rowGroupLeft);
           for (int c = 0; c < chunkReaders.length; c++) {
             if (chunkReaders[c] == null) {
               buffers[c].markAllNull(rows, k);
@@ -210,7 +238,8 @@ public final class ParquetSplitReader implements AutoCloseable {
         for (int c = 0; c < cols.length; c++) {
           cols[c] = buffers[c].toColumn(rows);
           if (buffers[c].offsets != null) {
-            bytesHint = Math.max(bytesHint, buffers[c].offsets[rows]);
+            // A little over what the last batch needed, so a similar batch never grows its array.
+            bytesHint[c] = (int) Math.min(1 << 30, (long) buffers[c].offsets[rows] * maxRows / rows * 9 / 8 + 64);
           }
         }
         int live = rows;
@@ -239,7 +268,13 @@ public final class ParquetSplitReader implements AutoCloseable {
       return false;
     }
     RowGroupSelector.RowGroup g = rowGroups.get(nextRowGroup++);
-    PageReadStore store = reader.readRowGroup(g.index());
+    PageReadStore store = prefetched != null ? awaitPrefetch() : reader.readRowGroup(g.index());
+    if (nextRowGroup < rowGroups.size()) {
+      // Fetch the next row group's column chunks while this one is decoded. Only the fetch runs
+      // on the other thread: parquet-mr decompresses a page when the decoder asks for it.
+      int index = rowGroups.get(nextRowGroup).index();
+      prefetched = PREFETCH.submit(() -> reader.readRowGroup(index));
+    }
     if (store == null) {
       throw ParquetScanException.corrupt("row group " + g.index() + " of " + location + " is missing");
     }
@@ -251,6 +286,26 @@ public final class ParquetSplitReader implements AutoCloseable {
     rowGroupLeft = g.rows();
     nextPosition = g.firstRow();
     return true;
+  }
+
+  private PageReadStore awaitPrefetch() throws IOException {
+    Future<PageReadStore> f = prefetched;
+    prefetched = null;
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while fetching a row group", e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException io) {
+        throw io;
+      }
+      if (cause instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new IOException(cause);
+    }
   }
 
   /** The engine type an Iceberg column is read as (the mapping the scan's plan types follow). */
@@ -297,6 +352,14 @@ public final class ParquetSplitReader implements AutoCloseable {
   @Override
   public void close() {
     try {
+      if (prefetched != null) {
+        // The reader's stream must not close under a fetch in flight.
+        try {
+          awaitPrefetch();
+        } catch (IOException | RuntimeException ignored) {
+          // The fetched row group is not needed any more.
+        }
+      }
       reader.close();
     } catch (IOException e) {
       throw ParquetScanException.io(location, e);

@@ -164,6 +164,30 @@ class ParquetSplitReaderTest {
   }
 
   @Test
+  void filesDuckDbWritesWithV2EncodingsAndNoFieldIdsRead() throws Exception {
+    Path file = dir.resolve("duckdb-v2.parquet");
+    try (var st = DuckDbOracle.connection().createStatement()) {
+      st.execute("COPY (SELECT i::BIGINT AS id, (i * 7919) % 100003 AS n, 'text ' || (i * 31) % 99991 AS s,"
+          + " CASE WHEN i % 9 = 0 THEN NULL ELSE i / 7.0 END AS d, (i % 5 = 0) AS b"
+          + " FROM range(50000) t(i)) TO '" + file + "' (FORMAT parquet, PARQUET_VERSION V2, ROW_GROUP_SIZE 12000)");
+    }
+    Set<Encoding> encodings = new HashSet<>();
+    for (String c : List.of("id", "n", "s", "d")) {
+      encodings.addAll(encodings(file, c));
+    }
+    assertThat(encodings).contains(Encoding.DELTA_BINARY_PACKED, Encoding.DELTA_LENGTH_BYTE_ARRAY);
+    // Without field ids in the file, ids are assigned by position (Iceberg's fallback).
+    Schema schema = new Schema(Types.NestedField.optional(1, "id", Types.LongType.get()),
+        Types.NestedField.optional(2, "n", Types.LongType.get()),
+        Types.NestedField.optional(3, "s", Types.StringType.get()),
+        Types.NestedField.optional(4, "d", Types.DoubleType.get()),
+        Types.NestedField.optional(5, "b", Types.BooleanType.get()));
+    List<List<Object>> actual = read(ParquetFiles.task(file, schema, 50_000), schema, 8192);
+    assertNull(Rows.difference(Rows.duckdb(DuckDbOracle.connection(), "SELECT id, n, s, d, b FROM read_parquet('" + file + "')"),
+        actual, true));
+  }
+
+  @Test
   void aNestedColumnIsRefusedWithItsName() throws Exception {
     Path file = dir.resolve("nested.parquet");
     try (var st = DuckDbOracle.connection().createStatement()) {
