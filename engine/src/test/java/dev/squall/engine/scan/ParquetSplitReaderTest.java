@@ -168,22 +168,23 @@ class ParquetSplitReaderTest {
     Path file = dir.resolve("duckdb-v2.parquet");
     try (var st = DuckDbOracle.connection().createStatement()) {
       st.execute("COPY (SELECT i::BIGINT AS id, (i * 7919) % 100003 AS n, 'text ' || (i * 31) % 99991 AS s,"
-          + " CASE WHEN i % 9 = 0 THEN NULL ELSE i / 7.0 END AS d, (i % 5 = 0) AS b"
+          + " CASE WHEN i % 9 = 0 THEN NULL ELSE i / 7.0 END AS d, (i % 5 = 0) AS b, (i / 3.0)::FLOAT AS f"
           + " FROM range(50000) t(i)) TO '" + file + "' (FORMAT parquet, PARQUET_VERSION V2, ROW_GROUP_SIZE 12000)");
     }
     Set<Encoding> encodings = new HashSet<>();
-    for (String c : List.of("id", "n", "s", "d")) {
+    for (String c : List.of("id", "n", "s", "d", "f")) {
       encodings.addAll(encodings(file, c));
     }
-    assertThat(encodings).contains(Encoding.DELTA_BINARY_PACKED, Encoding.DELTA_LENGTH_BYTE_ARRAY);
+    assertThat(encodings).contains(Encoding.DELTA_BINARY_PACKED, Encoding.DELTA_LENGTH_BYTE_ARRAY, Encoding.BYTE_STREAM_SPLIT);
     // Without field ids in the file, ids are assigned by position (Iceberg's fallback).
     Schema schema = new Schema(Types.NestedField.optional(1, "id", Types.LongType.get()),
         Types.NestedField.optional(2, "n", Types.LongType.get()),
         Types.NestedField.optional(3, "s", Types.StringType.get()),
         Types.NestedField.optional(4, "d", Types.DoubleType.get()),
-        Types.NestedField.optional(5, "b", Types.BooleanType.get()));
+        Types.NestedField.optional(5, "b", Types.BooleanType.get()),
+        Types.NestedField.optional(6, "f", Types.FloatType.get()));
     List<List<Object>> actual = read(ParquetFiles.task(file, schema, 50_000), schema, 8192);
-    assertNull(Rows.difference(Rows.duckdb(DuckDbOracle.connection(), "SELECT id, n, s, d, b FROM read_parquet('" + file + "')"),
+    assertNull(Rows.difference(Rows.duckdb(DuckDbOracle.connection(), "SELECT id, n, s, d, b, f FROM read_parquet('" + file + "')"),
         actual, true));
   }
 
