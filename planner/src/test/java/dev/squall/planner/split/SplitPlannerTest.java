@@ -14,7 +14,10 @@ import dev.squall.proto.v1.StageGraph;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileMetadata;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.ScanTaskParser;
@@ -95,6 +98,50 @@ class SplitPlannerTest {
     assertThat(task.start()).isEqualTo(split.getStart());
     assertThat(task.length()).isEqualTo(split.getLength());
     assertThat(task.residual().toString()).contains("l_shipdate");
+  }
+
+  @Test
+  void splitsCarryTheDeleteFilesOfTheirDataFileIncludingDeletionVectors() {
+    InMemoryCatalog catalog = TpchCatalog.create(1);
+    Table region = catalog.loadTable(TableIdentifier.of("tpch", "region"));
+    String dataFile = "memory://tpch/region/part-0.parquet";
+    region.newRowDelta()
+        .addDeletes(FileMetadata.deleteFileBuilder(PartitionSpec.unpartitioned()).ofPositionDeletes()
+            .withPath("memory://tpch/region/pos-deletes.parquet").withFormat(FileFormat.PARQUET)
+            .withRecordCount(2).withFileSizeInBytes(300).build())
+        .addDeletes(FileMetadata.deleteFileBuilder(PartitionSpec.unpartitioned()).ofEqualityDeletes(1)
+            .withPath("memory://tpch/region/eq-deletes.parquet").withFormat(FileFormat.PARQUET)
+            .withRecordCount(1).withFileSizeInBytes(200).build())
+        .commit();
+    Table v3 = catalog.buildTable(TableIdentifier.of("tpch", "region_v3"), TpchCatalog.regionSchema())
+        .withProperty("format-version", "3").create();
+    String v3File = "memory://tpch/region_v3/part-0.parquet";
+    v3.newAppend().appendFile(DataFiles.builder(PartitionSpec.unpartitioned()).withPath(v3File)
+        .withFormat(FileFormat.PARQUET).withRecordCount(5).withFileSizeInBytes(1000).build()).commit();
+    v3.newRowDelta().addDeletes(FileMetadata.deleteFileBuilder(PartitionSpec.unpartitioned()).ofPositionDeletes()
+        .withPath("memory://tpch/region_v3/dv.puffin").withFormat(FileFormat.PUFFIN).withRecordCount(1)
+        .withFileSizeInBytes(120).withReferencedDataFile(v3File).withContentOffset(4).withContentSizeInBytes(40).build()).commit();
+
+    PlannedQuery planned = new DistributedPlanner(catalog)
+        .plan("select r_name from region union all select r_name from region_v3", Planning.SETTINGS);
+    ScanAssignment assignment = new SplitPlanner(catalog, 128 * MB).plan(planned.stageGraph());
+    List<FileScanTask> tasks = planned.stageGraph().getStagesList().stream()
+        .filter(s -> assignment.isLeaf(s.getStageId()))
+        .flatMap(s -> allSplits(assignment, s.getStageId()).stream())
+        .map(split -> ScanTaskParser.fromJson(split.getFileScanTaskJson(), true))
+        .toList();
+    FileScanTask v2Task = tasks.stream().filter(t -> t.file().location().equals(dataFile)).findFirst().orElseThrow();
+    assertThat(v2Task.deletes()).extracting(DeleteFile::content)
+        .containsExactlyInAnyOrder(FileContent.POSITION_DELETES, FileContent.EQUALITY_DELETES);
+    assertThat(v2Task.deletes()).filteredOn(d -> d.content() == FileContent.EQUALITY_DELETES).singleElement()
+        .extracting(DeleteFile::equalityFieldIds).isEqualTo(List.of(1));
+    FileScanTask v3Task = tasks.stream().filter(t -> t.file().location().equals(v3File)).findFirst().orElseThrow();
+    assertThat(v3Task.deletes()).singleElement().satisfies(dv -> {
+      assertThat(dv.format()).isEqualTo(FileFormat.PUFFIN);
+      assertThat(dv.referencedDataFile()).isEqualTo(v3File);
+      assertThat(dv.contentOffset()).isEqualTo(4L);
+      assertThat(dv.contentSizeInBytes()).isEqualTo(40L);
+    });
   }
 
   @Test

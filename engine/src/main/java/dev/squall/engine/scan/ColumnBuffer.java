@@ -1,0 +1,161 @@
+package dev.squall.engine.scan;
+
+import dev.squall.engine.column.BoolColumn;
+import dev.squall.engine.column.BytesColumn;
+import dev.squall.engine.column.Column;
+import dev.squall.engine.column.DecimalColumn;
+import dev.squall.engine.column.DoubleColumn;
+import dev.squall.engine.column.LongColumn;
+import dev.squall.engine.types.SqlType;
+import java.math.BigInteger;
+import java.util.Arrays;
+
+/**
+ * The arrays of one column of the batch being decoded, written row range by row range by a
+ * {@link ColumnChunkReader} and handed over as an engine {@link Column} by {@link #toColumn}.
+ * Which arrays are used follows the type's physical kind: {@code longs} for LONG and for DECIMAL's
+ * unscaled values (with {@code big} for values beyond the long range), {@code doubles}, {@code bools},
+ * or {@code data}/{@code offsets} (Arrow's variable-width layout) for BYTES.
+ */
+final class ColumnBuffer {
+  final SqlType type;
+  long[] longs;
+  double[] doubles;
+  boolean[] bools;
+  BigInteger[] big;
+  byte[] data;
+  /** Row i is {@code data[offsets[i] .. offsets[i + 1])}; {@code offsets[0] == 0}. */
+  int[] offsets;
+  /** True where NULL; null while the batch has no NULL. */
+  boolean[] nulls;
+  private final int capacity;
+
+  /** Fresh arrays for up to {@code capacity} rows ({@code bytesHint}: expected data bytes for BYTES). */
+  ColumnBuffer(SqlType type, int capacity, int bytesHint) {
+    this.type = type;
+    this.capacity = capacity;
+    switch (type.physical()) {
+      case LONG, DECIMAL -> longs = new long[capacity];
+      case DOUBLE -> doubles = new double[capacity];
+      case BOOL -> bools = new boolean[capacity];
+      case BYTES -> {
+        data = new byte[Math.max(bytesHint, 64)];
+        offsets = new int[capacity + 1];
+      }
+    }
+  }
+
+  /** Makes room for {@code more} bytes after {@code used}. */
+  void ensureData(int used, int more) {
+    long needed = (long) used + more;
+    if (needed > data.length) {
+      if (needed > Integer.MAX_VALUE - 16) {
+        throw ParquetScanException.unsupported("a batch of one string column exceeds 2 GB");
+      }
+      data = Arrays.copyOf(data, (int) Math.max(needed, Math.min(Integer.MAX_VALUE - 16L, data.length * 2L)));
+    }
+  }
+
+  /** Marks rows {@code pos + i} for which {@code isNull[i]} (i &lt; n) as NULL. */
+  void markNulls(int pos, boolean[] isNull, int n) {
+    if (nulls == null) {
+      nulls = new boolean[capacity];
+    }
+    System.arraycopy(isNull, 0, nulls, pos, n);
+  }
+
+  /** Marks rows {@code [pos, pos + n)} NULL (a column the data file does not have). */
+  void markAllNull(int pos, int n) {
+    if (nulls == null) {
+      nulls = new boolean[capacity];
+    }
+    Arrays.fill(nulls, pos, pos + n, true);
+    if (offsets != null) {
+      Arrays.fill(offsets, pos + 1, pos + n + 1, offsets[pos]);
+    }
+  }
+
+  /**
+   * Moves {@code dense} values decoded at rows {@code [pos, pos + dense)} to the non-null rows of
+   * {@code [pos, pos + n)} ({@code isNull[i]} for row pos + i), back to front so the move is in place.
+   */
+  void spread(int pos, int n, int dense, boolean[] isNull) {
+    int c = dense;
+    switch (type.physical()) {
+      case LONG, DECIMAL -> {
+        long[] v = longs;
+        for (int i = n - 1; i >= 0 && c < i + 1; i--) {
+          if (!isNull[i]) {
+            v[pos + i] = v[pos + --c];
+          } else {
+            v[pos + i] = 0;
+          }
+        }
+        if (big != null) {
+          spreadBig(pos, n, dense, isNull);
+        }
+      }
+      case DOUBLE -> {
+        double[] v = doubles;
+        for (int i = n - 1; i >= 0 && c < i + 1; i--) {
+          if (!isNull[i]) {
+            v[pos + i] = v[pos + --c];
+          } else {
+            v[pos + i] = 0;
+          }
+        }
+      }
+      case BOOL -> {
+        boolean[] v = bools;
+        for (int i = n - 1; i >= 0 && c < i + 1; i--) {
+          if (!isNull[i]) {
+            v[pos + i] = v[pos + --c];
+          } else {
+            v[pos + i] = false;
+          }
+        }
+      }
+      case BYTES -> {
+        // offsets[pos + c] is the end of the first c dense values; a NULL row ends where the
+        // previous value ended. Reads stay at or below the row being written.
+        int[] o = offsets;
+        for (int i = n - 1; i >= 0; i--) {
+          o[pos + i + 1] = o[pos + c];
+          if (!isNull[i]) {
+            c--;
+          }
+        }
+      }
+    }
+  }
+
+  private void spreadBig(int pos, int n, int dense, boolean[] isNull) {
+    int c = dense;
+    for (int i = n - 1; i >= 0; i--) {
+      if (!isNull[i]) {
+        big[pos + i] = big[pos + --c];
+      } else {
+        big[pos + i] = null;
+      }
+    }
+  }
+
+  /** Sets the unscaled value of row i to a BigInteger outside the long range. */
+  void setBig(int i, BigInteger v) {
+    if (big == null) {
+      big = new BigInteger[capacity];
+    }
+    big[i] = v;
+  }
+
+  /** The first {@code n} rows as an engine column (the arrays are handed over, not copied). */
+  Column toColumn(int n) {
+    return switch (type.physical()) {
+      case LONG -> new LongColumn(type, longs, nulls, n);
+      case DECIMAL -> new DecimalColumn(type, longs, big, nulls, n);
+      case DOUBLE -> new DoubleColumn(type, doubles, nulls, n);
+      case BOOL -> new BoolColumn(type, bools, nulls, n);
+      case BYTES -> new BytesColumn(type, data, offsets, nulls, n);
+    };
+  }
+}

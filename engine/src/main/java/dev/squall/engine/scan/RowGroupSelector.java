@@ -1,0 +1,81 @@
+package dev.squall.engine.scan;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.parquet.ParquetBloomRowGroupFilter;
+import org.apache.iceberg.parquet.ParquetDictionaryRowGroupFilter;
+import org.apache.iceberg.parquet.ParquetMetricsRowGroupFilter;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.schema.MessageType;
+
+/**
+ * Which row groups of a data file a split reads. A row group belongs to the split whose byte
+ * range {@code [start, start + length)} holds its midpoint (parquet-mr's rule for ranged reads,
+ * {@code ParquetMetadataConverter.filterFileMetaDataByMidpoint}, which Iceberg's reader relies on),
+ * so the splits of one file read each row group exactly once. Of those, row groups that cannot hold
+ * a row matching the filter are skipped with Iceberg's column statistics, dictionary and bloom
+ * filter tests, as Iceberg's own {@code ReadConf} does; the filter stays inexact (a Filter above the
+ * scan decides each row).
+ */
+final class RowGroupSelector {
+  private RowGroupSelector() {}
+
+  /** A chosen row group: its index in the footer and the file position of its first row. */
+  record RowGroup(int index, long firstRow, long rows) {}
+
+  /**
+   * @param fileSchema the file's schema with Iceberg field ids
+   * @param tableSchema the schema the filter binds to
+   * @param filter unbound Iceberg filter (alwaysTrue for none)
+   */
+  static List<RowGroup> select(ParquetFileReader reader, MessageType fileSchema, Schema tableSchema, Expression filter,
+      long start, long length) throws IOException {
+    List<BlockMetaData> blocks = reader.getRowGroups();
+    boolean filtered = filter != null && filter.op() != Expression.Operation.TRUE;
+    ParquetMetricsRowGroupFilter stats = null;
+    ParquetDictionaryRowGroupFilter dictionaries = null;
+    ParquetBloomRowGroupFilter blooms = null;
+    if (filtered) {
+      Expression f = Expressions.rewriteNot(filter);
+      stats = new ParquetMetricsRowGroupFilter(tableSchema, f, true);
+      dictionaries = new ParquetDictionaryRowGroupFilter(tableSchema, f, true);
+      blooms = new ParquetBloomRowGroupFilter(tableSchema, f, true);
+    }
+    List<RowGroup> out = new ArrayList<>();
+    long firstRow = 0;
+    long end = start + length;
+    for (int i = 0; i < blocks.size(); i++) {
+      BlockMetaData block = blocks.get(i);
+      long mid = midpoint(block);
+      if (mid >= start && mid < end && block.getRowCount() > 0) {
+        boolean read = !filtered
+            || (stats.shouldRead(fileSchema, block)
+                && dictionaries.shouldRead(fileSchema, block, reader.getDictionaryReader(block))
+                && blooms.shouldRead(fileSchema, block, reader.getBloomFilterDataReader(block)));
+        if (read) {
+          out.add(new RowGroup(i, firstRow, block.getRowCount()));
+        }
+      }
+      firstRow += block.getRowCount();
+    }
+    return out;
+  }
+
+  /** The first byte of the row group plus half its compressed size. */
+  static long midpoint(BlockMetaData block) {
+    List<ColumnChunkMetaData> columns = block.getColumns();
+    long first = Long.MAX_VALUE;
+    long size = 0;
+    for (ColumnChunkMetaData c : columns) {
+      first = Math.min(first, c.getStartingPos());
+      size += c.getTotalSize();
+    }
+    return columns.isEmpty() ? block.getStartingPos() : first + size / 2;
+  }
+}
