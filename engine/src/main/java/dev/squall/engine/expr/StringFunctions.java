@@ -84,12 +84,12 @@ final class StringFunctions {
   }
 
   static Matcher compile(String pattern, String escape) {
-    Character esc = null;
+    Integer esc = null;
     if (escape != null) {
       if (escape.codePointCount(0, escape.length()) != 1) {
         throw EngineException.user("LIKE escape must be one character, got '" + escape + "'");
       }
-      esc = escape.charAt(0);
+      esc = escape.codePointAt(0);
     }
     if (esc == null && pattern.indexOf('_') < 0) {
       // Fast paths: 'abc', 'abc%', '%abc', '%abc%'.
@@ -115,23 +115,26 @@ final class StringFunctions {
       }
     }
     StringBuilder regex = new StringBuilder();
-    for (int i = 0; i < pattern.length(); i++) {
-      char c = pattern.charAt(i);
+    // By code point: a character outside the BMP (an emoji) is one character, not two UTF-16 halves.
+    for (int i = 0; i < pattern.length(); ) {
+      int c = pattern.codePointAt(i);
+      i += Character.charCount(c);
       if (esc != null && c == esc) {
-        if (i + 1 >= pattern.length()) {
+        if (i >= pattern.length()) {
           throw EngineException.user("LIKE pattern '" + pattern + "' ends with the escape character");
         }
-        char next = pattern.charAt(++i);
+        int next = pattern.codePointAt(i);
+        i += Character.charCount(next);
         if (next != '%' && next != '_' && next != esc) {
-          throw EngineException.user("LIKE pattern '" + pattern + "' escapes '" + next + "', which is not %, _ or the escape");
+          throw EngineException.user("LIKE pattern '" + pattern + "' escapes '" + Character.toString(next) + "', which is not %, _ or the escape");
         }
-        regex.append(Pattern.quote(String.valueOf(next)));
+        regex.append(Pattern.quote(Character.toString(next)));
       } else if (c == '%') {
         regex.append(".*");
       } else if (c == '_') {
         regex.append('.');
       } else {
-        regex.append(Pattern.quote(String.valueOf(c)));
+        regex.append(Pattern.quote(Character.toString(c)));
       }
     }
     Pattern compiled = Pattern.compile(regex.toString(), Pattern.DOTALL);
