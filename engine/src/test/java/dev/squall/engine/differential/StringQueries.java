@@ -134,6 +134,15 @@ final class StringQueries {
         "co", coalesce(SqlType.VARCHAR, r.col("mode"), str("?")), "ni", r.col("mode").nullIf(str("AIR")),
         "num", r.col("code").substring(4, 4).cast(SqlType.INTEGER).plus(r.col("num")),
         "txtnum", r.col("num").cast(SqlType.VARCHAR).concat(r.col("mode"))))));
+    q.add(answer(C, "case_mapping_per_character", t.project(r -> m("id", r.col("id"), "up", r.col("txt").upper(), "lo", r.col("txt").lower()))));
+    q.add(answer(C, "trim_multibyte", t.project(r -> m("id", r.col("id"), "b", r.col("txt").trim("BOTH", "😀"),
+        "l", r.col("txt").trim("LEADING", "é日"), "t", r.col("txt").trim("TRAILING", "ﬁ -")))));
+    q.add(answer(C, "substring_past_the_end", t.project(r -> m("id", r.col("id"), "a", r.col("txt").substring(5, 100),
+        "b", r.col("code").substring(9, 5), "c", r.col("txt").substring(1, 0), "d", r.col("txt").substring(14, 3)))));
+    q.add(answer(C, "casts_from_text", t.filter(r -> r.col("num").isNotNull()).project(r -> m("id", r.col("id"),
+        "padded", str(" ").concat(r.col("num").cast(SqlType.VARCHAR)).concat(str(" ")).cast(SqlType.INTEGER),
+        "rounded", r.col("num").cast(SqlType.VARCHAR).concat(str(".005")).cast(SqlType.decimal(8, 2)),
+        "negative", lit(0).minus(r.col("num")).cast(SqlType.VARCHAR).concat(str(".125")).cast(SqlType.decimal(8, 2))))));
     return q;
   }
 }
