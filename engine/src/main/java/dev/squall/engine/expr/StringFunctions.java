@@ -141,6 +141,16 @@ final class StringFunctions {
     return s -> compiled.matcher(new String(s, StandardCharsets.UTF_8)).matches();
   }
 
+  /**
+   * UPPER/LOWER one character at a time (Unicode simple case mapping, as DuckDB and Trino do):
+   * 'ﬁ' stays one character instead of becoming "FI", and the length in characters never changes.
+   */
+  static byte[] mapCase(String s, boolean upper) {
+    StringBuilder b = new StringBuilder(s.length());
+    s.codePoints().forEach(c -> b.appendCodePoint(upper ? Character.toUpperCase(c) : Character.toLowerCase(c)));
+    return b.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
   private static int indexOf(byte[] s, byte[] lit) {
     outer:
     for (int i = 0; i + lit.length <= s.length; i++) {
@@ -196,8 +206,8 @@ final class StringFunctions {
           continue;
         }
         out[i] = switch (op) {
-          case UPPER -> str(in[0], i).toUpperCase(java.util.Locale.ROOT).getBytes(StandardCharsets.UTF_8);
-          case LOWER -> str(in[0], i).toLowerCase(java.util.Locale.ROOT).getBytes(StandardCharsets.UTF_8);
+          case UPPER -> mapCase(str(in[0], i), true);
+          case LOWER -> mapCase(str(in[0], i), false);
           case CONCAT -> concat(((BytesColumn) in[0]).value(i), ((BytesColumn) in[1]).value(i));
           case SUBSTRING -> substring(str(in[0], i), ((LongColumn) in[1]).value(i),
               in.length > 2 ? ((LongColumn) in[2]).value(i) : Long.MAX_VALUE);
