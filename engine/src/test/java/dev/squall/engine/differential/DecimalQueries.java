@@ -117,6 +117,8 @@ final class DecimalQueries {
         exactDiv(r.col("d10_5"), r.col("d5_0")), exactDiv(dec("1.00"), r.col("d5_0")), exactDiv(r.col("d18_4"), r.col("d5_0"))))));
     q.add(answer(C, "divide_by_literal", project(base, r -> List.of(exactDiv(r.col("d18_4"), dec("3")), exactDiv(r.col("d9_3"), dec("-0.7")),
         exactDiv(r.col("d10_5"), dec("8.000"))))));
+    q.add(answer(C, "divide_guarded_by_case", project(all, r -> List.of(caseWhen(SqlType.decimal(15, 9), null, r.col("d5_0").ne(dec("0")),
+        exactDiv(r.col("d9_3"), r.col("d5_0")))))));
     q.add(answer(C, "modulo", project(base.filter(r -> r.col("d5_0").ne(dec("0"))), r -> List.of(r.col("d9_3").mod(r.col("d5_0"))))));
 
     q.add(answer(C, "cast_narrower_rounds_half_up", project(all, r -> List.of(r.col("d18_4").cast(SqlType.decimal(18, 2)),

@@ -105,6 +105,20 @@ final class NullQueries {
         "lk", r.col("s").like("%a%"),
         "cast", r.col("k").cast(SqlType.VARCHAR).concat(str("!"))))));
 
+    q.add(answer(C, "constants_and_null_literals", t.project(r -> m("id", r.col("id"),
+        "dn", r.col("d").plus(X.nullOf(SqlType.decimal(12, 2))),
+        "cn", coalesce(SqlType.INTEGER, X.nullOf(SqlType.INTEGER), r.col("k"), lit(7)),
+        "sn", str("x").concat(X.nullOf(SqlType.VARCHAR)),
+        "tt", and(lit(1).eq(lit(1)), r.col("b")),
+        "ff", or(lit(1).eq(lit(2)), r.col("b")),
+        "cw", caseWhen(SqlType.INTEGER, lit(0), X.bool(true), r.col("k"))))));
+    // Conditional evaluation: a branch or operand that would fail runs only on the rows that reach it.
+    q.add(answer(C, "guarded_by_case", t.project(r -> m("id", r.col("id"),
+        "q", caseWhen(SqlType.INTEGER, null, r.col("k").ne(lit(0)), lit(1000).div(r.col("k"))),
+        "c", caseWhen(SqlType.INTEGER, lit(-1), r.col("g").eq(str("")), r.col("g").concat(str("5")).cast(SqlType.INTEGER))))));
+    q.add(answer(C, "guarded_by_and_or", t.filter(r -> or(r.col("k").eq(lit(0)), and(r.col("k").isNotNull(), lit(1000).div(r.col("k")).gt(lit(150)))))
+        .project(r -> m("id", r.col("id"), "k", r.col("k")))));
+
     // Aggregates: NULLs skipped, all-NULL groups give NULL sums and zero counts.
     List<Rel.Agg> aggs = List.of(countStar("n"), count("k", "ck"), sum("d", "sd"), avg("d", "ad"), min("g", "mg"), max("dt", "mdt"),
         min("s", "ms"), sum("x", "sx"), count("nul_s", "cn"), sum("nul_d", "sn"), max("nul_s", "mn"), avg("nul_d", "an"));
