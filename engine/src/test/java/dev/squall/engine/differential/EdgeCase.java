@@ -28,6 +28,7 @@ record EdgeCase(String name, Rel rel, boolean errors) {
     out.addAll(DecimalQueries.all(f));
     out.addAll(EmptyInputQueries.all(f));
     out.addAll(ManyBatchQueries.all(f));
+    out.addAll(PushedFilterQueries.all(f));
     return out;
   }
 

@@ -44,13 +44,15 @@ final class EdgeTables {
         return f;
       }
       Schema nullsSchema = nullsSchema();
-      f.addTable("nulls", nullsSchema, List.of(nullsRows(0, 9000), List.of(), nullsRows(9000, 2000)), Map.of());
+      // Small row groups, so that a pushed filter has row groups to skip.
+      f.addTable("nulls", nullsSchema, List.of(nullsRows(0, 9000), List.of(), nullsRows(9000, 2000)), Map.of("write.parquet.row-group-size-bytes", "32768"));
       f.addTable("empty_nulls", nullsSchema, List.of(List.of()), Map.of());
       f.addTable("strs", strsSchema(), List.of(strsRows(0, 10000), strsRows(10000, 4000)), Map.of(
-          "write.parquet.dict-size-bytes", "4096",
-          "write.parquet.page-size-bytes", "4096",
+          "write.parquet.dict-size-bytes", "16384",
+          "write.parquet.page-size-bytes", "2048",
           "write.parquet.row-group-size-bytes", "65536"));
-      f.addTable("decs", decsSchema(), List.of(decsRows(3000)), Map.of("write.parquet.page-size-bytes", "8192"));
+      f.addTable("decs", decsSchema(), List.of(decsRows(3000)), Map.of("write.parquet.page-size-bytes", "8192",
+          "write.parquet.row-group-size-bytes", "32768"));
       return f;
     }
   }
@@ -115,18 +117,29 @@ final class EdgeTables {
     Random rnd = new Random(202 + first);
     int[] cps = ALPHABET.codePoints().toArray();
     List<Object[]> rows = new ArrayList<>();
+    String[] pool = new String[40];
+    for (int p = 0; p < pool.length; p++) {
+      pool[p] = randomText(rnd, cps);
+    }
     for (int i = first; i < first + n; i++) {
-      StringBuilder t = new StringBuilder();
-      int len = rnd.nextInt(16);
-      for (int c = 0; c < len; c++) {
-        t.appendCodePoint(cps[rnd.nextInt(cps.length)]);
-      }
+      // Blocks of few distinct values between blocks of unique ones: a column chunk that starts
+      // dictionary-encoded falls back to plain pages when its dictionary outgrows its limit.
+      String t = (i / 500) % 2 == 0 ? pool[rnd.nextInt(pool.length)] : randomText(rnd, cps);
       String code = (char) ('A' + rnd.nextInt(4)) + "" + (char) ('A' + rnd.nextInt(4)) + "-" + String.format("%04d", rnd.nextInt(10000))
           + "-" + (char) ('w' + rnd.nextInt(4)) + (char) ('w' + rnd.nextInt(4));
-      rows.add(new Object[] {(long) i, maybe(rnd, 10, MODES[rnd.nextInt(MODES.length)]), maybe(rnd, 5, t.toString()),
+      rows.add(new Object[] {(long) i, maybe(rnd, 10, MODES[rnd.nextInt(MODES.length)]), maybe(rnd, 5, t),
           maybe(rnd, 5, code), maybe(rnd, 5, rnd.nextInt(1000))});
     }
     return rows;
+  }
+
+  private static String randomText(Random rnd, int[] cps) {
+    StringBuilder t = new StringBuilder();
+    int len = rnd.nextInt(16);
+    for (int c = 0; c < len; c++) {
+      t.appendCodePoint(cps[rnd.nextInt(cps.length)]);
+    }
+    return t.toString();
   }
 
   private static Schema decsSchema() {
