@@ -89,12 +89,12 @@ final class StringFunctions {
   }
 
   static Matcher compile(String pattern, String escape) {
-    Character esc = null;
+    Integer esc = null;
     if (escape != null) {
       if (escape.codePointCount(0, escape.length()) != 1) {
         throw EngineException.user("LIKE escape must be one character, got '" + escape + "'");
       }
-      esc = escape.charAt(0);
+      esc = escape.codePointAt(0);
     }
     if (esc == null && pattern.indexOf('_') < 0) {
       // Fast paths: 'abc', 'abc%', '%abc', '%abc%'.
@@ -121,27 +121,40 @@ final class StringFunctions {
       }
     }
     StringBuilder regex = new StringBuilder();
-    for (int i = 0; i < pattern.length(); i++) {
-      char c = pattern.charAt(i);
+    // By code point: a character outside the BMP (an emoji) is one character, not two UTF-16 halves.
+    for (int i = 0; i < pattern.length(); ) {
+      int c = pattern.codePointAt(i);
+      i += Character.charCount(c);
       if (esc != null && c == esc) {
-        if (i + 1 >= pattern.length()) {
+        if (i >= pattern.length()) {
           throw EngineException.user("LIKE pattern '" + pattern + "' ends with the escape character");
         }
-        char next = pattern.charAt(++i);
+        int next = pattern.codePointAt(i);
+        i += Character.charCount(next);
         if (next != '%' && next != '_' && next != esc) {
-          throw EngineException.user("LIKE pattern '" + pattern + "' escapes '" + next + "', which is not %, _ or the escape");
+          throw EngineException.user("LIKE pattern '" + pattern + "' escapes '" + Character.toString(next) + "', which is not %, _ or the escape");
         }
-        regex.append(Pattern.quote(String.valueOf(next)));
+        regex.append(Pattern.quote(Character.toString(next)));
       } else if (c == '%') {
         regex.append(".*");
       } else if (c == '_') {
         regex.append('.');
       } else {
-        regex.append(Pattern.quote(String.valueOf(c)));
+        regex.append(Pattern.quote(Character.toString(c)));
       }
     }
     Pattern compiled = Pattern.compile(regex.toString(), Pattern.DOTALL);
     return (s, from, to) -> compiled.matcher(new String(s, from, to - from, StandardCharsets.UTF_8)).matches();
+  }
+
+  /**
+   * UPPER/LOWER one character at a time (Unicode simple case mapping, as DuckDB and Trino do):
+   * 'ﬁ' stays one character instead of becoming "FI", and the length in characters never changes.
+   */
+  static byte[] mapCase(String s, boolean upper) {
+    StringBuilder b = new StringBuilder(s.length());
+    s.codePoints().forEach(c -> b.appendCodePoint(upper ? Character.toUpperCase(c) : Character.toLowerCase(c)));
+    return b.toString().getBytes(StandardCharsets.UTF_8);
   }
 
   /** Where {@code lit} first occurs in {@code s[from..to)}, or -1. */
@@ -201,8 +214,8 @@ final class StringFunctions {
           continue;
         }
         out.append(switch (op) {
-          case UPPER -> str(in[0], i).toUpperCase(java.util.Locale.ROOT).getBytes(StandardCharsets.UTF_8);
-          case LOWER -> str(in[0], i).toLowerCase(java.util.Locale.ROOT).getBytes(StandardCharsets.UTF_8);
+          case UPPER -> mapCase(str(in[0], i), true);
+          case LOWER -> mapCase(str(in[0], i), false);
           case CONCAT -> concat(((BytesColumn) in[0]).value(i), ((BytesColumn) in[1]).value(i));
           case SUBSTRING -> substring(str(in[0], i), ((LongColumn) in[1]).value(i),
               in.length > 2 ? ((LongColumn) in[2]).value(i) : Long.MAX_VALUE);

@@ -56,6 +56,7 @@ public record Rel(Operator op, List<String> names, List<SqlType> types, String s
       case STRING -> SqlType.VARCHAR;
       case DECIMAL -> SqlType.decimal(((Types.DecimalType) f.type()).precision(), ((Types.DecimalType) f.type()).scale());
       case DOUBLE -> SqlType.DOUBLE;
+      case BOOLEAN -> SqlType.BOOLEAN;
       default -> throw new IllegalArgumentException(f.toString());
     };
   }
