@@ -70,7 +70,8 @@ public final class CoordinatorEnvironment {
     S3Client s3 = S3Client.builder().httpClientBuilder(UrlConnectionHttpClient.builder()).build();
     StageScheduler scheduler = new StageScheduler(new LambdaTaskInvoker(taskLambda, taskFunction, concurrency), RetryPolicy.defaults());
     return assemble(store, CatalogSettings.catalog(env), scheduler, s3, S3Presigner.create(), new RootAllocator(),
-        new LambdaSelfInvoker(lambda, self), settings, jobSettings, PlannerSettings.defaults(), DriverHooks.NONE);
+        new LambdaSelfInvoker(lambda, self), settings, jobSettings, PlannerSettings.defaults(), DriverHooks.NONE,
+        SchemaAllowList.parse(env.get("SQUALL_SCHEMA_ALLOW_LIST")));
   }
 
   /**
@@ -79,9 +80,18 @@ public final class CoordinatorEnvironment {
   public static CoordinatorFunction assemble(JobStore store, Catalog catalog, StageScheduler scheduler, S3Client s3,
       S3Presigner presigner, BufferAllocator allocator, dev.squall.coordinator.job.SelfInvoker self,
       CoordinatorSettings settings, JobSettings jobSettings, PlannerSettings plannerDefaults, DriverHooks hooks) {
+    return assemble(store, catalog, scheduler, s3, presigner, allocator, self, settings, jobSettings, plannerDefaults,
+        hooks, SchemaAllowList.NONE);
+  }
+
+  /** As above, with the schemas each caller may query. */
+  public static CoordinatorFunction assemble(JobStore store, Catalog catalog, StageScheduler scheduler, S3Client s3,
+      S3Presigner presigner, BufferAllocator allocator, dev.squall.coordinator.job.SelfInvoker self,
+      CoordinatorSettings settings, JobSettings jobSettings, PlannerSettings plannerDefaults, DriverHooks hooks,
+      SchemaAllowList allowList) {
     Clock clock = Clock.systemUTC();
     ResultStore results = new ResultStore(s3, presigner, settings.shuffleBucket(), settings.resultUrlTtl());
-    JobDriver driver = new JobDriver(store, new JobPlanner(catalog, settings, plannerDefaults),
+    JobDriver driver = new JobDriver(store, new JobPlanner(catalog, settings, plannerDefaults, allowList),
         new PlanStore(s3, settings.shuffleBucket()), results, scheduler, s3, allocator, settings.shuffleBucket(), self,
         jobSettings, settings.jobTimeout(), clock, hooks, new WriteFinalizer(catalog));
     return new CoordinatorFunction(new QueryCoordinator(store, driver, results, self, s3, settings, jobSettings, clock));
