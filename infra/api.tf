@@ -3,6 +3,11 @@
 # coordinator keys each job to the caller identity the authorizer reports.
 
 locals {
+  authorization_types = {
+    iam = "AWS_IAM"
+    jwt = "JWT"
+  }
+
   routes = toset([
     "POST /v1/queries",
     "GET /v1/queries/{id}",
@@ -52,7 +57,7 @@ resource "aws_apigatewayv2_route" "squall" {
   api_id             = aws_apigatewayv2_api.squall.id
   route_key          = each.value
   target             = "integrations/${aws_apigatewayv2_integration.coordinator.id}"
-  authorization_type = var.authorizer_type == "iam" ? "AWS_IAM" : "JWT"
+  authorization_type = local.authorization_types[var.authorizer_type]
   authorizer_id      = var.authorizer_type == "jwt" ? aws_apigatewayv2_authorizer.jwt[0].id : null
 }
 

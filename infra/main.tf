@@ -18,9 +18,11 @@ locals {
   }
   task_memory_mb = local.task_memory_tiers[var.task_memory_tier]
 
-  # The coordinator waits for a synchronous task Invoke longer than the task function may run, so
-  # that a slow task ends as its own timeout error and not as a client-side read timeout.
-  task_invoke_timeout_seconds = var.task_timeout_seconds + 15
+  # The coordinator waits for a synchronous task Invoke the task function's timeout plus this margin
+  # (CoordinatorEnvironment.TASK_INVOKE_MARGIN), so that a slow task ends as its own timeout error
+  # and not as a client-side read timeout; that wait must end before the coordinator's own timeout.
+  task_invoke_margin_seconds  = 15
+  task_invoke_timeout_seconds = var.task_timeout_seconds + local.task_invoke_margin_seconds
 
   # API Gateway HTTP APIs answer within 30 s at most; the coordinator answers a synchronous query
   # after sync_wait_seconds, leaving the rest for encoding the answer.
@@ -63,20 +65,22 @@ locals {
     }
   }
 
+  coordinator_settings = {
+    JAVA_TOOL_OPTIONS           = local.java_tool_options
+    SQUALL_TASK_FUNCTION        = aws_lambda_alias.task.arn
+    SQUALL_SELF_FUNCTION        = "${local.coordinator_arn}:${local.alias_name}"
+    SQUALL_SHUFFLE_BUCKET       = aws_s3_bucket.shuffle.bucket
+    SQUALL_JOB_TABLE            = aws_dynamodb_table.jobs.name
+    SQUALL_MAX_CONCURRENT_TASKS = tostring(var.max_concurrent_tasks)
+    SQUALL_TASK_MEMORY_MB       = tostring(local.task_memory_mb)
+    SQUALL_TASK_TIMEOUT_SECONDS = tostring(var.task_timeout_seconds)
+    SQUALL_SYNC_WAIT_SECONDS    = tostring(var.sync_wait_seconds)
+    SQUALL_JOB_RETENTION_HOURS  = tostring(var.job_retention_hours)
+    SQUALL_SCHEMA_ALLOW_LIST    = length(var.schema_allow_list) == 0 ? "" : jsonencode(var.schema_allow_list)
+  }
+
   coordinator_environment = merge(
-    {
-      JAVA_TOOL_OPTIONS                = local.java_tool_options
-      SQUALL_TASK_FUNCTION             = aws_lambda_alias.task.arn
-      SQUALL_SELF_FUNCTION             = "${local.coordinator_arn}:${local.alias_name}"
-      SQUALL_SHUFFLE_BUCKET            = aws_s3_bucket.shuffle.bucket
-      SQUALL_JOB_TABLE                 = aws_dynamodb_table.jobs.name
-      SQUALL_MAX_CONCURRENT_TASKS      = tostring(var.max_concurrent_tasks)
-      SQUALL_TASK_MEMORY_MB            = tostring(local.task_memory_mb)
-      SQUALL_TASK_TIMEOUT_SECONDS      = tostring(local.task_invoke_timeout_seconds)
-      SQUALL_SYNC_WAIT_SECONDS         = tostring(var.sync_wait_seconds)
-      SQUALL_JOB_RETENTION_HOURS       = tostring(var.job_retention_hours)
-      SQUALL_SCHEMA_ALLOW_LIST         = length(var.schema_allow_list) == 0 ? "" : jsonencode(var.schema_allow_list)
-    },
+    local.coordinator_settings,
     { for k, v in local.catalog_env[var.catalog_type] : k => v if v != null },
   )
 
