@@ -24,9 +24,14 @@ import java.util.Map;
  * invocation stream to {@link CoordinatorFunction}, with Lambda's remaining time. The core is built
  * from the environment ({@link CoordinatorEnvironment}) on the first invocation that needs it, so
  * that a misconfigured deployment still answers health checks and malformed requests, and reports
- * the missing setting in each query's error.
+ * the missing setting in each query's error. Loading the class registers the SnapStart priming
+ * ({@link CoordinatorPriming}), which builds none of the deployment's clients.
  */
 public final class CoordinatorLambdaHandler implements RequestStreamHandler {
+  static {
+    CoordinatorPriming.register();
+  }
+
   private volatile CoordinatorFunction core;
   private final HttpApi api = new HttpApi(new LazyQueryService());
 
