@@ -37,8 +37,11 @@ class SnapStartPrimingTest {
     System.clearProperty("aws.secretAccessKey");
   }
 
-  /** A credential object, or a string holding one of the planted values. */
-  private static final Predicate<Object> CREDENTIAL = o -> o instanceof AwsCredentialsIdentity
+  /**
+   * A credential object with a key (the SDK's anonymous credentials, a constant without keys, are
+   * none), or a string holding one of the planted values.
+   */
+  private static final Predicate<Object> CREDENTIAL = o -> (o instanceof AwsCredentialsIdentity id && id.accessKeyId() != null)
       || (o instanceof String s && (s.contains(SECRET_KEY) || s.contains(ACCESS_KEY)));
 
   /** Squall's classes and the SDK's credential, client and HTTP classes, Iceberg's AWS integration. */
