@@ -43,7 +43,7 @@ final class CancelCommand implements Callable<Integer> {
       err.println("--timeout must be a positive number of seconds, got " + timeoutSeconds);
       return ExitCodes.USAGE;
     }
-    QueryClient client = new QueryClient(endpoint.endpoint, Duration.ofSeconds(30));
+    QueryClient client = endpoint.client(Duration.ofSeconds(30));
     HttpResponse<byte[]> r = client.cancel(queryId);
     if (r.statusCode() == 409) {
       err.println("query " + queryId + " had already finished; nothing to cancel");

@@ -37,6 +37,7 @@ final class QueryClient {
   private final URI endpoint;
   private final Duration timeout;
   private final HttpClient http;
+  private final RequestSigner signer;
 
   /**
    * @param timeout how long one HTTP request may take before it fails with
@@ -48,14 +49,20 @@ final class QueryClient {
 
   /** @param connectTimeout how long opening a connection may take */
   QueryClient(URI endpoint, Duration timeout, Duration connectTimeout) {
+    this(endpoint, timeout, connectTimeout, RequestSigner.NONE);
+  }
+
+  /** @param signer authenticates each request (SigV4, a bearer token, or nothing) */
+  QueryClient(URI endpoint, Duration timeout, Duration connectTimeout, RequestSigner signer) {
     this.endpoint = endpoint;
     this.timeout = timeout;
     this.http = HttpClient.newBuilder().connectTimeout(connectTimeout).build();
+    this.signer = signer;
   }
 
   /** A client of the same endpoint whose requests time out after {@code requestTimeout}. */
   QueryClient withTimeout(Duration requestTimeout, Duration connectTimeout) {
-    return new QueryClient(endpoint, requestTimeout, connectTimeout);
+    return new QueryClient(endpoint, requestTimeout, connectTimeout, signer);
   }
 
   URI endpoint() {
@@ -118,15 +125,12 @@ final class QueryClient {
     if (mode != null) {
       body.put("mode", mode.name().toLowerCase(java.util.Locale.ROOT));
     }
-    return http.send(request("/v1/queries", accept)
-        .header("Content-Type", JSON_TYPE)
-        .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)))
-        .build(), HttpResponse.BodyHandlers.ofByteArray());
+    return send("POST", "/v1/queries", accept, JSON.writeValueAsBytes(body));
   }
 
   /** {@code GET} of a job's status path; 200 with a {@link JobStatus} body, 404 for an unknown id. */
   HttpResponse<byte[]> status(String statusPath) throws IOException, InterruptedException {
-    return http.send(request(statusPath, JSON_TYPE).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+    return send("GET", statusPath, JSON_TYPE, null);
   }
 
   /**
@@ -134,15 +138,27 @@ final class QueryClient {
    * job runs, the job's error when it failed or was cancelled.
    */
   HttpResponse<byte[]> result(String resultPath, String accept) throws IOException, InterruptedException {
-    return http.send(request(resultPath, accept).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+    return send("GET", resultPath, accept, null);
   }
 
   /** {@code DELETE /v1/queries/<id>}: 202 with the job's status once the cancel is recorded, 409 when it had finished. */
   HttpResponse<byte[]> cancel(String queryId) throws IOException, InterruptedException {
-    return http.send(request(statusPath(queryId), JSON_TYPE).DELETE().build(), HttpResponse.BodyHandlers.ofByteArray());
+    return send("DELETE", statusPath(queryId), JSON_TYPE, null);
   }
 
-  private HttpRequest.Builder request(String path, String accept) {
-    return HttpRequest.newBuilder(resolve(path)).timeout(timeout).header("Accept", accept);
+  /** Sends one request, authenticated by the signer; {@code body} null for none. */
+  private HttpResponse<byte[]> send(String method, String path, String accept, byte[] body)
+      throws IOException, InterruptedException {
+    URI uri = resolve(path);
+    Map<String, String> headers = new java.util.LinkedHashMap<>();
+    headers.put("Accept", accept);
+    if (body != null) {
+      headers.put("Content-Type", JSON_TYPE);
+    }
+    HttpRequest.Builder builder = HttpRequest.newBuilder(uri).timeout(timeout)
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+    headers.forEach(builder::header);
+    signer.sign(builder, method, uri, headers, body == null ? new byte[0] : body);
+    return http.send(builder.build(), HttpResponse.BodyHandlers.ofByteArray());
   }
 }

@@ -88,7 +88,7 @@ final class QueryCommand implements Callable<Integer> {
       err.println("--sync and --detach exclude each other: --detach submits asynchronously and does not wait");
       return ExitCodes.USAGE;
     }
-    QueryClient client = new QueryClient(endpoint.endpoint, Duration.ofSeconds(timeoutSeconds));
+    QueryClient client = endpoint.client(Duration.ofSeconds(timeoutSeconds));
     Instant submitted = Instant.now();
     HttpResponse<byte[]> response = client.submit(sql, properties, sync ? QueryClient.Mode.SYNC : QueryClient.Mode.ASYNC,
         format == ResultFormat.JSON ? QueryClient.JSON_TYPE : QueryClient.ARROW_STREAM);

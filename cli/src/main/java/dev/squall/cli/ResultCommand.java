@@ -50,7 +50,7 @@ final class ResultCommand implements Callable<Integer> {
       err.println("--timeout must be a positive number of seconds, got " + timeoutSeconds);
       return ExitCodes.USAGE;
     }
-    QueryClient client = new QueryClient(endpoint.endpoint, Duration.ofSeconds(timeoutSeconds));
+    QueryClient client = endpoint.client(Duration.ofSeconds(timeoutSeconds));
     String id = queryIdArgument.queryId;
     ProgressDisplay display = noWait ? new ProgressDisplay(err, false, 80) : ProgressDisplay.choose(err, quiet, progress);
     JobFollower follower = new JobFollower(client.withTimeout(QueryCommand.POLL_REQUEST_TIMEOUT, Duration.ofSeconds(10)),

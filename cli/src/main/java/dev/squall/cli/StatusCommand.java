@@ -36,7 +36,7 @@ final class StatusCommand implements Callable<Integer> {
       return ExitCodes.USAGE;
     }
     String queryId = id.queryId;
-    QueryClient client = new QueryClient(endpoint.endpoint, Duration.ofSeconds(30));
+    QueryClient client = endpoint.client(Duration.ofSeconds(30));
     HttpResponse<byte[]> r = client.status(QueryClient.statusPath(queryId));
     if (r.statusCode() != 200) {
       AnswerPrinter.printError(r.statusCode(), r.body(), err);

@@ -15,30 +15,35 @@ import dev.squall.jobstore.JobStore;
 import dev.squall.planner.PlannerSettings;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
+import org.apache.iceberg.catalog.Catalog;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.iceberg.CatalogUtil;
-import org.apache.iceberg.catalog.Catalog;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 /**
- * Builds the coordinator's core from its Lambda environment:
- * {@code SQUALL_TASK_FUNCTION} (task function name or ARN), {@code SQUALL_SHUFFLE_BUCKET},
- * {@code SQUALL_JOB_TABLE} (the DynamoDB job table), {@code SQUALL_MAX_CONCURRENT_TASKS} (default
- * 64), {@code SQUALL_TASK_MEMORY_MB} (the task function's memory size, default 2048; tasks budget
- * 60% of it), {@code SQUALL_SYNC_WAIT_SECONDS} (default 25), {@code SQUALL_JOB_RETENTION_HOURS}
- * (default 24), and the Iceberg catalog: {@code SQUALL_CATALOG_TYPE} ({@code glue} or {@code rest}),
- * {@code SQUALL_CATALOG_URI} (REST), {@code SQUALL_CATALOG_WAREHOUSE}. The function's own name
- * ({@code AWS_LAMBDA_FUNCTION_NAME}, set by Lambda) is where it sends its asynchronous
- * continuations. Credentials come from the function's role through the AWS SDK's default provider
- * chain; none is read from or written to any plan.
+ * Builds the coordinator's core from its Lambda environment. Every setting, its default and range
+ * is listed in docs/configuration.md: {@code SQUALL_TASK_FUNCTION} (task function name, ARN or
+ * alias ARN), {@code SQUALL_SHUFFLE_BUCKET}, {@code SQUALL_JOB_TABLE} (the DynamoDB job table),
+ * {@code SQUALL_MAX_CONCURRENT_TASKS} (default 64), {@code SQUALL_TASK_MEMORY_MB} (the task
+ * function's memory size, default 2048; tasks budget 60% of it), {@code SQUALL_TASK_TIMEOUT_SECONDS}
+ * (the task function's timeout, default 300; synchronous task Invoke calls wait that long plus
+ * {@link #TASK_INVOKE_MARGIN} and are never retried by the SDK), {@code SQUALL_SYNC_WAIT_SECONDS}
+ * (default 25), {@code SQUALL_JOB_RETENTION_HOURS} (default 24), {@code SQUALL_SELF_FUNCTION}
+ * (where the coordinator sends its asynchronous continuations; default {@code
+ * AWS_LAMBDA_FUNCTION_NAME}, set by Lambda, but a deployment names its SnapStart alias), {@code
+ * SQUALL_SCHEMA_ALLOW_LIST} (see {@link SchemaAllowList}), and the Iceberg catalog ({@link
+ * CatalogSettings}). Credentials come from the function's role through the AWS SDK's default
+ * provider chain; none is read from or written to any plan.
  */
 public final class CoordinatorEnvironment {
+  /** Added to the task function's timeout for the Invoke client's read timeout. */
+  public static final Duration TASK_INVOKE_MARGIN = Duration.ofSeconds(15);
+
   private CoordinatorEnvironment() {}
 
   /**
@@ -47,7 +52,10 @@ public final class CoordinatorEnvironment {
   public static CoordinatorFunction build(Map<String, String> env) {
     String taskFunction = required(env, "SQUALL_TASK_FUNCTION");
     String bucket = required(env, "SQUALL_SHUFFLE_BUCKET");
-    String self = required(env, "AWS_LAMBDA_FUNCTION_NAME");
+    String self = env.getOrDefault("SQUALL_SELF_FUNCTION", "");
+    if (self.isBlank()) {
+      self = required(env, "AWS_LAMBDA_FUNCTION_NAME");
+    }
     int concurrency = Integer.parseInt(env.getOrDefault("SQUALL_MAX_CONCURRENT_TASKS", "64"));
     long taskMemoryMb = Long.parseLong(env.getOrDefault("SQUALL_TASK_MEMORY_MB", "2048"));
     CoordinatorSettings settings = CoordinatorSettings.defaults(taskFunction, bucket)
@@ -58,10 +66,12 @@ public final class CoordinatorEnvironment {
     Duration retention = Duration.ofHours(Long.parseLong(env.getOrDefault("SQUALL_JOB_RETENTION_HOURS", "24")));
     JobStore store = JobStores.dynamoDb(required(env, "SQUALL_JOB_TABLE"), retention);
     LambdaClient lambda = LambdaClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder()).build();
+    LambdaClient taskLambda = taskInvokeClient(taskInvokeTimeout(env));
     S3Client s3 = S3Client.builder().httpClientBuilder(UrlConnectionHttpClient.builder()).build();
-    StageScheduler scheduler = new StageScheduler(new LambdaTaskInvoker(lambda, taskFunction, concurrency), RetryPolicy.defaults());
-    return assemble(store, catalog(env), scheduler, s3, S3Presigner.create(), new RootAllocator(),
-        new LambdaSelfInvoker(lambda, self), settings, jobSettings, PlannerSettings.defaults(), DriverHooks.NONE);
+    StageScheduler scheduler = new StageScheduler(new LambdaTaskInvoker(taskLambda, taskFunction, concurrency), RetryPolicy.defaults());
+    return assemble(store, CatalogSettings.catalog(env), scheduler, s3, S3Presigner.create(), new RootAllocator(),
+        new LambdaSelfInvoker(lambda, self), settings, jobSettings, PlannerSettings.defaults(), DriverHooks.NONE,
+        SchemaAllowList.parse(env.get("SQUALL_SCHEMA_ALLOW_LIST")));
   }
 
   /**
@@ -70,31 +80,54 @@ public final class CoordinatorEnvironment {
   public static CoordinatorFunction assemble(JobStore store, Catalog catalog, StageScheduler scheduler, S3Client s3,
       S3Presigner presigner, BufferAllocator allocator, dev.squall.coordinator.job.SelfInvoker self,
       CoordinatorSettings settings, JobSettings jobSettings, PlannerSettings plannerDefaults, DriverHooks hooks) {
+    return assemble(store, catalog, scheduler, s3, presigner, allocator, self, settings, jobSettings, plannerDefaults,
+        hooks, SchemaAllowList.NONE);
+  }
+
+  /** As above, with the schemas each caller may query. */
+  public static CoordinatorFunction assemble(JobStore store, Catalog catalog, StageScheduler scheduler, S3Client s3,
+      S3Presigner presigner, BufferAllocator allocator, dev.squall.coordinator.job.SelfInvoker self,
+      CoordinatorSettings settings, JobSettings jobSettings, PlannerSettings plannerDefaults, DriverHooks hooks,
+      SchemaAllowList allowList) {
     Clock clock = Clock.systemUTC();
     ResultStore results = new ResultStore(s3, presigner, settings.shuffleBucket(), settings.resultUrlTtl());
-    JobDriver driver = new JobDriver(store, new JobPlanner(catalog, settings, plannerDefaults),
+    JobDriver driver = new JobDriver(store, new JobPlanner(catalog, settings, plannerDefaults, allowList),
         new PlanStore(s3, settings.shuffleBucket()), results, scheduler, s3, allocator, settings.shuffleBucket(), self,
         jobSettings, settings.jobTimeout(), clock, hooks, new WriteFinalizer(catalog));
     return new CoordinatorFunction(new QueryCoordinator(store, driver, results, self, s3, settings, jobSettings, clock));
   }
 
-  static Catalog catalog(Map<String, String> env) {
-    String type = env.getOrDefault("SQUALL_CATALOG_TYPE", "glue");
-    Map<String, String> props = new HashMap<>();
-    switch (type) {
-      case "glue" -> props.put(CatalogUtil.ICEBERG_CATALOG_TYPE, CatalogUtil.ICEBERG_CATALOG_TYPE_GLUE);
-      case "rest" -> {
-        props.put(CatalogUtil.ICEBERG_CATALOG_TYPE, CatalogUtil.ICEBERG_CATALOG_TYPE_REST);
-        props.put("uri", required(env, "SQUALL_CATALOG_URI"));
-      }
-      default -> throw new IllegalArgumentException("SQUALL_CATALOG_TYPE must be glue or rest, not '" + type + "'");
+  /**
+   * How long a synchronous task Invoke may wait for its answer: the task function's timeout
+   * ({@code SQUALL_TASK_TIMEOUT_SECONDS}, default 300, 1-900) plus {@link #TASK_INVOKE_MARGIN}, so
+   * that a slow task ends as the function's own timeout error rather than a client read timeout.
+   *
+   * @throws IllegalArgumentException for a value that is not a whole number of seconds in range
+   */
+  public static Duration taskInvokeTimeout(Map<String, String> env) {
+    String raw = env.getOrDefault("SQUALL_TASK_TIMEOUT_SECONDS", "300");
+    long seconds;
+    try {
+      seconds = Long.parseLong(raw.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("SQUALL_TASK_TIMEOUT_SECONDS must be a whole number of seconds, not '" + raw + "'");
     }
-    if (env.containsKey("SQUALL_CATALOG_WAREHOUSE")) {
-      props.put("warehouse", env.get("SQUALL_CATALOG_WAREHOUSE"));
+    if (seconds < 1 || seconds > 900) {
+      throw new IllegalArgumentException("SQUALL_TASK_TIMEOUT_SECONDS must be within 1-900, not " + seconds);
     }
-    props.put("io-impl", "org.apache.iceberg.aws.s3.S3FileIO");
-    props.put("http-client.type", "urlconnection");
-    return CatalogUtil.buildIcebergCatalog("squall", props, null);
+    return Duration.ofSeconds(seconds).plus(TASK_INVOKE_MARGIN);
+  }
+
+  /**
+   * A Lambda client for synchronous task invocations: reads wait {@code timeout}, and the SDK never
+   * re-sends a timed-out Invoke (its default would run the same attempt twice; the scheduler retries
+   * with a new attempt instead).
+   */
+  static LambdaClient taskInvokeClient(Duration timeout) {
+    return LambdaClient.builder()
+        .httpClientBuilder(UrlConnectionHttpClient.builder().socketTimeout(timeout))
+        .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()).apiCallTimeout(timeout))
+        .build();
   }
 
   static String required(Map<String, String> env, String name) {

@@ -1,6 +1,7 @@
 package dev.squall.coordinator;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.squall.coordinator.api.Caller;
 import dev.squall.coordinator.api.QueryAnswer;
 import dev.squall.coordinator.api.QueryNotFinishedException;
 import dev.squall.coordinator.api.QueryNotFoundException;
@@ -69,8 +70,8 @@ public final class QueryCoordinator implements QueryService {
   }
 
   @Override
-  public Submission submit(String queryId, String sql, Map<String, String> properties, boolean async) {
-    JobRecord job = store.create(new NewJob(queryId, sql, properties), clock.instant());
+  public Submission submit(Caller caller, String queryId, String sql, Map<String, String> properties, boolean async) {
+    JobRecord job = store.create(new NewJob(queryId, sql, properties, caller.id()), clock.instant());
     if (async) {
       self.resume(queryId);
       return Submission.accepted(statusOf(job));
@@ -90,15 +91,15 @@ public final class QueryCoordinator implements QueryService {
   }
 
   @Override
-  public QueryStatus status(String queryId) {
-    JobRecord job = find(queryId);
+  public QueryStatus status(Caller caller, String queryId) {
+    JobRecord job = find(caller, queryId);
     takeOverIfUnattended(job);
     return statusOf(job);
   }
 
   @Override
-  public QueryAnswer result(String queryId) {
-    JobRecord job = find(queryId);
+  public QueryAnswer result(Caller caller, String queryId) {
+    JobRecord job = find(caller, queryId);
     switch (job.state()) {
       case SUCCEEDED -> {
         return answerOf(job, null);
@@ -112,7 +113,8 @@ public final class QueryCoordinator implements QueryService {
   }
 
   @Override
-  public QueryStatus cancel(String queryId) {
+  public QueryStatus cancel(Caller caller, String queryId) {
+    find(caller, queryId);
     JobRecord job;
     try {
       job = store.requestCancel(queryId, clock.instant());
@@ -177,8 +179,10 @@ public final class QueryCoordinator implements QueryService {
     return true;
   }
 
-  private JobRecord find(String queryId) {
-    return store.get(queryId).orElseThrow(() -> new QueryNotFoundException(queryId));
+  /** The job, if {@code caller} submitted it: another caller's job reads as absent. */
+  private JobRecord find(Caller caller, String queryId) {
+    return store.get(queryId).filter(job -> caller.owns(job.caller()))
+        .orElseThrow(() -> new QueryNotFoundException(queryId));
   }
 
   private QueryAnswer answerOf(JobRecord job, byte[] inMemory) {

@@ -27,6 +27,7 @@ import java.util.Objects;
  *     as an S3 URI), or null
  * @param summary the job summary (opaque bytes: a serialized QuerySummary), or null
  * @param expiresAt when the store may delete the job (set on reaching a terminal state), or null
+ * @param caller the identity that submitted the job ({@link NewJob#caller}); empty when none
  */
 public record JobRecord(
     String jobId,
@@ -45,12 +46,23 @@ public record JobRecord(
     JobError error,
     String resultLocation,
     byte[] summary,
-    Instant expiresAt) {
+    Instant expiresAt,
+    String caller) {
   public JobRecord {
     Objects.requireNonNull(jobId, "jobId");
     Objects.requireNonNull(state, "state");
     properties = Map.copyOf(properties);
     progress = List.copyOf(progress);
+    caller = caller == null ? "" : caller;
+  }
+
+  /** A job of no identified caller. */
+  public JobRecord(String jobId, String sql, Map<String, String> properties, JobState state, long version,
+      String owner, long leaseEpoch, Instant leaseExpiresAt, boolean cancelRequested, Instant createdAt,
+      Instant updatedAt, Instant finishedAt, List<StageProgress> progress, JobError error, String resultLocation,
+      byte[] summary, Instant expiresAt) {
+    this(jobId, sql, properties, state, version, owner, leaseEpoch, leaseExpiresAt, cancelRequested, createdAt,
+        updatedAt, finishedAt, progress, error, resultLocation, summary, expiresAt, "");
   }
 
   /** True when a lease is held and has not lapsed at {@code now}. */

@@ -20,6 +20,8 @@ public final class JobStoreLimits {
   public static final int MAX_SUMMARY_BYTES = 64 * 1024;
   /** The per-query properties, keys and values together, in UTF-8 bytes. */
   public static final int MAX_PROPERTIES_BYTES = 16 * 1024;
+  /** Largest caller identity (an IAM ARN or a JWT issuer and subject). */
+  public static final int MAX_CALLER_BYTES = 2 * 1024;
   /** The result location, in UTF-8 bytes. */
   public static final int MAX_RESULT_LOCATION_BYTES = 2 * 1024;
   /** Stages in the per-stage progress. */
@@ -48,6 +50,7 @@ public final class JobStoreLimits {
       props += utf8Length(e.getKey()) + utf8Length(e.getValue());
     }
     requireAtMost("properties of job " + job.jobId(), props, MAX_PROPERTIES_BYTES);
+    requireAtMost("caller identity of job " + job.jobId(), utf8Length(job.caller()), MAX_CALLER_BYTES);
     return job;
   }
 

@@ -1,21 +1,13 @@
 package dev.squall.jobstore;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -47,11 +39,11 @@ public final class DynaliteServer implements AutoCloseable {
    *     not answer within 30 s; the message names the cause and the log file
    */
   public static DynaliteServer start() {
-    Path node = onPath("node").orElseThrow(() -> new IllegalStateException(
+    Path node = NpmPackages.onPath("node").orElseThrow(() -> new IllegalStateException(
         "dynalite needs Node.js: 'node' is not on the PATH (" + System.getenv("PATH") + "); install Node 20"));
     Path home = Path.of(System.getProperty("java.io.tmpdir"), "squall-dynalite", VERSION);
     Path cli = home.resolve("node_modules").resolve("dynalite").resolve("cli.js");
-    install(home, cli);
+    NpmPackages.install("dynalite@" + VERSION, home, cli);
     int port = freePort();
     Path log = home.resolve("dynalite-" + port + ".log");
     ProcessBuilder pb = new ProcessBuilder(node.toString(), cli.toString(), "--host", "127.0.0.1",
@@ -79,7 +71,7 @@ public final class DynaliteServer implements AutoCloseable {
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
         throw new IllegalStateException("dynalite exited with code " + process.exitValue() + " before answering; "
-            + "output: " + tail(log));
+            + "output: " + NpmPackages.tail(log));
       }
       try (Socket s = new Socket()) {
         s.connect(new InetSocketAddress("127.0.0.1", port), 200);
@@ -90,7 +82,7 @@ public final class DynaliteServer implements AutoCloseable {
     }
     close();
     throw new IllegalStateException("dynalite did not answer on 127.0.0.1:" + port + " within " + START_TIMEOUT
-        + "; output: " + tail(log));
+        + "; output: " + NpmPackages.tail(log));
   }
 
   /** Stops the server and its child processes. */
@@ -109,74 +101,11 @@ public final class DynaliteServer implements AutoCloseable {
     }
   }
 
-  private static void install(Path home, Path cli) {
-    Path done = home.resolve(".installed");
-    try {
-      Files.createDirectories(home);
-      try (FileChannel lockFile = FileChannel.open(home.resolve(".lock"), StandardOpenOption.CREATE,
-          StandardOpenOption.WRITE); FileLock lock = lockFile.lock()) {
-        if (Files.exists(done) && Files.exists(cli)) {
-          return;
-        }
-        Path npm = onPath("npm").orElseThrow(() -> new IllegalStateException(
-            "dynalite is installed with npm, but 'npm' is not on the PATH; install Node 20 with npm"));
-        Path installLog = home.resolve("npm-install.log");
-        Process p = new ProcessBuilder(npm.toString(), "install", "--no-audit", "--no-fund", "--prefix",
-            home.toString(), "dynalite@" + VERSION)
-            .redirectErrorStream(true)
-            .redirectOutput(installLog.toFile())
-            .start();
-        if (!p.waitFor(5, TimeUnit.MINUTES)) {
-          p.destroyForcibly();
-          throw new IllegalStateException("npm install dynalite@" + VERSION + " took more than 5 minutes; output: "
-              + tail(installLog));
-        }
-        if (p.exitValue() != 0 || !Files.exists(cli)) {
-          throw new IllegalStateException("npm install dynalite@" + VERSION + " into " + home + " failed (exit "
-              + p.exitValue() + "); output: " + tail(installLog));
-        }
-        Files.writeString(done, "dynalite@" + VERSION + "\n");
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot install dynalite into " + home, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while installing dynalite", e);
-    }
-  }
-
-  private static Optional<Path> onPath(String program) {
-    String path = System.getenv("PATH");
-    if (path == null) {
-      return Optional.empty();
-    }
-    boolean windows = System.getProperty("os.name", "").toLowerCase().startsWith("windows");
-    List<String> names = windows ? List.of(program + ".cmd", program + ".exe") : List.of(program);
-    for (String dir : path.split(File.pathSeparator)) {
-      for (String name : names) {
-        Path candidate = Path.of(dir, name);
-        if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-          return Optional.of(candidate);
-        }
-      }
-    }
-    return Optional.empty();
-  }
-
   private static int freePort() {
     try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();
     } catch (IOException e) {
       throw new UncheckedIOException("No free port for dynalite", e);
-    }
-  }
-
-  private static String tail(Path file) {
-    try {
-      String text = Files.readString(file, StandardCharsets.UTF_8);
-      return text.length() > 2000 ? text.substring(text.length() - 2000) : text;
-    } catch (IOException e) {
-      return "(no output: " + e.getMessage() + ")";
     }
   }
 

@@ -110,6 +110,33 @@ public abstract class JobStoreContract {
   }
 
   @Test
+  void callerIdentityIsStoredAndSurvivesEveryLaterWrite() {
+    String caller = "iam|arn:aws:sts::123456789012:assumed-role/analyst/alice";
+    assertThat(store.create(new NewJob("job-caller", "SELECT 1", Map.of(), caller), at(0)).caller()).isEqualTo(caller);
+    assertThat(store.get("job-caller").orElseThrow().caller()).isEqualTo(caller);
+    Lease lease = acquired("job-caller", "coord-a", at(1));
+    assertThat(store.transition(lease, JobState.QUEUED, JobState.RUNNING, JobUpdate.NONE, at(2)).caller())
+        .isEqualTo(caller);
+    assertThat(store.update(lease, JobUpdate.progress(List.of(new StageProgress(0, 1, 2))), at(3)).caller())
+        .isEqualTo(caller);
+    assertThat(store.requestCancel("job-caller", at(4)).caller()).isEqualTo(caller);
+    assertThat(store.transition(lease, JobState.RUNNING, JobState.CANCELLED, JobUpdate.NONE, at(5)).caller())
+        .isEqualTo(caller);
+    assertThat(store.get("job-caller").orElseThrow().caller()).isEqualTo(caller);
+    assertThat(newJob("job-anonymous", at(0)).caller()).isEmpty();
+    assertThat(store.get("job-anonymous").orElseThrow().caller()).isEmpty();
+  }
+
+  @Test
+  void oversizedCallerIdentityIsRefusedNamingTheLimit() {
+    String caller = "x".repeat(JobStoreLimits.MAX_CALLER_BYTES + 1);
+    assertThatThrownBy(() -> store.create(new NewJob("job-long-caller", "SELECT 1", Map.of(), caller), at(0)))
+        .isInstanceOf(JobStoreException.class)
+        .hasMessageContaining(String.valueOf(JobStoreLimits.MAX_CALLER_BYTES));
+    assertThat(store.get("job-long-caller")).isEmpty();
+  }
+
+  @Test
   void creatingAnExistingJobIdIsRefusedAndKeepsTheFirstJob() {
     newJob("job-dup", at(0));
     assertThatThrownBy(() -> store.create(new NewJob("job-dup", "SELECT 2", Map.of()), at(5)))

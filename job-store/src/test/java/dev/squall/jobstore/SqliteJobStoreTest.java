@@ -51,4 +51,25 @@ class SqliteJobStoreTest extends JobStoreContract {
     temp.close();
     assertThat(file).doesNotExist();
   }
+
+  @Test
+  void databaseFromBeforeCallerIdentitiesGainsTheColumnAndKeepsItsJobs() throws Exception {
+    Path file = dir.resolve("old.db");
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + file);
+        java.sql.Statement s = c.createStatement()) {
+      s.executeUpdate("CREATE TABLE jobs (job_id TEXT PRIMARY KEY, sql_text TEXT NOT NULL, properties TEXT NOT NULL,"
+          + " state TEXT NOT NULL, version INTEGER NOT NULL, owner TEXT, lease_epoch INTEGER NOT NULL,"
+          + " lease_expires_at INTEGER, cancel_requested INTEGER NOT NULL, created_at INTEGER NOT NULL,"
+          + " updated_at INTEGER NOT NULL, finished_at INTEGER, progress TEXT NOT NULL, error_code TEXT,"
+          + " error_message TEXT, error_line INTEGER, error_column INTEGER, result_location TEXT, summary BLOB,"
+          + " expires_at INTEGER)");
+      s.executeUpdate("INSERT INTO jobs VALUES ('job-old', 'SELECT 1', '{}', 'QUEUED', 1, NULL, 0, NULL, 0, 1000,"
+          + " 1000, NULL, '[]', NULL, NULL, NULL, NULL, NULL, NULL, NULL)");
+    }
+    try (SqliteJobStore old = SqliteJobStore.open(file, RETENTION)) {
+      assertThat(old.get("job-old").orElseThrow().caller()).isEmpty();
+      old.create(new NewJob("job-new", "SELECT 2", Map.of(), "jwt|https://issuer|bob"), Instant.ofEpochMilli(2000));
+      assertThat(old.get("job-new").orElseThrow().caller()).isEqualTo("jwt|https://issuer|bob");
+    }
+  }
 }

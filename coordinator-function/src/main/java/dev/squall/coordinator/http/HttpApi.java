@@ -32,7 +32,10 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /v1/health}: {@code {"status": "ok"}}.
  * </ul>
  *
- * Errors are JSON {@code {"error": {"code", "message", "line", "column"}}} with a 4xx/5xx status.
+ * Each request acts for the caller its authorizer context names ({@link
+ * dev.squall.coordinator.api.Caller}); a query of another caller answers 404 NOT_FOUND.
+ *
+ * <p>Errors are JSON {@code {"error": {"code", "message", "line", "column"}}} with a 4xx/5xx status.
  */
 public final class HttpApi {
   public static final String ARROW_STREAM = "application/vnd.apache.arrow.stream";
@@ -87,13 +90,13 @@ public final class HttpApi {
       }
       try {
         if (result && method.equals("GET")) {
-          return answer(queries.result(id), request);
+          return answer(queries.result(request.caller(), id), request);
         }
         if (!result && method.equals("GET")) {
-          return HttpResponseEvent.json(200, statusJson(queries.status(id)).toString());
+          return HttpResponseEvent.json(200, statusJson(queries.status(request.caller(), id)).toString());
         }
         if (!result && method.equals("DELETE")) {
-          QueryStatus status = queries.cancel(id);
+          QueryStatus status = queries.cancel(request.caller(), id);
           JobState state = JobState.valueOf(status.state());
           if (state.isTerminal() && state != JobState.CANCELLED) {
             return errors.of(409, "USER_ERROR", "query " + id + " has already finished: it is " + status.state(), 0, 0, id);
@@ -115,7 +118,7 @@ public final class HttpApi {
     String queryId = UUID.randomUUID().toString();
     try {
       QueryRequestParser.ParsedQuery parsed = parser.parse(request.body());
-      Submission submission = queries.submit(queryId, parsed.sql(), parsed.properties(), parsed.async());
+      Submission submission = queries.submit(request.caller(), queryId, parsed.sql(), parsed.properties(), parsed.async());
       if (!submission.isAnswered()) {
         return HttpResponseEvent.json(202, acceptedJson(submission.accepted()).toString());
       }

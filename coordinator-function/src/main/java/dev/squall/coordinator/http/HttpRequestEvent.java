@@ -1,6 +1,7 @@
 package dev.squall.coordinator.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.squall.coordinator.api.Caller;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Locale;
@@ -17,9 +18,11 @@ import java.util.TreeMap;
  * @param query query-string parameters
  * @param body the request body, base64-decoded when the event says so; empty when absent
  * @param requestId API Gateway's request id, or empty
+ * @param caller the identity the API's authorizer reported ({@link Caller#NONE} when none)
  */
 public record HttpRequestEvent(
-    String method, String path, Map<String, String> headers, Map<String, String> query, byte[] body, String requestId) {
+    String method, String path, Map<String, String> headers, Map<String, String> query, byte[] body, String requestId,
+    Caller caller) {
 
   /**
    * Reads a payload-format-2.0 event.
@@ -46,7 +49,8 @@ public record HttpRequestEvent(
           : bodyNode.asText().getBytes(StandardCharsets.UTF_8);
     }
     String requestId = event.path("requestContext").path("requestId").asText("");
-    return new HttpRequestEvent(method.toUpperCase(Locale.ROOT), path, headers, query, body, requestId);
+    return new HttpRequestEvent(method.toUpperCase(Locale.ROOT), path, headers, query, body, requestId,
+        Caller.fromEvent(event));
   }
 
   /** A header value, or the default when absent. Names are matched case-insensitively. */

@@ -142,7 +142,7 @@ public final class JobDriver {
         return finishFailed(keeper, job, new JobError(ErrorCode.CANCELLED.name(), "query was cancelled", 0, 0), true, null);
       }
       if (job.state() == JobState.QUEUED) {
-        JobPlanner.Planned planned = planner.plan(jobId, job.sql(), job.properties());
+        JobPlanner.Planned planned = planner.plan(jobId, job.sql(), job.properties(), job.caller());
         if (planned.isExplain()) {
           return finishExplain(keeper, job, planned.explain());
         }

@@ -1,6 +1,7 @@
 package dev.squall.coordinator.job;
 
 import dev.squall.coordinator.CoordinatorSettings;
+import dev.squall.coordinator.SchemaAllowList;
 import dev.squall.coordinator.QueryProperties;
 import dev.squall.coordinator.api.SquallException;
 import dev.squall.coordinator.commit.WriteTargets;
@@ -25,11 +26,18 @@ public final class JobPlanner {
   private final Catalog catalog;
   private final CoordinatorSettings settings;
   private final PlannerSettings defaults;
+  private final SchemaAllowList allowList;
 
   public JobPlanner(Catalog catalog, CoordinatorSettings settings, PlannerSettings defaults) {
+    this(catalog, settings, defaults, SchemaAllowList.NONE);
+  }
+
+  /** @param allowList the schemas each caller may plan against */
+  public JobPlanner(Catalog catalog, CoordinatorSettings settings, PlannerSettings defaults, SchemaAllowList allowList) {
     this.catalog = catalog;
     this.settings = settings;
     this.defaults = defaults;
+    this.allowList = allowList;
   }
 
   /** A planned job: a plan to run, or EXPLAIN text to answer with. */
@@ -44,6 +52,16 @@ public final class JobPlanner {
    *     error category of a split-planning failure
    */
   public Planned plan(String jobId, String sql, Map<String, String> properties) {
+    return plan(jobId, sql, properties, "");
+  }
+
+  /**
+   * Plans for {@code caller}: tables outside the caller's allowed schemas are unknown to the plan.
+   *
+   * @throws SquallException as {@link #plan(String, String, Map)}
+   */
+  public Planned plan(String jobId, String sql, Map<String, String> properties, String caller) {
+    Catalog catalog = allowList.restrict(this.catalog, caller);
     PlannerSettings plannerSettings = QueryProperties.apply(defaults, properties);
     PlannedQuery planned;
     ScanAssignment splits;

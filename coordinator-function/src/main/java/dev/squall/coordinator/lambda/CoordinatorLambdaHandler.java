@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import dev.squall.coordinator.CoordinatorEnvironment;
 import dev.squall.coordinator.CoordinatorFunction;
+import dev.squall.coordinator.api.Caller;
 import dev.squall.coordinator.api.QueryAnswer;
 import dev.squall.coordinator.api.QueryService;
 import dev.squall.coordinator.api.QueryStatus;
@@ -23,9 +24,14 @@ import java.util.Map;
  * invocation stream to {@link CoordinatorFunction}, with Lambda's remaining time. The core is built
  * from the environment ({@link CoordinatorEnvironment}) on the first invocation that needs it, so
  * that a misconfigured deployment still answers health checks and malformed requests, and reports
- * the missing setting in each query's error.
+ * the missing setting in each query's error. Loading the class registers the SnapStart priming
+ * ({@link CoordinatorPriming}), which builds none of the deployment's clients.
  */
 public final class CoordinatorLambdaHandler implements RequestStreamHandler {
+  static {
+    CoordinatorPriming.register();
+  }
+
   private volatile CoordinatorFunction core;
   private final HttpApi api = new HttpApi(new LazyQueryService());
 
@@ -59,23 +65,23 @@ public final class CoordinatorLambdaHandler implements RequestStreamHandler {
   /** Builds the core on first use, so that configuration errors surface as query errors. */
   private final class LazyQueryService implements QueryService {
     @Override
-    public Submission submit(String queryId, String sql, Map<String, String> properties, boolean async) {
-      return core().coordinator().submit(queryId, sql, properties, async);
+    public Submission submit(Caller caller, String queryId, String sql, Map<String, String> properties, boolean async) {
+      return core().coordinator().submit(caller, queryId, sql, properties, async);
     }
 
     @Override
-    public QueryStatus status(String queryId) {
-      return core().coordinator().status(queryId);
+    public QueryStatus status(Caller caller, String queryId) {
+      return core().coordinator().status(caller, queryId);
     }
 
     @Override
-    public QueryAnswer result(String queryId) {
-      return core().coordinator().result(queryId);
+    public QueryAnswer result(Caller caller, String queryId) {
+      return core().coordinator().result(caller, queryId);
     }
 
     @Override
-    public QueryStatus cancel(String queryId) {
-      return core().coordinator().cancel(queryId);
+    public QueryStatus cancel(Caller caller, String queryId) {
+      return core().coordinator().cancel(caller, queryId);
     }
   }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.squall.coordinator.api.QueryAnswer;
+import dev.squall.coordinator.api.Caller;
 import dev.squall.coordinator.api.QueryService;
 import dev.squall.coordinator.api.QueryStatus;
 import dev.squall.coordinator.api.Submission;
@@ -23,22 +24,22 @@ class HttpApiTest {
   private static QueryService submitting(java.util.function.Function<String, Submission> submit) {
     return new QueryService() {
       @Override
-      public Submission submit(String queryId, String sql, Map<String, String> properties, boolean async) {
+      public Submission submit(Caller caller, String queryId, String sql, Map<String, String> properties, boolean async) {
         return submit.apply(sql);
       }
 
       @Override
-      public QueryStatus status(String queryId) {
+      public QueryStatus status(Caller caller, String queryId) {
         throw new AssertionError("status must not be read for this request");
       }
 
       @Override
-      public QueryAnswer result(String queryId) {
+      public QueryAnswer result(Caller caller, String queryId) {
         throw new AssertionError("result must not be read for this request");
       }
 
       @Override
-      public QueryStatus cancel(String queryId) {
+      public QueryStatus cancel(Caller caller, String queryId) {
         throw new AssertionError("nothing may be cancelled by this request");
       }
     };

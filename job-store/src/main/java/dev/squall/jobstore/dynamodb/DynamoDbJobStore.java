@@ -271,6 +271,9 @@ public final class DynamoDbJobStore implements JobStore {
     Map<String, AttributeValue> props = new HashMap<>();
     job.properties().forEach((k, v) -> props.put(k, s(v)));
     item.put("properties", AttributeValue.fromM(props));
+    if (!job.caller().isEmpty()) {
+      item.put("caller", s(job.caller()));
+    }
     item.put("state", s(JobState.QUEUED.name()));
     item.put("version", n(1));
     item.put("lease_epoch", n(0));
@@ -777,7 +780,8 @@ public final class DynamoDbJobStore implements JobStore {
         error,
         stringOf(item, "result_location"),
         bytesOf(item, "summary"),
-        instantOf(item, "expires_at_ms"));
+        instantOf(item, "expires_at_ms"),
+        stringOf(item, "caller"));
   }
 
   private static String stringOf(Map<String, AttributeValue> item, String name) {

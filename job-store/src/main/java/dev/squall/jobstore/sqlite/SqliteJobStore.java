@@ -71,7 +71,7 @@ public final class SqliteJobStore implements JobStore {
 
   private static final String JOB_COLUMNS = "job_id, sql_text, properties, state, version, owner, lease_epoch,"
       + " lease_expires_at, cancel_requested, created_at, updated_at, finished_at, progress, error_code,"
-      + " error_message, error_line, error_column, result_location, summary, expires_at";
+      + " error_message, error_line, error_column, result_location, summary, expires_at, caller";
 
   private final Path file;
   private final boolean deleteOnClose;
@@ -151,7 +151,9 @@ public final class SqliteJobStore implements JobStore {
             + " version INTEGER NOT NULL, owner TEXT, lease_epoch INTEGER NOT NULL, lease_expires_at INTEGER,"
             + " cancel_requested INTEGER NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,"
             + " finished_at INTEGER, progress TEXT NOT NULL, error_code TEXT, error_message TEXT,"
-            + " error_line INTEGER, error_column INTEGER, result_location TEXT, summary BLOB, expires_at INTEGER)");
+            + " error_line INTEGER, error_column INTEGER, result_location TEXT, summary BLOB, expires_at INTEGER,"
+            + " caller TEXT NOT NULL DEFAULT '')");
+        addCallerColumn(c);
         s.executeUpdate("CREATE INDEX IF NOT EXISTS jobs_unfinished ON jobs (created_at, job_id)"
             + " WHERE state NOT IN " + TERMINAL);
         s.executeUpdate("CREATE INDEX IF NOT EXISTS jobs_expiry ON jobs (expires_at) WHERE expires_at IS NOT NULL");
@@ -173,13 +175,14 @@ public final class SqliteJobStore implements JobStore {
     long t = now.toEpochMilli();
     return write("create job " + job.jobId(), c -> {
       try (PreparedStatement ps = c.prepareStatement("INSERT INTO jobs (" + JOB_COLUMNS + ")"
-          + " VALUES (?, ?, ?, 'QUEUED', 1, NULL, 0, NULL, 0, ?, ?, NULL, '[]', NULL, NULL, NULL, NULL, NULL, NULL, NULL)"
+          + " VALUES (?, ?, ?, 'QUEUED', 1, NULL, 0, NULL, 0, ?, ?, NULL, '[]', NULL, NULL, NULL, NULL, NULL, NULL, NULL, ?)"
           + " ON CONFLICT (job_id) DO NOTHING")) {
         ps.setString(1, job.jobId());
         ps.setString(2, job.sql());
         ps.setString(3, toJson(job.properties()));
         ps.setLong(4, t);
         ps.setLong(5, t);
+        ps.setString(6, job.caller());
         if (ps.executeUpdate() == 0) {
           throw new StateConflictException("Job " + job.jobId() + " exists already");
         }
@@ -568,7 +571,22 @@ public final class SqliteJobStore implements JobStore {
         error,
         rs.getString("result_location"),
         rs.getBytes("summary"),
-        instant(rs, "expires_at"));
+        instant(rs, "expires_at"),
+        rs.getString("caller"));
+  }
+
+  /** Databases created before jobs recorded their caller get the column; their jobs have none. */
+  private static void addCallerColumn(Connection c) throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("PRAGMA table_info(jobs)")) {
+      while (rs.next()) {
+        if (rs.getString("name").equals("caller")) {
+          return;
+        }
+      }
+    }
+    try (Statement s = c.createStatement()) {
+      s.executeUpdate("ALTER TABLE jobs ADD COLUMN caller TEXT NOT NULL DEFAULT ''");
+    }
   }
 
   private static Instant instant(ResultSet rs, String column) throws SQLException {

@@ -19,6 +19,12 @@ import java.util.Objects;
  */
 public final class Gateway implements AutoCloseable {
   /** API Gateway HTTP APIs' maximum integration timeout. */
+  /**
+   * The header a local request names its caller with; the function sees it as the IAM authorizer's
+   * {@code requestContext.authorizer.iam.userArn}. Local only: on AWS the authorizer alone says who
+   * called.
+   */
+  public static final String IDENTITY_HEADER = "x-squall-identity";
   public static final Duration DEFAULT_INTEGRATION_TIMEOUT = Duration.ofSeconds(30);
 
   private final LoopbackHttpServer server;

@@ -29,6 +29,11 @@ import java.util.Optional;
  * comma-joined), {@code queryStringParameters} (decoded, repeated names comma-joined),
  * {@code requestContext}, {@code body} and {@code isBase64Encoded} (text content types as text,
  * all else base64; see {@link TextContentTypes}).
+ *
+ * <p>The local gateway has no authorizer; a request may name its caller in the header {@value
+ * Gateway#IDENTITY_HEADER}, which becomes {@code requestContext.authorizer.iam.userArn} as the IAM
+ * authorizer reports a SigV4 signer on AWS (and is not passed on as a header). Only the local stack
+ * reads this header: on AWS the identity comes from the authorizer alone.
  */
 final class HttpApiEventBuilder {
   /** Account id reported in requestContext (LocalStack's default account). */
@@ -58,6 +63,7 @@ final class HttpApiEventBuilder {
     event.put("rawQueryString", rawQuery);
 
     Map<String, List<String>> headers = lowerCaseHeaders(request.headers());
+    List<String> identity = headers.remove(Gateway.IDENTITY_HEADER);
     List<String> cookies = cookies(headers.remove("cookie"));
     if (!cookies.isEmpty()) {
       ArrayNode array = event.putArray("cookies");
@@ -83,6 +89,11 @@ final class HttpApiEventBuilder {
     http.put("protocol", request.protocol());
     http.put("sourceIp", request.sourceIp());
     http.put("userAgent", Optional.ofNullable(headers.get("user-agent")).map(v -> String.join(",", v)).orElse(""));
+    if (identity != null && !identity.isEmpty() && !identity.get(0).isBlank()) {
+      ObjectNode iam = context.putObject("authorizer").putObject("iam");
+      iam.put("accountId", ACCOUNT_ID);
+      iam.put("userArn", identity.get(0).trim());
+    }
     context.put("requestId", requestId);
     context.put("routeKey", "$default");
     context.put("stage", "$default");

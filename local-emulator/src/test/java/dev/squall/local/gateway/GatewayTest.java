@@ -119,6 +119,18 @@ class GatewayTest {
   }
 
   @Test
+  void identityHeaderBecomesTheIamAuthorizerContextAndIsNotPassedOn() throws Exception {
+    HttpResponse<byte[]> named = send(HttpRequest.newBuilder(uri("/event"))
+        .header(Gateway.IDENTITY_HEADER, "arn:aws:iam::000000000000:user/alice").GET());
+    JsonNode event = JSON.readTree(named.body());
+    assertThat(event.at("/requestContext/authorizer/iam/userArn").asText()).isEqualTo("arn:aws:iam::000000000000:user/alice");
+    assertThat(event.path("headers").has(Gateway.IDENTITY_HEADER)).isFalse();
+
+    JsonNode anonymous = JSON.readTree(send(HttpRequest.newBuilder(uri("/event")).GET()).body());
+    assertThat(anonymous.path("requestContext").has("authorizer")).isFalse();
+  }
+
+  @Test
   void requestReachesFunctionAsPayloadFormat2EventAndGetsItsAnswer() throws Exception {
     HttpResponse<byte[]> response = send(HttpRequest.newBuilder(uri("/event?a=1&b=x%20y&a=2&flag"))
         .header("X-Multi", "one")

@@ -14,11 +14,16 @@ import org.apache.arrow.memory.RootAllocator;
  * The task function on AWS Lambda: a thin adapter (run by Quarkus' Lambda runtime) over
  * {@link TaskFunction}. Clients and the allocator are built once per sandbox, from the environment
  * ({@link TaskEnvironment#fromEnv}). An attempt stops when less than a second of the invocation's
- * time is left, so that it can still answer.
+ * time is left, so that it can still answer. Loading the class registers the SnapStart priming
+ * ({@link TaskPriming}).
  */
 public final class TaskLambdaHandler implements RequestStreamHandler {
   private static final long STOP_BEFORE_DEADLINE_MS = 1000;
   private final TaskFunction function;
+
+  static {
+    TaskPriming.register();
+  }
 
   public TaskLambdaHandler() {
     TaskEnvironment env = TaskEnvironment.fromEnv(System.getenv());
