@@ -9,6 +9,7 @@ import dev.squall.coordinator.job.PlanStore;
 import dev.squall.coordinator.job.ResultStore;
 import dev.squall.coordinator.job.DriverHooks;
 import dev.squall.coordinator.scheduler.LambdaTaskInvoker;
+import dev.squall.coordinator.scheduler.TaskLambdaClients;
 import dev.squall.coordinator.scheduler.RetryPolicy;
 import dev.squall.coordinator.scheduler.StageScheduler;
 import dev.squall.jobstore.JobStore;
@@ -31,7 +32,8 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * {@code SQUALL_TASK_FUNCTION} (task function name or ARN), {@code SQUALL_SHUFFLE_BUCKET},
  * {@code SQUALL_JOB_TABLE} (the DynamoDB job table), {@code SQUALL_MAX_CONCURRENT_TASKS} (default
  * 64), {@code SQUALL_TASK_MEMORY_MB} (the task function's memory size, default 2048; tasks budget
- * 60% of it), {@code SQUALL_SYNC_WAIT_SECONDS} (default 25), {@code SQUALL_JOB_RETENTION_HOURS}
+ * 60% of it), {@code SQUALL_TASK_TIMEOUT_SECONDS} (the task function's timeout, default 900: task
+ * invocations wait this long plus a margin, without SDK retries), {@code SQUALL_SYNC_WAIT_SECONDS} (default 25), {@code SQUALL_JOB_RETENTION_HOURS}
  * (default 24), and the Iceberg catalog: {@code SQUALL_CATALOG_TYPE} ({@code glue} or {@code rest}),
  * {@code SQUALL_CATALOG_URI} (REST), {@code SQUALL_CATALOG_WAREHOUSE}. The function's own name
  * ({@code AWS_LAMBDA_FUNCTION_NAME}, set by Lambda) is where it sends its asynchronous
@@ -57,9 +59,12 @@ public final class CoordinatorEnvironment {
         .withSyncWait(Duration.ofSeconds(Long.parseLong(env.getOrDefault("SQUALL_SYNC_WAIT_SECONDS", "25"))));
     Duration retention = Duration.ofHours(Long.parseLong(env.getOrDefault("SQUALL_JOB_RETENTION_HOURS", "24")));
     JobStore store = JobStores.dynamoDb(required(env, "SQUALL_JOB_TABLE"), retention);
+    Duration taskTimeout = Duration.ofSeconds(Long.parseLong(env.getOrDefault("SQUALL_TASK_TIMEOUT_SECONDS", "900")));
+    LambdaClient taskLambda = TaskLambdaClients.configure(LambdaClient.builder(), taskTimeout).build();
     LambdaClient lambda = LambdaClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder()).build();
     S3Client s3 = S3Client.builder().httpClientBuilder(UrlConnectionHttpClient.builder()).build();
-    StageScheduler scheduler = new StageScheduler(new LambdaTaskInvoker(lambda, taskFunction, concurrency), RetryPolicy.defaults());
+    StageScheduler scheduler = new StageScheduler(new LambdaTaskInvoker(taskLambda, taskFunction, concurrency),
+        RetryPolicy.defaults());
     return assemble(store, catalog(env), scheduler, s3, S3Presigner.create(), new RootAllocator(),
         new LambdaSelfInvoker(lambda, self), settings, jobSettings, PlannerSettings.defaults(), DriverHooks.NONE);
   }

@@ -16,6 +16,7 @@ import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.lambda.model.InvocationType;
 import dev.squall.coordinator.scheduler.LambdaTaskInvoker;
 import dev.squall.coordinator.scheduler.RetryPolicy;
+import dev.squall.coordinator.scheduler.TaskLambdaClients;
 import dev.squall.coordinator.scheduler.StageScheduler;
 import dev.squall.local.catalog.LocalCatalog;
 import dev.squall.local.gateway.Gateway;
@@ -57,6 +58,9 @@ public final class LocalDeployment implements AutoCloseable {
   public static final String SHUFFLE_BUCKET = "squall-shuffle";
   public static final String COORDINATOR_FUNCTION = "squall-coordinator";
   public static final String TASK_FUNCTION = "squall-task";
+  /** The task function's timeout, as on AWS. */
+  static final Duration TASK_TIMEOUT = Duration.ofMinutes(15);
+
   /** How long finished jobs stay in the local job store. */
   static final Duration JOB_RETENTION = Duration.ofDays(1);
 
@@ -163,7 +167,7 @@ public final class LocalDeployment implements AutoCloseable {
       lambda = track(LambdaEmulator.start(0, List.of(
           FunctionDefinition.of(TASK_FUNCTION, options.taskHandlerWrapper().apply(taskHandler))
               .withMemoryMb(options.taskMemoryMb())
-              .withTimeout(Duration.ofMinutes(15))
+              .withTimeout(TASK_TIMEOUT)
               .withReservedConcurrency(options.taskConcurrency()))));
 
       // Coordinator: catalog, Lambda and S3 clients; the same core as on AWS.
@@ -172,6 +176,12 @@ public final class LocalDeployment implements AutoCloseable {
           .region(EmbeddedS3.REGION)
           .credentialsProvider(StaticCredentialsProvider.create(keys))
           .httpClientBuilder(UrlConnectionHttpClient.builder().socketTimeout(Duration.ofMinutes(15)))
+          .build());
+      // Task invocations go through a client set up as on AWS: long read timeout, no SDK retries.
+      LambdaClient taskLambdaClient = track(TaskLambdaClients.configure(LambdaClient.builder(), TASK_TIMEOUT)
+          .endpointOverride(lambda.endpoint())
+          .region(EmbeddedS3.REGION)
+          .credentialsProvider(StaticCredentialsProvider.create(keys))
           .build());
       S3Client coordinatorS3 = track(s3.newClient());
       S3Presigner presigner = track(S3Presigner.builder()
@@ -183,7 +193,7 @@ public final class LocalDeployment implements AutoCloseable {
       CoordinatorSettings settings = CoordinatorSettings.defaults(TASK_FUNCTION, SHUFFLE_BUCKET)
           .withMaxConcurrentTasks(options.taskConcurrency())
           .withTaskFunctionMemoryMb(options.taskMemoryMb());
-      LambdaTaskInvoker invoker = track(new LambdaTaskInvoker(lambdaClient, TASK_FUNCTION, options.taskConcurrency()));
+      LambdaTaskInvoker invoker = track(new LambdaTaskInvoker(taskLambdaClient, TASK_FUNCTION, options.taskConcurrency()));
       jobs = options.jobStore() != null ? options.jobStore()
           : track(options.dataDir() == null ? SqliteJobStore.temporary(JOB_RETENTION)
               : SqliteJobStore.open(options.dataDir().resolve("jobs.db"), JOB_RETENTION));

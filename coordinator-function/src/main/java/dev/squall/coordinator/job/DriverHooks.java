@@ -14,6 +14,9 @@ public interface DriverHooks {
   /** The job is in FINALIZING and its result or commit is about to be made. */
   default void finalizing(String jobId) {}
 
-  /** A write job's catalog commit is done (or was found done); SUCCEEDED is not recorded yet. */
+  /**
+   * A write job's catalog commit is done (or was found done) and its end is about to be recorded
+   * (again, if the previous try failed); SUCCEEDED is not recorded yet.
+   */
   default void committed(String jobId) {}
 }
