@@ -37,7 +37,7 @@ public final class TaskPayloads {
    */
   public static TaskSpec decodeSpec(byte[] payload) {
     try {
-      return TaskSpec.parseFrom(unwrap(SPEC, "taskSpec", payload));
+      return ProtoNesting.parse(TaskSpec.parser(), unwrap(SPEC, "taskSpec", payload));
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalArgumentException("task payload does not hold a valid squall.v1.TaskSpec: " + e.getMessage(), e);
     }

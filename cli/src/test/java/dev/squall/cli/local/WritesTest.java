@@ -114,6 +114,10 @@ class WritesTest {
 
     @Override
     public void finalizing(String jobId) {
+      if (coordinatorFault.equals("createTableMeanwhile") && coordinatorFaultDone.compareAndSet(false, true)) {
+        catalog().createTable(TableIdentifier.parse("tpch.w_race"), new org.apache.iceberg.Schema(
+            org.apache.iceberg.types.Types.NestedField.optional(1, "k", org.apache.iceberg.types.Types.LongType.get())));
+      }
       if (coordinatorFault.equals("fenceBeforeCommit") && coordinatorFaultDone.compareAndSet(false, true)) {
         jobStore.fenceNextRenewal();
       }
@@ -423,6 +427,25 @@ class WritesTest {
     } finally {
       writerFault = "";
     }
+  }
+
+  @Test
+  void createTableAsLosingTheRaceForItsNameAnswersTableAlreadyExists() throws Exception {
+    coordinatorFault = "createTableMeanwhile";
+    coordinatorFaultDone.set(false);
+    HttpResponse<byte[]> r;
+    try {
+      r = stack.post("create table tpch.w_race as " + ORDERS_QUERY, SMALL_TASKS, JSON_TYPE);
+    } finally {
+      coordinatorFault = "";
+    }
+    assertThat(coordinatorFaultDone.get()).isTrue();
+    assertThat(r.statusCode()).as(new String(r.body())).isEqualTo(400);
+    JsonNode body = JSON.readTree(r.body());
+    assertThat(body.at("/error/code").asText()).isEqualTo("USER_ERROR");
+    assertThat(body.at("/error/message").asText()).contains("already exists");
+    assertThat(snapshotsOf("tpch.w_race")).isEmpty();
+    assertThat(dataFilesLeftBy(body.get("queryId").asText(), Duration.ofSeconds(10))).isEmpty();
   }
 
   @Test

@@ -147,8 +147,8 @@ public final class IcebergCommitter {
     try {
       table = catalog.loadTable(target.table());
     } catch (NoSuchTableException e) {
-      throw new WriteCommitException("Table " + target.table() + " no longer exists; nothing was committed",
-          false, e);
+      throw WriteCommitException.targetConflict("table " + target.table() + " no longer exists; nothing was committed",
+          e);
     }
     Optional<Snapshot> earlier = jobSnapshot(table, jobId);
     if (earlier.isPresent()) {
@@ -221,8 +221,8 @@ public final class IcebergCommitter {
     if (earlier.isPresent()) {
       return already(earlier.get(), files);
     }
-    throw new WriteCommitException("Table " + id + " was created by another writer after planning;"
-        + " nothing was committed", false, cause);
+    throw WriteCommitException.targetConflict("table " + id + " already exists: another writer created it while"
+        + " the query ran; nothing was committed", cause);
   }
 
   /**

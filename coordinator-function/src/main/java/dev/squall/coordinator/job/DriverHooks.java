@@ -8,6 +8,9 @@ package dev.squall.coordinator.job;
 public interface DriverHooks {
   DriverHooks NONE = new DriverHooks() {};
 
+  /** The job's SQL is being planned (called on the planning thread, before the planner). */
+  default void planning(String jobId) {}
+
   /** Every task of a stage has a winner, recorded in the store. */
   default void stageFinished(String jobId, int stageId) {}
 

@@ -1,5 +1,6 @@
 package dev.squall.coordinator.job;
 
+import dev.squall.coordinator.api.PublicErrors;
 import dev.squall.coordinator.api.SquallException;
 import dev.squall.coordinator.commit.WriteCommitException;
 import dev.squall.coordinator.commit.WriteFinalizer;
@@ -23,6 +24,7 @@ import dev.squall.jobstore.StateConflictException;
 import dev.squall.jobstore.TaskWinner;
 import dev.squall.proto.v1.ErrorCode;
 import dev.squall.proto.v1.QuerySummary;
+import dev.squall.proto.v1.TaskError;
 import dev.squall.proto.v1.TaskResult;
 import dev.squall.shuffle.ShuffleCleaner;
 import java.time.Clock;
@@ -34,6 +36,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,6 +79,7 @@ public final class JobDriver {
   private final WriteFinalizer writes;
   private final WinnerRecords winnerRecords;
   private final CancelMarkers cancelMarkers;
+  private final PublicErrors publicErrors;
 
   public JobDriver(JobStore store, JobPlanner planner, PlanStore plans, ResultStore results, StageScheduler scheduler,
       S3Client s3, BufferAllocator allocator, String bucket, SelfInvoker self, JobSettings settings,
@@ -78,6 +87,7 @@ public final class JobDriver {
     this.writes = writes;
     this.winnerRecords = new WinnerRecords(s3, bucket);
     this.cancelMarkers = new CancelMarkers(s3, bucket);
+    this.publicErrors = new PublicErrors(List.of(bucket));
     this.store = store;
     this.planner = planner;
     this.plans = plans;
@@ -146,8 +156,16 @@ public final class JobDriver {
         return finishFailed(keeper, job, new JobError(ErrorCode.TIMEOUT.name(), "query exceeded its time limit of "
             + jobTimeout.toSeconds() + " s", 0, 0), false, null);
       }
+      if (job.state() != JobState.FINALIZING && job.leaseEpoch() > settings.maxInvocations()) {
+        return finishFailed(keeper, job, new JobError(ErrorCode.INSUFFICIENT_RESOURCES.name(), "query was taken up by "
+            + job.leaseEpoch() + " coordinator invocations, more than the limit of " + settings.maxInvocations(), 0, 0),
+            false, null);
+      }
       if (job.state() == JobState.QUEUED) {
-        JobPlanner.Planned planned = planner.plan(jobId, job.sql(), job.properties());
+        JobPlanner.Planned planned = planBounded(keeper, job);
+        if (planned == null) {
+          return new Drive(Outcome.NOT_OWNER, current(jobId, job), null);
+        }
         if (planned.isExplain()) {
           return finishExplain(keeper, job, planned.explain());
         }
@@ -161,7 +179,7 @@ public final class JobDriver {
         plan = plan != null ? plan : plans.load(jobId);
         Map<Integer, TaskResult[]> prior = priorWinners(plan);
         control = new StoreJobControl(store, clock, keeper, settings.withSuspendGrace(grace), handOffAt, hooks,
-            progressOf(plan, prior), () -> putCancelMarker(jobId), winnerRecords);
+            progressOf(plan, prior), () -> putCancelMarker(jobId), winnerRecords, publicErrors);
         winners = scheduler.run(plan, prior, control, Duration.between(clock.instant(), deadlineOf(job)));
         job = store.transition(keeper.lease(), JobState.RUNNING, JobState.FINALIZING,
             JobUpdate.progress(control.progress()), clock.instant());
@@ -196,9 +214,63 @@ public final class JobDriver {
       Thread.currentThread().interrupt();
       return new Drive(Outcome.NOT_OWNER, job, null);
     } catch (RuntimeException e) {
-      LOG.error("job {} failed with an internal error", jobId, e);
       return finishFailed(keeper, current(jobId, job), new JobError(ErrorCode.INTERNAL_ERROR.name(),
-          "internal error: " + e, 0, 0), false, plan);
+          PublicErrors.internal("job " + jobId, e), 0, 0), false, plan);
+    }
+  }
+
+  /**
+   * Plans the job's SQL on its own thread, watching the lease, the job's cancel request and the
+   * planning time limit meanwhile; planning that runs past the limit or is cancelled is interrupted
+   * and abandoned (Calcite may not stop at once, but nothing waits for it).
+   *
+   * @return the plan, or null when the lease was lost
+   * @throws JobFailedException CANCELLED, or TIMEOUT past {@link JobSettings#planningTimeout()}
+   */
+  private JobPlanner.Planned planBounded(LeaseKeeper keeper, JobRecord job) throws InterruptedException {
+    String jobId = job.jobId();
+    ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "squall-plan-" + jobId);
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      Future<JobPlanner.Planned> planning = thread.submit(() -> {
+        hooks.planning(jobId);
+        return planner.plan(jobId, job.sql(), job.properties());
+      });
+      Instant limit = clock.instant().plus(settings.planningTimeout());
+      while (true) {
+        try {
+          return planning.get(settings.cancelPoll().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof RuntimeException r) {
+            throw r;
+          }
+          if (e.getCause() instanceof Error err) {
+            throw err;
+          }
+          throw new IllegalStateException(e.getCause());
+        } catch (TimeoutException e) {
+          if (keeper.isLost()) {
+            planning.cancel(true);
+            return null;
+          }
+          if (store.get(jobId).map(JobRecord::cancelRequested).orElse(false)) {
+            planning.cancel(true);
+            throw new JobFailedException(jobId, TaskError.newBuilder().setCode(ErrorCode.CANCELLED)
+                .setMessage("query was cancelled").build());
+          }
+          if (!clock.instant().isBefore(limit)) {
+            planning.cancel(true);
+            throw new JobFailedException(jobId, TaskError.newBuilder().setCode(ErrorCode.TIMEOUT)
+                .setMessage("planning the query took longer than its limit of " + settings.planningTimeout().toSeconds()
+                    + " s").build());
+          }
+        }
+      }
+    } finally {
+      thread.shutdownNow();
     }
   }
 
@@ -265,6 +337,9 @@ public final class JobDriver {
     } catch (WriteCommitException e) {
       if (e.outcomeUnknown()) {
         return awaitSettling(keeper, job, "commit outcome unknown: " + e.getMessage());
+      }
+      if (e.targetConflict()) {
+        throw new SquallException(ErrorCode.USER_ERROR, e.getMessage(), 0, 0, e);
       }
       throw new SquallException(ErrorCode.EXTERNAL, "commit to " + target.table() + " failed: " + e.getMessage(), 0, 0, e);
     }
@@ -358,9 +433,13 @@ public final class JobDriver {
       }
     }
     JobState to = cancelled ? JobState.CANCELLED : JobState.FAILED;
+    // The job record and the error body show the code, a scrubbed message and a reference id;
+    // the full detail is in the log under that reference.
+    JobError shown = cancelled ? error : new JobError(error.code(),
+        publicErrors.publicMessage("job " + job.jobId(), error.code(), error.message()), error.line(), error.column());
     JobRecord done;
     try {
-      done = store.transition(keeper.lease(), job.state(), to, JobUpdate.error(error), clock.instant());
+      done = store.transition(keeper.lease(), job.state(), to, JobUpdate.error(shown), clock.instant());
     } catch (LeaseLostException | StateConflictException e) {
       LOG.warn("job {}: could not record {}: {}", job.jobId(), to, e.getMessage());
       return new Drive(Outcome.NOT_OWNER, current(job.jobId(), job), null);

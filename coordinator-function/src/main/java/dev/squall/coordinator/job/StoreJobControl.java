@@ -1,6 +1,7 @@
 package dev.squall.coordinator.job;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.squall.coordinator.api.PublicErrors;
 import dev.squall.coordinator.scheduler.JobControl;
 import dev.squall.jobstore.AttemptState;
 import dev.squall.jobstore.JobRecord;
@@ -53,9 +54,12 @@ final class StoreJobControl implements JobControl {
   private final WinnerRecords winners;
   private boolean cancelSeen;
   private final Map<String, Integer> priorFailures = new HashMap<>();
+  private final PublicErrors publicErrors;
 
   StoreJobControl(JobStore store, Clock clock, LeaseKeeper keeper, JobSettings settings, Instant handOffAt,
-      DriverHooks hooks, List<StageProgress> initial, Runnable onCancel, WinnerRecords winners) {
+      DriverHooks hooks, List<StageProgress> initial, Runnable onCancel, WinnerRecords winners,
+      PublicErrors publicErrors) {
+    this.publicErrors = publicErrors;
     this.winners = winners;
     this.onCancel = onCancel;
     this.store = store;
@@ -174,7 +178,9 @@ final class StoreJobControl implements JobControl {
   public void attemptFinished(TaskSpec spec, TaskResult result) {
     TaskResult.Builder detail = TaskResult.newBuilder().setMetrics(result.getMetrics());
     if (result.hasError()) {
-      detail.setError(result.getError().toBuilder().clearMissing());
+      // Attempt records are readable job records: the task's message without internal detail.
+      detail.setError(result.getError().toBuilder().clearMissing()
+          .setMessage(publicErrors.scrub(result.getError().getMessage())));
     }
     store.attemptFinished(spec.getJobId(), spec.getStageId(), spec.getPartition(), spec.getAttempt(),
         result.hasError() ? AttemptState.FAILED : AttemptState.SUCCEEDED, detail.build().toByteArray(), clock.instant());

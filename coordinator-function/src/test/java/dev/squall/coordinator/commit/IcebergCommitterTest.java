@@ -277,7 +277,8 @@ class IcebergCommitterTest {
         () -> new IcebergCommitter(catalog).commit(target, "job-r", List.of(dataFile(target, "r", 1, null))));
     assertThat(e).isNotNull();
     assertThat(e.outcomeUnknown()).isFalse();
-    assertThat(e.getMessage()).contains("created by another writer");
+    assertThat(e.getMessage()).contains("already exists");
+    assertThat(e.targetConflict()).as("the user's to resolve: a 4xx, not a 502").isTrue();
     assertThat(catalog.loadTable(target.table()).snapshots()).isEmpty();
   }
 
