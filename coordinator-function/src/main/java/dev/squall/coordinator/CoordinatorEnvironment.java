@@ -10,6 +10,7 @@ import dev.squall.coordinator.job.ResultStore;
 import dev.squall.coordinator.job.DriverHooks;
 import dev.squall.coordinator.scheduler.LambdaTaskInvoker;
 import dev.squall.coordinator.scheduler.TaskLambdaClients;
+import dev.squall.coordinator.scheduler.TaskPayloadStore;
 import dev.squall.coordinator.scheduler.RetryPolicy;
 import dev.squall.coordinator.scheduler.StageScheduler;
 import dev.squall.jobstore.JobStore;
@@ -63,8 +64,8 @@ public final class CoordinatorEnvironment {
     LambdaClient taskLambda = TaskLambdaClients.configure(LambdaClient.builder(), taskTimeout).build();
     LambdaClient lambda = LambdaClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder()).build();
     S3Client s3 = S3Client.builder().httpClientBuilder(UrlConnectionHttpClient.builder()).build();
-    StageScheduler scheduler = new StageScheduler(new LambdaTaskInvoker(taskLambda, taskFunction, concurrency),
-        RetryPolicy.defaults());
+    StageScheduler scheduler = new StageScheduler(new LambdaTaskInvoker(taskLambda, taskFunction, concurrency,
+        new TaskPayloadStore(s3)), RetryPolicy.defaults());
     return assemble(store, catalog(env), scheduler, s3, S3Presigner.create(), new RootAllocator(),
         new LambdaSelfInvoker(lambda, self), settings, jobSettings, PlannerSettings.defaults(), DriverHooks.NONE);
   }

@@ -18,6 +18,7 @@ import software.amazon.awssdk.services.lambda.model.InvocationType;
 import dev.squall.coordinator.scheduler.LambdaTaskInvoker;
 import dev.squall.coordinator.scheduler.RetryPolicy;
 import dev.squall.coordinator.scheduler.TaskLambdaClients;
+import dev.squall.coordinator.scheduler.TaskPayloadStore;
 import dev.squall.coordinator.scheduler.StageScheduler;
 import dev.squall.local.catalog.LocalCatalog;
 import dev.squall.local.faults.FaultPlan;
@@ -194,7 +195,7 @@ public final class LocalDeployment implements AutoCloseable {
       TaskEnvironment taskEnv = new TaskEnvironment(EmbeddedS3.REGION, s3.endpoint(), true, keys);
       S3Client taskS3 = track(s3.newClient(s3Faults)); // as taskEnv.newS3Client(), with the S3 faults
       FileIO taskIo = track(taskEnv.newFileIO());
-      TaskFunction taskFunction = new TaskFunction(new TaskRunner(taskS3, taskIo, allocator));
+      TaskFunction taskFunction = new TaskFunction(new TaskRunner(taskS3, taskIo, allocator), taskS3);
       LambdaHandler taskHandler = (payload, ctx) -> taskFunction.handle(payload, ctx::isCancelled);
 
       lambda = track(LambdaEmulator.start(0, List.of(
@@ -231,7 +232,8 @@ public final class LocalDeployment implements AutoCloseable {
           .withQueryLimits(QueryProperties.Limits.defaults().withMinSplitSizeBytes(LOCAL_MIN_SPLIT_BYTES))
           // No lifecycle rule here: the sweep deletes answers and job objects past the job retention.
           .withObjectRetention(options.objectRetention());
-      LambdaTaskInvoker invoker = track(new LambdaTaskInvoker(taskLambdaClient, TASK_FUNCTION, options.taskConcurrency()));
+      LambdaTaskInvoker invoker = track(new LambdaTaskInvoker(taskLambdaClient, TASK_FUNCTION, options.taskConcurrency(),
+          new TaskPayloadStore(coordinatorS3)));
       jobs = options.jobStore() != null ? options.jobStore()
           : track(options.dataDir() == null ? SqliteJobStore.temporary(JOB_RETENTION)
               : SqliteJobStore.open(options.dataDir().resolve("jobs.db"), JOB_RETENTION));

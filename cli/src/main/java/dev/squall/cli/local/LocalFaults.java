@@ -13,6 +13,7 @@ import dev.squall.proto.v1.TaskSpec;
 import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
@@ -54,7 +55,13 @@ final class LocalFaults {
       }
       switch (rule.get().action()) {
         case CRASH -> throw new IllegalStateException("task function crashed (injected)");
-        case HANG, DELAY -> Faults.pause(rule.get());
+        case HANG, DELAY -> {
+          Faults.pause(rule.get());
+          if (Thread.currentThread().isInterrupted()) {
+            // The invocation timed out meanwhile: its caller has its answer already.
+            throw new IllegalStateException("the task invocation timed out (injected hang)");
+          }
+        }
         case LOSE_ANSWER -> {
           real.handle(payload, ctx);
           throw new IllegalStateException("the task's answer was lost (injected)");
@@ -81,7 +88,10 @@ final class LocalFaults {
         }
         if (faults.fire(FaultPoint.task(spec.getStageId(), spec.getPartition(), spec.getAttempt()),
             EnumSet.of(FaultAction.THROTTLE)).isPresent()) {
-          throw TooManyRequestsException.builder().statusCode(429).message("Rate Exceeded. (injected)").build();
+          throw TooManyRequestsException.builder().statusCode(429).message("Rate Exceeded. (injected)")
+              .awsErrorDetails(AwsErrorDetails.builder().errorCode("TooManyRequestsException").serviceName("Lambda")
+                  .errorMessage("Rate Exceeded. (injected)").build())
+              .build();
         }
       }
     };
@@ -146,7 +156,8 @@ final class LocalFaults {
           return new LocalRoute.Answer(200, "fault plan removed");
         }
         case "GET" -> {
-          return new LocalRoute.Answer(200, "a fault plan of " + faults.plan().size() + " rules is installed");
+          return new LocalRoute.Answer(200, "a fault plan of " + faults.plan().size() + " rules is installed; it"
+              + " injected " + faults.plan().fired() + " faults");
         }
         default -> {
           return new LocalRoute.Answer(405, "use PUT, GET or DELETE on /_local/faults");

@@ -62,6 +62,8 @@ public final class JobDriver {
   private static final Logger LOG = LoggerFactory.getLogger(JobDriver.class);
   /** How often the steps after a landed commit (answer, SUCCEEDED) are tried before leaving them to the next run. */
   private static final int POST_COMMIT_ATTEMPTS = 3;
+  /** Stack of the planning thread. */
+  private static final long PLANNING_STACK_BYTES = 64L << 20;
 
   private final JobStore store;
   private final JobPlanner planner;
@@ -230,7 +232,9 @@ public final class JobDriver {
   private JobPlanner.Planned planBounded(LeaseKeeper keeper, JobRecord job) throws InterruptedException {
     String jobId = job.jobId();
     ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "squall-plan-" + jobId);
+      // Calcite's rules and visitors recurse once per expression level: a deep stack lets deep
+      // expressions reach the nesting check instead of overflowing.
+      Thread t = new Thread(null, r, "squall-plan-" + jobId, PLANNING_STACK_BYTES);
       t.setDaemon(true);
       return t;
     });
@@ -246,6 +250,9 @@ public final class JobDriver {
         } catch (ExecutionException e) {
           if (e.getCause() instanceof RuntimeException r) {
             throw r;
+          }
+          if (e.getCause() instanceof StackOverflowError) {
+            throw SquallException.userError("the query nests too deeply to be planned");
           }
           if (e.getCause() instanceof Error err) {
             throw err;

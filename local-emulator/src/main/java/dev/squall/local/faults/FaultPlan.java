@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.slf4j.Logger;
@@ -38,9 +39,15 @@ public final class FaultPlan {
       "action", "seconds", "times");
 
   private final List<FaultRule> rules;
+  private final AtomicInteger fired = new AtomicInteger();
 
   private FaultPlan(List<FaultRule> rules) {
     this.rules = List.copyOf(rules);
+  }
+
+  /** How many faults this plan has injected so far. */
+  public int fired() {
+    return fired.get();
   }
 
   /** A plan without rules. */
@@ -144,6 +151,7 @@ public final class FaultPlan {
   public Optional<FaultRule> fire(FaultPoint point, Set<FaultAction> actions) {
     for (FaultRule rule : rules) {
       if (actions.contains(rule.action()) && rule.matches(point) && rule.take()) {
+        fired.incrementAndGet();
         LOG.warn("fault injected at {}: {}", point, rule);
         return Optional.of(rule);
       }
