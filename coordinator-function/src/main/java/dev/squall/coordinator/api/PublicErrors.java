@@ -31,6 +31,8 @@ public final class PublicErrors {
 
   private record Replacement(Pattern pattern, String with) {}
 
+  private static final Pattern REFERENCED = Pattern.compile("\\(reference [0-9a-f]{12}\\)$");
+
   private final List<String> bucketNames;
 
   /**
@@ -72,6 +74,9 @@ public final class PublicErrors {
    * @param subject what failed, for the log (e.g. "job 1234")
    */
   public String publicMessage(String subject, String code, String detail) {
+    if (detail != null && REFERENCED.matcher(detail).find()) {
+      return scrub(detail); // logged under its reference already
+    }
     String reference = newReference();
     LOG.warn("{} failed with {} (reference {}): {}", subject, code, reference, detail);
     return scrub(detail) + " (reference " + reference + ")";

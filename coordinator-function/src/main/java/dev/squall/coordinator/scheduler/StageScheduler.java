@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
@@ -36,6 +37,9 @@ import org.slf4j.LoggerFactory;
  * (as Ballista resubmits the map stage on a fetch failure). A task's retry budget counts its failed
  * attempts over every invocation that ran the job.
  *
+ * <p>A task running far past its stage's median once most of the stage is done gets one
+ * speculative attempt ({@link SpeculationPolicy}); whichever attempt succeeds first wins.
+ *
  * <p>A run may start from winners an earlier invocation recorded: tasks that have one are not run
  * again, and stages whose tasks all have one are not started.
  *
@@ -50,10 +54,17 @@ public final class StageScheduler {
 
   private final TaskInvoker invoker;
   private final RetryPolicy retry;
+  private final SpeculationPolicy speculation;
 
+  /** A scheduler with {@link SpeculationPolicy#defaults()}. */
   public StageScheduler(TaskInvoker invoker, RetryPolicy retry) {
+    this(invoker, retry, SpeculationPolicy.defaults());
+  }
+
+  public StageScheduler(TaskInvoker invoker, RetryPolicy retry, SpeculationPolicy speculation) {
     this.invoker = invoker;
     this.retry = retry;
+    this.speculation = speculation;
   }
 
   /** One ended (or never started) attempt. */
@@ -80,6 +91,12 @@ public final class StageScheduler {
     final Map<String, Integer> regenerated = new HashMap<>();
     /** Consumer tasks waiting for a producer stage to finish again, by producer stage id. */
     final Map<Integer, List<TaskSpec>> waitingFor = new HashMap<>();
+    /** When each running attempt was sent (nanoTime), by attempt key; written from invoker threads. */
+    final Map<String, Long> sentAt = new ConcurrentHashMap<>();
+    /** How long each stage's successful attempts took, in nanoseconds. */
+    final Map<Integer, List<Long>> finishedNanos = new HashMap<>();
+    /** Tasks that got a speculative attempt (one each). */
+    final Set<String> speculated = new HashSet<>();
     final ScheduledExecutorService timer;
 
     Run(JobPlan plan, Map<Integer, TaskResult[]> prior, JobControl control) {
@@ -147,7 +164,11 @@ public final class StageScheduler {
 
     void send(TaskSpec spec) {
       TaskInvoker.StartGate gate = s -> {
-        return !stopped.get() && control.attemptStarted(s);
+        boolean admitted = !stopped.get() && control.attemptStarted(s);
+        if (admitted) {
+          sentAt.put(key(s), System.nanoTime());
+        }
+        return admitted;
       };
       invoker.invoke(spec, gate).whenComplete((result, error) -> {
         if (result == null && error == null) {
@@ -163,6 +184,7 @@ public final class StageScheduler {
     /** Applies one completion; returns a failure to throw, or null. */
     JobFailedException accept(Completion c) {
       inFlight.remove(key(c.spec()));
+      Long sent = sentAt.remove(key(c.spec()));
       if (!c.started()) {
         if (!stopped.get()) {
           // Its attempt number was taken by another invocation: run it under the next one.
@@ -181,6 +203,9 @@ public final class StageScheduler {
       TaskResult[] stageWinners = winners.get(spec.getStageId());
       int p = spec.getPartition();
       if (!result.hasError()) {
+        if (sent != null) {
+          finishedNanos.computeIfAbsent(spec.getStageId(), s -> new ArrayList<>()).add(System.nanoTime() - sent);
+        }
         if (stageWinners[p] == null) {
           stageWinners[p] = control.recordWinner(result);
           int left = remaining.merge(spec.getStageId(), -1, Integer::sum);
@@ -200,6 +225,9 @@ public final class StageScheduler {
       }
       int failed = failures.merge(task(spec.getStageId(), p),
           1 + control.priorFailures(spec.getStageId(), p), (a, b) -> a + 1);
+      if (otherAttemptRunning(spec)) {
+        return null; // a speculative copy (or the original) of this task may still succeed
+      }
       if (retry.isRetriable(error.getCode()) && retry.hasAttemptAfter(failed - 1)) {
         LOG.info("job {} task {}.{} attempt {} failed ({}), retrying", plan.jobId(), spec.getStageId(), p,
             spec.getAttempt(), error.getMessage());
@@ -262,6 +290,42 @@ public final class StageScheduler {
           launch(specs.build(topology.stage(c.getStageId()), c.getPartition(), nextAttempt(c.getStageId(),
               c.getPartition()), winners), 0L);
         }
+      }
+    }
+
+    /** Whether another attempt of the same task is running. */
+    boolean otherAttemptRunning(TaskSpec spec) {
+      for (TaskSpec s : inFlight.values()) {
+        if (s.getStageId() == spec.getStageId() && s.getPartition() == spec.getPartition()) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /**
+     * Starts one speculative attempt of each straggler ({@link SpeculationPolicy}): a task running
+     * far longer than its stage's median once most of the stage has finished.
+     */
+    void speculate() {
+      if (stopped.get()) {
+        return;
+      }
+      long now = System.nanoTime();
+      for (TaskSpec s : new ArrayList<>(inFlight.values())) {
+        int stageId = s.getStageId();
+        String task = task(stageId, s.getPartition());
+        Long sent = sentAt.get(key(s));
+        if (sent == null || speculated.contains(task) || winners.get(stageId)[s.getPartition()] != null
+            || !speculation.isStraggler(now - sent, taskCounts.get(stageId),
+                finishedNanos.getOrDefault(stageId, List.of()))) {
+          continue;
+        }
+        speculated.add(task);
+        LOG.info("job {}: task {} attempt {} runs long; starting a speculative attempt", plan.jobId(), task,
+            s.getAttempt());
+        launch(specs.build(topology.stage(stageId), s.getPartition(), nextAttempt(stageId, s.getPartition()), winners),
+            0L);
       }
     }
 
@@ -341,6 +405,7 @@ public final class StageScheduler {
             throw run.failAfterDrain(failure);
           }
         }
+        run.speculate();
         switch (control.check()) {
           case CANCEL -> throw run.failAfterDrain(new JobFailedException(plan.jobId(),
               TaskError.newBuilder().setCode(ErrorCode.CANCELLED).setMessage("query was cancelled").build()));

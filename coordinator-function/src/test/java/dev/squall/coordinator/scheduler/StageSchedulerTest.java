@@ -23,6 +23,10 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
@@ -54,6 +58,13 @@ class StageSchedulerTest {
       this.behaviour = behaviour;
     }
 
+    /** Its own threads: a task that blocks must not hold up the others. */
+    final ExecutorService threads = Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "fake-task");
+      t.setDaemon(true);
+      return t;
+    });
+
     @Override
     public CompletableFuture<TaskResult> invoke(TaskSpec spec, StartGate gate) {
       return CompletableFuture.supplyAsync(() -> {
@@ -62,7 +73,7 @@ class StageSchedulerTest {
         }
         sent.add(spec);
         return behaviour.apply(spec);
-      });
+      }, threads);
     }
 
     List<Integer> attemptsOf(int stage, int partition) {
@@ -214,5 +225,40 @@ class StageSchedulerTest {
         .run(mapReducePlan(), Map.of(), new FakeControl(), Duration.ofMinutes(1));
     assertThat(invoker.attemptsOf(0, 0)).containsExactly(0, 1);
     assertThat(winners.get(0)[0].getAttempt()).isEqualTo(1);
+  }
+
+  @Test
+  void aStragglerIsOvertakenByItsSpeculativeCopyAndTheFirstSuccessWins() throws Exception {
+    CountDownLatch straggler = new CountDownLatch(1);
+    FakeInvoker invoker = new FakeInvoker(spec -> {
+      if (spec.getStageId() == 0 && spec.getPartition() == 2 && spec.getAttempt() == 0) {
+        try {
+          straggler.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      return spec.getStageId() == 0 ? mapOutput(spec) : reduce(spec, Set.of());
+    });
+    SpeculationPolicy quick = new SpeculationPolicy(0.5, 2.0, Duration.ofMillis(200));
+    Map<Integer, TaskResult[]> winners;
+    try {
+      winners = new StageScheduler(invoker, FAST, quick).run(mapReducePlan(), Map.of(), new FakeControl(),
+          Duration.ofMinutes(1));
+    } finally {
+      straggler.countDown();
+    }
+    assertThat(invoker.attemptsOf(0, 2)).containsExactly(0, 1);
+    assertThat(winners.get(0)[2].getAttempt()).as("the speculative copy won").isEqualTo(1);
+    TaskSpec reducer = invoker.sent.stream().filter(s -> s.getStageId() == 1).findFirst().orElseThrow();
+    assertThat(producersRead(reducer)).containsExactly("0.0", "1.0", "2.1");
+  }
+
+  @Test
+  void noSpeculativeCopyStartsBeforeMostOfTheStageHasFinished() throws Exception {
+    FakeInvoker invoker = new FakeInvoker(spec -> spec.getStageId() == 0 ? mapOutput(spec) : reduce(spec, Set.of()));
+    new StageScheduler(invoker, FAST, new SpeculationPolicy(0.75, 2.0, Duration.ofSeconds(30)))
+        .run(mapReducePlan(), Map.of(), new FakeControl(), Duration.ofMinutes(1));
+    assertThat(invoker.sent).hasSize(4); // three map tasks and the reducer, once each
   }
 }
