@@ -21,7 +21,7 @@ locals {
   # The coordinator waits for a synchronous task Invoke the task function's timeout plus this margin
   # (CoordinatorEnvironment.TASK_INVOKE_MARGIN), so that a slow task ends as its own timeout error
   # and not as a client-side read timeout; that wait must end before the coordinator's own timeout.
-  task_invoke_margin_seconds  = 15
+  task_invoke_margin_seconds  = 30
   task_invoke_timeout_seconds = var.task_timeout_seconds + local.task_invoke_margin_seconds
 
   # API Gateway HTTP APIs answer within 30 s at most; the coordinator answers a synchronous query

@@ -1,6 +1,9 @@
 package dev.squall.cli;
 
 import dev.squall.cli.local.LocalDeployment;
+import dev.squall.local.faults.FaultPlan;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -8,7 +11,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code squall local [--tpch SF] [--port P] [--data-dir D]}: starts the local stack, loads TPC-H
+ * {@code squall local [--tpch SF] [--port P] [--data-dir D] [--faults FILE]}: starts the local stack, loads TPC-H
  * when asked, prints {@code gateway: http://127.0.0.1:PORT} when ready and serves until stopped
  * (Ctrl-C).
  */
@@ -37,6 +40,10 @@ final class LocalCommand implements Callable<Integer> {
       description = "Once serving, run these TPC-H queries (1-22) through the gateway and print their results and summaries.")
   java.util.List<Integer> runTpch = java.util.List.of();
 
+  @Option(names = "--faults", paramLabel = "FILE",
+      description = "Inject the faults of this fault plan (JSON, see docs/faults.md); PUT /_local/faults replaces it at run time.")
+  Path faultsFile;
+
   static boolean isServing() {
     return serving;
   }
@@ -57,9 +64,19 @@ final class LocalCommand implements Callable<Integer> {
       System.err.println("--tpch must be a positive scale factor, got " + tpchScaleFactor);
       return 2;
     }
+    FaultPlan faults = FaultPlan.none();
+    if (faultsFile != null) {
+      try {
+        faults = FaultPlan.parse(Files.readAllBytes(faultsFile));
+      } catch (IOException | IllegalArgumentException e) {
+        System.err.println("--faults " + faultsFile + ": " + e.getMessage());
+        return 2;
+      }
+      System.err.println("faults: " + faults.size() + " rules from " + faultsFile);
+    }
     LocalDeployment.Options options = LocalDeployment.Options.defaults().withDataDir(dataDir.toAbsolutePath())
         .withGatewayPort(port).withTaskConcurrency(taskConcurrency)
-        .withIntegrationTimeout(Duration.ofSeconds(integrationTimeoutSeconds));
+        .withIntegrationTimeout(Duration.ofSeconds(integrationTimeoutSeconds)).withFaultPlan(faults);
     LocalDeployment stack = LocalDeployment.start(options);
     Runtime.getRuntime().addShutdownHook(new Thread(stack::close, "squall-local-shutdown"));
     if (tpchScaleFactor != null) {

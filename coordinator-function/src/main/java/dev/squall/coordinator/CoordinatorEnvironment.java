@@ -9,6 +9,8 @@ import dev.squall.coordinator.job.PlanStore;
 import dev.squall.coordinator.job.ResultStore;
 import dev.squall.coordinator.job.DriverHooks;
 import dev.squall.coordinator.scheduler.LambdaTaskInvoker;
+import dev.squall.coordinator.scheduler.TaskLambdaClients;
+import dev.squall.coordinator.scheduler.TaskPayloadStore;
 import dev.squall.coordinator.scheduler.RetryPolicy;
 import dev.squall.coordinator.scheduler.StageScheduler;
 import dev.squall.jobstore.JobStore;
@@ -32,7 +34,7 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * {@code SQUALL_MAX_CONCURRENT_TASKS} (default 64), {@code SQUALL_TASK_MEMORY_MB} (the task
  * function's memory size, default 2048; tasks budget 60% of it), {@code SQUALL_TASK_TIMEOUT_SECONDS}
  * (the task function's timeout, default 300; synchronous task Invoke calls wait that long plus
- * {@link #TASK_INVOKE_MARGIN} and are never retried by the SDK), {@code SQUALL_SYNC_WAIT_SECONDS}
+ * {@link #TASK_INVOKE_MARGIN} and are never retried by the SDK, see {@link TaskLambdaClients}), {@code SQUALL_SYNC_WAIT_SECONDS}
  * (default 25), {@code SQUALL_JOB_RETENTION_HOURS} (default 24), {@code SQUALL_SELF_FUNCTION}
  * (where the coordinator sends its asynchronous continuations; default {@code
  * AWS_LAMBDA_FUNCTION_NAME}, set by Lambda, but a deployment names its SnapStart alias), {@code
@@ -42,7 +44,7 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  */
 public final class CoordinatorEnvironment {
   /** Added to the task function's timeout for the Invoke client's read timeout. */
-  public static final Duration TASK_INVOKE_MARGIN = Duration.ofSeconds(15);
+  public static final Duration TASK_INVOKE_MARGIN = TaskLambdaClients.MARGIN;
 
   private CoordinatorEnvironment() {}
 
@@ -65,10 +67,11 @@ public final class CoordinatorEnvironment {
         .withSyncWait(Duration.ofSeconds(Long.parseLong(env.getOrDefault("SQUALL_SYNC_WAIT_SECONDS", "25"))));
     Duration retention = Duration.ofHours(Long.parseLong(env.getOrDefault("SQUALL_JOB_RETENTION_HOURS", "24")));
     JobStore store = JobStores.dynamoDb(required(env, "SQUALL_JOB_TABLE"), retention);
+    LambdaClient taskLambda = TaskLambdaClients.configure(LambdaClient.builder(), taskTimeout(env)).build();
     LambdaClient lambda = LambdaClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder()).build();
-    LambdaClient taskLambda = taskInvokeClient(taskInvokeTimeout(env));
     S3Client s3 = S3Client.builder().httpClientBuilder(UrlConnectionHttpClient.builder()).build();
-    StageScheduler scheduler = new StageScheduler(new LambdaTaskInvoker(taskLambda, taskFunction, concurrency), RetryPolicy.defaults());
+    StageScheduler scheduler = new StageScheduler(new LambdaTaskInvoker(taskLambda, taskFunction, concurrency,
+        new TaskPayloadStore(s3)), RetryPolicy.defaults());
     return assemble(store, CatalogSettings.catalog(env), scheduler, s3, S3Presigner.create(), new RootAllocator(),
         new LambdaSelfInvoker(lambda, self), settings, jobSettings, PlannerSettings.defaults(), DriverHooks.NONE,
         SchemaAllowList.parse(env.get("SQUALL_SCHEMA_ALLOW_LIST")));
@@ -105,6 +108,11 @@ public final class CoordinatorEnvironment {
    * @throws IllegalArgumentException for a value that is not a whole number of seconds in range
    */
   public static Duration taskInvokeTimeout(Map<String, String> env) {
+    return TaskLambdaClients.readTimeout(taskTimeout(env));
+  }
+
+  /** The task function's timeout, {@code SQUALL_TASK_TIMEOUT_SECONDS} (default 300, 1-900). */
+  static Duration taskTimeout(Map<String, String> env) {
     String raw = env.getOrDefault("SQUALL_TASK_TIMEOUT_SECONDS", "300");
     long seconds;
     try {
@@ -115,20 +123,9 @@ public final class CoordinatorEnvironment {
     if (seconds < 1 || seconds > 900) {
       throw new IllegalArgumentException("SQUALL_TASK_TIMEOUT_SECONDS must be within 1-900, not " + seconds);
     }
-    return Duration.ofSeconds(seconds).plus(TASK_INVOKE_MARGIN);
+    return Duration.ofSeconds(seconds);
   }
 
-  /**
-   * A Lambda client for synchronous task invocations: reads wait {@code timeout}, and the SDK never
-   * re-sends a timed-out Invoke (its default would run the same attempt twice; the scheduler retries
-   * with a new attempt instead).
-   */
-  static LambdaClient taskInvokeClient(Duration timeout) {
-    return LambdaClient.builder()
-        .httpClientBuilder(UrlConnectionHttpClient.builder().socketTimeout(timeout))
-        .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()).apiCallTimeout(timeout))
-        .build();
-  }
 
   static String required(Map<String, String> env, String name) {
     String v = env.get(name);

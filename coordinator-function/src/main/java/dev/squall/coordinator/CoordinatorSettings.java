@@ -15,6 +15,9 @@ import java.time.Duration;
  * @param resultUrlTtl how long presigned result URLs stay valid
  * @param jobTimeout longest a job may run
  * @param compression shuffle body compression
+ * @param queryLimits the ranges query properties must lie in (hard caps on a query's cost)
+ * @param objectRetention how long the sweep keeps answers and job objects in the shuffle bucket;
+ *     zero when the bucket's lifecycle rule expires them (AWS)
  */
 public record CoordinatorSettings(
     String taskFunctionName,
@@ -24,22 +27,28 @@ public record CoordinatorSettings(
     long inlineResultCapBytes,
     Duration resultUrlTtl,
     Duration jobTimeout,
-    Compression compression) {
+    Compression compression,
+    QueryProperties.Limits queryLimits,
+    Duration objectRetention) {
 
-  /** Defaults for a bucket and task function: 64 concurrent tasks, 1 GiB budget, 4 MiB inline cap. */
+  /**
+   * Defaults for a bucket and task function: 64 concurrent tasks, 1 GiB budget, 4 MiB inline cap,
+   * jobs ended after 1 hour (counted from submission), {@link QueryProperties.Limits#defaults()}.
+   */
   public static CoordinatorSettings defaults(String taskFunctionName, String shuffleBucket) {
     return new CoordinatorSettings(taskFunctionName, shuffleBucket, 64, 1L << 30, 4L << 20,
-        Duration.ofHours(1), Duration.ofMinutes(14), Compression.LZ4_FRAME);
+        Duration.ofHours(1), Duration.ofHours(1), Compression.LZ4_FRAME, QueryProperties.Limits.defaults(),
+        Duration.ZERO);
   }
 
   public CoordinatorSettings withMaxConcurrentTasks(int n) {
     return new CoordinatorSettings(taskFunctionName, shuffleBucket, n, taskMemoryBudgetBytes, inlineResultCapBytes,
-        resultUrlTtl, jobTimeout, compression);
+        resultUrlTtl, jobTimeout, compression, queryLimits, objectRetention);
   }
 
   public CoordinatorSettings withInlineResultCapBytes(long bytes) {
     return new CoordinatorSettings(taskFunctionName, shuffleBucket, maxConcurrentTasks, taskMemoryBudgetBytes, bytes,
-        resultUrlTtl, jobTimeout, compression);
+        resultUrlTtl, jobTimeout, compression, queryLimits, objectRetention);
   }
 
   /**
@@ -50,8 +59,23 @@ public record CoordinatorSettings(
     return withTaskMemoryBudgetBytes(memoryMb * 1024 * 1024 * 6 / 10);
   }
 
+  public CoordinatorSettings withJobTimeout(Duration timeout) {
+    return new CoordinatorSettings(taskFunctionName, shuffleBucket, maxConcurrentTasks, taskMemoryBudgetBytes,
+        inlineResultCapBytes, resultUrlTtl, timeout, compression, queryLimits, objectRetention);
+  }
+
+  public CoordinatorSettings withQueryLimits(QueryProperties.Limits limits) {
+    return new CoordinatorSettings(taskFunctionName, shuffleBucket, maxConcurrentTasks, taskMemoryBudgetBytes,
+        inlineResultCapBytes, resultUrlTtl, jobTimeout, compression, limits, objectRetention);
+  }
+
+  public CoordinatorSettings withObjectRetention(Duration retention) {
+    return new CoordinatorSettings(taskFunctionName, shuffleBucket, maxConcurrentTasks, taskMemoryBudgetBytes,
+        inlineResultCapBytes, resultUrlTtl, jobTimeout, compression, queryLimits, retention);
+  }
+
   public CoordinatorSettings withTaskMemoryBudgetBytes(long bytes) {
     return new CoordinatorSettings(taskFunctionName, shuffleBucket, maxConcurrentTasks, bytes, inlineResultCapBytes,
-        resultUrlTtl, jobTimeout, compression);
+        resultUrlTtl, jobTimeout, compression, queryLimits, objectRetention);
   }
 }

@@ -12,6 +12,7 @@ import dev.squall.coordinator.api.Submission;
 import dev.squall.coordinator.job.CancelMarkers;
 import dev.squall.coordinator.job.JobDriver;
 import dev.squall.coordinator.job.JobSettings;
+import dev.squall.coordinator.job.ObjectRetention;
 import dev.squall.coordinator.job.ResultStore;
 import dev.squall.coordinator.job.SelfInvoker;
 import dev.squall.jobstore.JobError;
@@ -71,6 +72,7 @@ public final class QueryCoordinator implements QueryService {
 
   @Override
   public Submission submit(Caller caller, String queryId, String sql, Map<String, String> properties, boolean async) {
+    QueryProperties.validate(settings.queryLimits(), properties);
     JobRecord job = store.create(new NewJob(queryId, sql, properties, caller.id()), clock.instant());
     if (async) {
       self.resume(queryId);
@@ -149,7 +151,8 @@ public final class QueryCoordinator implements QueryService {
 
   /**
    * Asks for an invocation for every unfinished job whose coordinator is gone (lease lapsed); the
-   * store's expired jobs are purged on the way.
+   * store's expired jobs are purged on the way, and, where no bucket lifecycle rule does it
+   * ({@link CoordinatorSettings#objectRetention()}), answers and job objects past their retention.
    *
    * @return the number of jobs resumed
    */
@@ -161,6 +164,13 @@ public final class QueryCoordinator implements QueryService {
       }
     }
     store.purgeExpired(clock.instant());
+    if (!settings.objectRetention().isZero()) {
+      try {
+        new ObjectRetention(s3, settings.shuffleBucket(), settings.objectRetention()).deleteExpired(clock.instant());
+      } catch (RuntimeException e) {
+        LOG.warn("deleting expired answers failed: {}", e.toString());
+      }
+    }
     return resumed;
   }
 

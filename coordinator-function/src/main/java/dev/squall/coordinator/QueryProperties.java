@@ -2,41 +2,134 @@ package dev.squall.coordinator;
 
 import dev.squall.coordinator.api.SquallException;
 import dev.squall.planner.PlannerSettings;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
- * Per-query settings a request may give in {@code "properties"}:
- * {@code broadcast_threshold_bytes}, {@code target_split_size_bytes}, {@code target_bytes_per_task},
- * {@code max_tasks_per_stage}, {@code default_schema}. Unknown names and bad values are refused.
+ * Per-query settings a request may give in {@code "properties"}, each with a documented range
+ * whose ends are hard caps on what one query may cost (docs/api.md lists them; defaults of
+ * {@link Limits}):
+ *
+ * <ul>
+ *   <li>{@code broadcast_threshold_bytes} 0 .. 512 MiB (a broadcast side is read by every task);
+ *   <li>{@code target_split_size_bytes} 1 MiB .. 4 GiB (a smaller split would start a Lambda per
+ *       row group);
+ *   <li>{@code target_bytes_per_task} 1 MiB .. 64 GiB;
+ *   <li>{@code max_tasks_per_stage} 1 .. 10,000;
+ *   <li>{@code max_total_tasks} 1 .. 100,000 (tasks of all stages of the job; 20,000 unless given);
+ *   <li>{@code default_schema} a namespace of the catalog (checked when the query is planned).
+ * </ul>
+ *
+ * <p>Unknown names, values that are not whole numbers and values outside a range are refused with
+ * USER_ERROR naming the property and its range.
  */
 public final class QueryProperties {
+  private static final long MIB = 1L << 20;
+
+  /** Tasks of all stages of one job, unless {@code max_total_tasks} says fewer. */
+  public static final int DEFAULT_MAX_TOTAL_TASKS = 20_000;
+
+  /**
+   * The ranges a deployment allows; their upper ends (and the split size's lower end) are hard
+   * caps on what one query may start.
+   *
+   * @param minSplitSizeBytes lower end of {@code target_split_size_bytes} and {@code target_bytes_per_task}
+   * @param maxBroadcastThresholdBytes upper end of {@code broadcast_threshold_bytes}
+   * @param maxTasksPerStage upper end of {@code max_tasks_per_stage}
+   * @param maxTotalTasks upper end of {@code max_total_tasks}
+   */
+  public record Limits(long minSplitSizeBytes, long maxBroadcastThresholdBytes, int maxTasksPerStage,
+      int maxTotalTasks) {
+    /** 1 MiB splits at least, 512 MiB broadcasts, 10,000 tasks a stage, 100,000 a job. */
+    public static Limits defaults() {
+      return new Limits(MIB, 512 * MIB, 10_000, 100_000);
+    }
+
+    /** These limits with another lower bound of split and task sizes (local stacks run tiny data as many tasks). */
+    public Limits withMinSplitSizeBytes(long bytes) {
+      return new Limits(bytes, maxBroadcastThresholdBytes, maxTasksPerStage, maxTotalTasks);
+    }
+  }
+
+  /** A numeric property: its range and how it sets the settings. */
+  private record Numeric(long min, long max, String unit, BiFunction<Settings, Long, Settings> set) {}
+
+  private static Map<String, Numeric> numeric(Limits limits) {
+    Map<String, Numeric> n = new LinkedHashMap<>();
+    n.put("broadcast_threshold_bytes", new Numeric(0, limits.maxBroadcastThresholdBytes(), "bytes",
+        (s, v) -> s.with(s.planner().withBroadcastThresholdBytes(v))));
+    n.put("target_split_size_bytes", new Numeric(limits.minSplitSizeBytes(), 4096 * MIB, "bytes",
+        (s, v) -> s.with(s.planner().withTargetSplitSizeBytes(v))));
+    n.put("target_bytes_per_task", new Numeric(limits.minSplitSizeBytes(), 65536 * MIB, "bytes",
+        (s, v) -> s.with(s.planner().withTargetBytesPerTask(v))));
+    n.put("max_tasks_per_stage", new Numeric(1, limits.maxTasksPerStage(), "tasks",
+        (s, v) -> s.with(s.planner().withMaxTasksPerStage(v.intValue()))));
+    n.put("max_total_tasks", new Numeric(1, limits.maxTotalTasks(), "tasks",
+        (s, v) -> new Settings(s.planner(), v.intValue())));
+    return n;
+  }
+
+  /**
+   * The settings a query runs with.
+   *
+   * @param planner the planner's settings
+   * @param maxTotalTasks cap on the tasks of all the job's stages together
+   */
+  public record Settings(PlannerSettings planner, int maxTotalTasks) {
+    Settings with(PlannerSettings p) {
+      return new Settings(p, maxTotalTasks);
+    }
+  }
+
   private QueryProperties() {}
 
-  public static PlannerSettings apply(PlannerSettings base, Map<String, String> properties) {
-    PlannerSettings s = base;
+  /**
+   * The defaults overridden by a request's properties.
+   *
+   * @throws SquallException USER_ERROR naming an unknown property, or a value and its range
+   */
+  public static Settings apply(PlannerSettings base, Limits limits, Map<String, String> properties) {
+    Map<String, Numeric> numeric = numeric(limits);
+    Settings s = new Settings(base.withMaxTasksPerStage(Math.min(base.maxTasksPerStage(), limits.maxTasksPerStage())),
+        Math.min(DEFAULT_MAX_TOTAL_TASKS, limits.maxTotalTasks()));
     for (Map.Entry<String, String> e : properties.entrySet()) {
-      String v = e.getValue();
-      s = switch (e.getKey()) {
-        case "broadcast_threshold_bytes" -> s.withBroadcastThresholdBytes(positive(e.getKey(), v));
-        case "target_split_size_bytes" -> s.withTargetSplitSizeBytes(positive(e.getKey(), v));
-        case "target_bytes_per_task" -> s.withTargetBytesPerTask(positive(e.getKey(), v));
-        case "max_tasks_per_stage" -> s.withMaxTasksPerStage((int) positive(e.getKey(), v));
-        case "default_schema" -> s.withDefaultSchema(v);
-        default -> throw SquallException.userError("unknown query property '%s'", e.getKey());
-      };
+      String name = e.getKey();
+      if (name.equals("default_schema")) {
+        s = s.with(s.planner().withDefaultSchema(e.getValue().trim()));
+        continue;
+      }
+      Numeric n = numeric.get(name);
+      if (n == null) {
+        throw SquallException.userError("unknown query property '%s' (known: default_schema, %s)", name,
+            String.join(", ", numeric.keySet()));
+      }
+      s = n.set().apply(s, inRange(name, e.getValue(), n));
     }
     return s;
   }
 
-  private static long positive(String name, String value) {
+  /** Checks a request's properties without planning (at submission, so that a bad one is a 400 at once). */
+  public static void validate(Limits limits, Map<String, String> properties) {
+    apply(PlannerSettings.defaults(), limits, properties);
+  }
+
+  private static long inRange(String name, String value, Numeric n) {
+    long v;
     try {
-      long n = Long.parseLong(value.trim());
-      if (n > 0) {
-        return n;
-      }
-    } catch (NumberFormatException ignored) {
-      // reported below
+      v = Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      throw outOfRange(name, value, n);
     }
-    throw SquallException.userError("query property '%s' must be a positive integer, got '%s'", name, value);
+    if (v < n.min() || v > n.max()) {
+      throw outOfRange(name, value, n);
+    }
+    return v;
+  }
+
+  private static SquallException outOfRange(String name, String value, Numeric n) {
+    String shown = value.length() > 40 ? value.substring(0, 40) + "..." : value;
+    return SquallException.userError("query property '%s' must be a whole number of %s from %d to %d, got '%s'",
+        name, n.unit(), n.min(), n.max(), shown);
   }
 }

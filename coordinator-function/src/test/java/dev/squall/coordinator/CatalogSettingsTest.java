@@ -54,8 +54,8 @@ class CatalogSettingsTest {
   @Test
   void taskInvokeWaitsTheTaskTimeoutPlusItsMargin() {
     assertThat(CoordinatorEnvironment.taskInvokeTimeout(Map.of("SQUALL_TASK_TIMEOUT_SECONDS", "300")))
-        .isEqualTo(Duration.ofSeconds(315));
-    assertThat(CoordinatorEnvironment.taskInvokeTimeout(Map.of())).isEqualTo(Duration.ofSeconds(315));
+        .isEqualTo(Duration.ofSeconds(330));
+    assertThat(CoordinatorEnvironment.taskInvokeTimeout(Map.of())).isEqualTo(Duration.ofSeconds(330));
     assertThatThrownBy(() -> CoordinatorEnvironment.taskInvokeTimeout(Map.of("SQUALL_TASK_TIMEOUT_SECONDS", "0")))
         .hasMessageContaining("1-900");
     assertThatThrownBy(() -> CoordinatorEnvironment.taskInvokeTimeout(Map.of("SQUALL_TASK_TIMEOUT_SECONDS", "5m")))

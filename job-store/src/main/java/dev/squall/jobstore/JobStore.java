@@ -113,6 +113,15 @@ public interface JobStore extends AutoCloseable {
    */
   TaskWinner recordWinner(String jobId, int stageId, int partition, int attempt, byte[] result);
 
+  /**
+   * Removes a task's winner whose output was lost (a consumer found its shuffle object missing), so
+   * that the task's next successful attempt can be recorded as the winner. Removes nothing when the
+   * winner is no longer {@code lostAttempt} (another invocation replaced it already).
+   *
+   * @return true if the winner was removed by this call
+   */
+  boolean discardWinner(String jobId, int stageId, int partition, int lostAttempt);
+
   /** Every winner of the job, ordered by stage and partition. */
   List<TaskWinner> winners(String jobId);
 

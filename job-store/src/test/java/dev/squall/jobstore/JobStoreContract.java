@@ -528,6 +528,20 @@ public abstract class JobStoreContract {
     assertThat(store.winners("job-win")).hasSize(4);
   }
 
+  @Test
+  void aLostWinnerIsDiscardedOnceAndTheNextSuccessfulAttemptWins() {
+    newJob("job-lost", at(0));
+    store.recordWinner("job-lost", 0, 4, 1, bytes("attempt-1"));
+    assertThat(store.discardWinner("job-lost", 0, 4, 0)).as("not the winner").isFalse();
+    assertThat(store.winners("job-lost")).singleElement().satisfies(w -> assertThat(w.attempt()).isEqualTo(1));
+    assertThat(store.discardWinner("job-lost", 0, 4, 1)).isTrue();
+    assertThat(store.discardWinner("job-lost", 0, 4, 1)).as("discarded already").isFalse();
+    assertThat(store.winners("job-lost")).isEmpty();
+    TaskWinner rerun = store.recordWinner("job-lost", 0, 4, 5, bytes("attempt-5"));
+    assertThat(rerun.attempt()).isEqualTo(5);
+    assertThat(store.recordWinner("job-lost", 0, 4, 6, bytes("attempt-6")).attempt()).isEqualTo(5);
+  }
+
   // ---- races
 
   @Test

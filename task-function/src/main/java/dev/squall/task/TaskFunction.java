@@ -3,9 +3,12 @@ package dev.squall.task;
 import dev.squall.proto.TaskPayloads;
 import dev.squall.proto.v1.TaskResult;
 import dev.squall.proto.v1.TaskSpec;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The task function's request handling, free of any Lambda framework: payload
@@ -20,9 +23,14 @@ public final class TaskFunction {
   private static final Logger LOG = LoggerFactory.getLogger(TaskFunction.class);
 
   private final TaskRunner runner;
+  private final S3Client s3;
 
-  public TaskFunction(TaskRunner runner) {
+  /**
+   * @param s3 reads specs and stores answers too large for a Lambda payload ({@link TaskPayloads#specRef})
+   */
+  public TaskFunction(TaskRunner runner, S3Client s3) {
     this.runner = runner;
+    this.s3 = s3;
   }
 
   /**
@@ -32,12 +40,26 @@ public final class TaskFunction {
    * @throws IllegalArgumentException when the payload does not hold a TaskSpec
    */
   public byte[] handle(byte[] payload, BooleanSupplier cancelled) {
-    TaskSpec spec = TaskPayloads.decodeSpec(payload);
+    Optional<TaskPayloads.ObjectRef> stored = TaskPayloads.specRef(payload);
+    TaskSpec spec = stored.isPresent()
+        ? TaskPayloads.parseSpec(s3.getObjectAsBytes(b -> b.bucket(stored.get().bucket()).key(stored.get().key()))
+            .asByteArray())
+        : TaskPayloads.decodeSpec(payload);
     TaskResult result = runner.run(spec, cancelled);
     if (result.hasError()) {
       LOG.info("job {} task {}.{} attempt {} failed: {} {}", spec.getJobId(), spec.getStageId(), spec.getPartition(),
           spec.getAttempt(), result.getError().getCode(), result.getError().getMessage());
     }
-    return TaskPayloads.encodeResult(result);
+    byte[] answer = TaskPayloads.encodeResult(result);
+    if (answer.length > TaskPayloads.MAX_INLINE_PAYLOAD_BYTES) {
+      // Too large for Lambda's answer: stored beside the job's data, the answer names it.
+      String marker = spec.getCancelMarker().getObjectKey();
+      TaskPayloads.ObjectRef ref = new TaskPayloads.ObjectRef(spec.getCancelMarker().getBucket(),
+          marker.substring(0, marker.lastIndexOf('/') + 1) + "answers/s" + spec.getStageId() + "-p"
+              + spec.getPartition() + "-a" + spec.getAttempt() + ".pb");
+      s3.putObject(b -> b.bucket(ref.bucket()).key(ref.key()), RequestBody.fromBytes(result.toByteArray()));
+      return TaskPayloads.encodeResultRef(ref);
+    }
+    return answer;
   }
 }

@@ -58,8 +58,9 @@ public final class TaskRunner {
   /**
    * Runs the attempt. Never throws for a failure of the task itself: the result carries the error.
    *
-   * @param invocationEnding polled between batches; when true the attempt stops with CANCELLED, as it
-   *     does once the job's cancel marker ({@link TaskSpec#getCancelMarker()}) exists
+   * @param invocationEnding polled between batches; when true (the invocation's deadline is near)
+   *     the attempt stops with TIMEOUT; it stops with CANCELLED once the job's cancel marker
+   *     ({@link TaskSpec#getCancelMarker()}) exists
    */
   public TaskResult run(TaskSpec spec, BooleanSupplier invocationEnding) {
     BooleanSupplier cancelled = CancelProbe.of(s3, spec.getCancelMarker(), invocationEnding);
@@ -101,7 +102,11 @@ public final class TaskRunner {
     } catch (MissingShuffleOutputException e) {
       result.setError(e.toTaskError());
     } catch (EngineException e) {
-      result.setError(error(e.code(), e.getMessage()));
+      // Stopped because the invocation's own time is up, not by the job's cancel marker: a
+      // retriable TIMEOUT, so the scheduler runs the task again as a new attempt.
+      boolean deadline = e.code() == ErrorCode.CANCELLED && invocationEnding.getAsBoolean();
+      result.setError(deadline ? error(ErrorCode.TIMEOUT, "task attempt stopped at the task function's time limit")
+          : error(e.code(), e.getMessage()));
     } catch (SdkException e) {
       result.setError(error(ErrorCode.EXTERNAL, "S3 request failed: " + e.getMessage()));
     } catch (RuntimeException e) {

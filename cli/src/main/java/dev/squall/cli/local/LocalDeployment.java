@@ -1,6 +1,7 @@
 package dev.squall.cli.local;
 
 import dev.squall.coordinator.CoordinatorSettings;
+import dev.squall.coordinator.QueryProperties;
 import dev.squall.coordinator.CoordinatorEnvironment;
 import dev.squall.coordinator.CoordinatorFunction;
 import dev.squall.coordinator.job.CoordinatorActions;
@@ -16,8 +17,13 @@ import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.lambda.model.InvocationType;
 import dev.squall.coordinator.scheduler.LambdaTaskInvoker;
 import dev.squall.coordinator.scheduler.RetryPolicy;
+import dev.squall.coordinator.scheduler.TaskLambdaClients;
+import dev.squall.coordinator.scheduler.TaskPayloadStore;
 import dev.squall.coordinator.scheduler.StageScheduler;
 import dev.squall.local.catalog.LocalCatalog;
+import dev.squall.local.faults.FaultPlan;
+import dev.squall.local.faults.Faults;
+import dev.squall.local.faults.S3FaultInterceptor;
 import dev.squall.local.gateway.Gateway;
 import dev.squall.local.lambda.FunctionDefinition;
 import dev.squall.local.lambda.LambdaEmulator;
@@ -57,6 +63,12 @@ public final class LocalDeployment implements AutoCloseable {
   public static final String SHUFFLE_BUCKET = "squall-shuffle";
   public static final String COORDINATOR_FUNCTION = "squall-coordinator";
   public static final String TASK_FUNCTION = "squall-task";
+  /** The smallest split size a local query may ask for (1 MiB on AWS). */
+  static final long LOCAL_MIN_SPLIT_BYTES = 64 << 10;
+
+  /** The task function's timeout, as on AWS. */
+  static final Duration TASK_TIMEOUT = Duration.ofMinutes(15);
+
   /** How long finished jobs stay in the local job store. */
   static final Duration JOB_RETENTION = Duration.ofDays(1);
 
@@ -73,10 +85,30 @@ public final class LocalDeployment implements AutoCloseable {
    */
   public record Options(Path dataDir, int gatewayPort, int taskConcurrency, int taskMemoryMb, Duration integrationTimeout,
       UnaryOperator<LambdaHandler> taskHandlerWrapper, JobSettings jobSettings, Duration coordinatorTimeout,
-      DriverHooks coordinatorHooks, Duration sweepInterval, JobStore jobStore) {
+      DriverHooks coordinatorHooks, Duration sweepInterval, JobStore jobStore, Duration objectRetention,
+      FaultPlan faultPlan, Duration taskTimeout) {
     public static Options defaults() {
       return new Options(null, 0, 8, 2048, Duration.ofSeconds(30), UnaryOperator.identity(), JobSettings.defaults(),
-          Duration.ofMinutes(15), DriverHooks.NONE, Duration.ofSeconds(30), null);
+          Duration.ofMinutes(15), DriverHooks.NONE, Duration.ofSeconds(30), null, JOB_RETENTION, FaultPlan.none(),
+          TASK_TIMEOUT);
+    }
+
+    /** The fault plan the stack starts with (docs/faults.md); {@code PUT /_local/faults} replaces it. */
+    public Options withFaultPlan(FaultPlan plan) {
+      return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, plan, taskTimeout);
+    }
+
+    /** The task function's timeout (15 minutes, as the most Lambda allows, unless a test wants less). */
+    public Options withTaskTimeout(Duration timeout) {
+      return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, timeout);
+    }
+
+    /** How long the sweep keeps answers and job objects (the job retention unless a test wants less). */
+    public Options withObjectRetention(Duration retention) {
+      return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, retention, faultPlan, taskTimeout);
     }
 
     /**
@@ -85,56 +117,56 @@ public final class LocalDeployment implements AutoCloseable {
      */
     public Options withJobStore(JobStore store) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, store);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, store, objectRetention, faultPlan, taskTimeout);
     }
 
     public Options withDataDir(Path dir) {
       return new Options(dir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout);
     }
 
     public Options withGatewayPort(int port) {
       return new Options(dataDir, port, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout);
     }
 
     public Options withTaskConcurrency(int n) {
       return new Options(dataDir, gatewayPort, n, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout);
     }
 
     public Options withIntegrationTimeout(Duration timeout) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, timeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout);
     }
 
     public Options withTaskHandlerWrapper(UnaryOperator<LambdaHandler> wrapper) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, wrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout);
     }
 
     /** Sync wait, lease and hand-off settings of the coordinator. */
     public Options withJobSettings(JobSettings settings) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          settings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore);
+          settings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout);
     }
 
     /** The coordinator function's time limit (Lambda's is at most 15 minutes). */
     public Options withCoordinatorTimeout(Duration timeout) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, timeout, coordinatorHooks, sweepInterval, jobStore);
+          jobSettings, timeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout);
     }
 
     /** Fault injection points inside the coordinator (tests). */
     public Options withCoordinatorHooks(DriverHooks hooks) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, hooks, sweepInterval, jobStore);
+          jobSettings, coordinatorTimeout, hooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout);
     }
 
     /** How often the schedule invokes the coordinator's sweep (zero: never). */
     public Options withSweepInterval(Duration interval) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, interval, jobStore);
+          jobSettings, coordinatorTimeout, coordinatorHooks, interval, jobStore, objectRetention, faultPlan, taskTimeout);
     }
   }
 
@@ -144,26 +176,32 @@ public final class LocalDeployment implements AutoCloseable {
   private final LambdaEmulator lambda;
   private final Gateway gateway;
   private final JobStore jobs;
+  private final Faults faults = new Faults();
 
   private LocalDeployment(Options options) throws Exception {
     try {
       s3 = track(EmbeddedS3.start(options.dataDir() == null ? null : options.dataDir().resolve("s3"), 0,
           List.of(WAREHOUSE_BUCKET, SHUFFLE_BUCKET)));
-      catalog = track(LocalCatalog.open(s3, options.dataDir(), WAREHOUSE_BUCKET));
+      faults.install(options.faultPlan());
+      LocalFaults localFaults = new LocalFaults(faults);
+      catalog = track(LocalCatalog.open(s3, options.dataDir(), WAREHOUSE_BUCKET, faults));
+      // S3 requests of the coordinator and the tasks pass the fault plan's S3 rules.
+      S3Client direct = track(s3.newClient());
+      S3FaultInterceptor s3Faults = new S3FaultInterceptor(faults, direct);
       BufferAllocator allocator = track(new RootAllocator());
       AwsBasicCredentials keys = AwsBasicCredentials.create(EmbeddedS3.ACCESS_KEY, EmbeddedS3.SECRET_KEY);
 
       // Task function: S3 and data files only, no catalog.
       TaskEnvironment taskEnv = new TaskEnvironment(EmbeddedS3.REGION, s3.endpoint(), true, keys);
-      S3Client taskS3 = track(taskEnv.newS3Client());
+      S3Client taskS3 = track(s3.newClient(s3Faults)); // as taskEnv.newS3Client(), with the S3 faults
       FileIO taskIo = track(taskEnv.newFileIO());
-      TaskFunction taskFunction = new TaskFunction(new TaskRunner(taskS3, taskIo, allocator));
+      TaskFunction taskFunction = new TaskFunction(new TaskRunner(taskS3, taskIo, allocator), taskS3);
       LambdaHandler taskHandler = (payload, ctx) -> taskFunction.handle(payload, ctx::isCancelled);
 
       lambda = track(LambdaEmulator.start(0, List.of(
-          FunctionDefinition.of(TASK_FUNCTION, options.taskHandlerWrapper().apply(taskHandler))
+          FunctionDefinition.of(TASK_FUNCTION, options.taskHandlerWrapper().apply(localFaults.task(taskHandler)))
               .withMemoryMb(options.taskMemoryMb())
-              .withTimeout(Duration.ofMinutes(15))
+              .withTimeout(options.taskTimeout())
               .withReservedConcurrency(options.taskConcurrency()))));
 
       // Coordinator: catalog, Lambda and S3 clients; the same core as on AWS.
@@ -173,7 +211,14 @@ public final class LocalDeployment implements AutoCloseable {
           .credentialsProvider(StaticCredentialsProvider.create(keys))
           .httpClientBuilder(UrlConnectionHttpClient.builder().socketTimeout(Duration.ofMinutes(15)))
           .build());
-      S3Client coordinatorS3 = track(s3.newClient());
+      // Task invocations go through a client set up as on AWS: long read timeout, no SDK retries.
+      LambdaClient taskLambdaClient = track(TaskLambdaClients.configure(LambdaClient.builder()
+          .endpointOverride(lambda.endpoint())
+          .region(EmbeddedS3.REGION)
+          .credentialsProvider(StaticCredentialsProvider.create(keys))
+          .overrideConfiguration(c -> c.addExecutionInterceptor(localFaults.invokeThrottling())), options.taskTimeout())
+          .build());
+      S3Client coordinatorS3 = track(s3.newClient(s3Faults));
       S3Presigner presigner = track(S3Presigner.builder()
           .endpointOverride(s3.endpoint())
           .region(EmbeddedS3.REGION)
@@ -182,15 +227,20 @@ public final class LocalDeployment implements AutoCloseable {
           .build());
       CoordinatorSettings settings = CoordinatorSettings.defaults(TASK_FUNCTION, SHUFFLE_BUCKET)
           .withMaxConcurrentTasks(options.taskConcurrency())
-          .withTaskFunctionMemoryMb(options.taskMemoryMb());
-      LambdaTaskInvoker invoker = track(new LambdaTaskInvoker(lambdaClient, TASK_FUNCTION, options.taskConcurrency()));
+          .withTaskFunctionMemoryMb(options.taskMemoryMb())
+          // Locally a Lambda costs nothing: splits down to 64 KiB let tiny data run as many tasks.
+          .withQueryLimits(QueryProperties.Limits.defaults().withMinSplitSizeBytes(LOCAL_MIN_SPLIT_BYTES))
+          // No lifecycle rule here: the sweep deletes answers and job objects past the job retention.
+          .withObjectRetention(options.objectRetention());
+      LambdaTaskInvoker invoker = track(new LambdaTaskInvoker(taskLambdaClient, TASK_FUNCTION, options.taskConcurrency(),
+          new TaskPayloadStore(coordinatorS3)));
       jobs = options.jobStore() != null ? options.jobStore()
           : track(options.dataDir() == null ? SqliteJobStore.temporary(JOB_RETENTION)
               : SqliteJobStore.open(options.dataDir().resolve("jobs.db"), JOB_RETENTION));
       CoordinatorFunction coordinator = CoordinatorEnvironment.assemble(jobs, catalog.catalog(),
           new StageScheduler(invoker, RetryPolicy.defaults()), coordinatorS3, presigner, allocator,
           new LambdaSelfInvoker(lambdaClient, COORDINATOR_FUNCTION), settings, options.jobSettings(),
-          PlannerSettings.defaults(), options.coordinatorHooks());
+          PlannerSettings.defaults(), localFaults.coordinator(options.coordinatorHooks()));
       lambda.register(FunctionDefinition.of(COORDINATOR_FUNCTION,
               (payload, ctx) -> coordinator.handle(payload, Duration.ofMillis(ctx.remainingTimeMillis())))
           .withMemoryMb(3008)
@@ -214,11 +264,17 @@ public final class LocalDeployment implements AutoCloseable {
         }, every, every, TimeUnit.MILLISECONDS);
       }
 
-      gateway = track(Gateway.start(options.gatewayPort(), lambda.endpoint(), COORDINATOR_FUNCTION, options.integrationTimeout()));
+      gateway = track(Gateway.start(options.gatewayPort(), lambda.endpoint(), COORDINATOR_FUNCTION,
+          options.integrationTimeout(), localFaults.route()));
     } catch (Exception | Error e) {
       close();
       throw e;
     }
+  }
+
+  /** The fault plan in force (install another to change the faults of a running stack). */
+  public Faults faults() {
+    return faults;
   }
 
   /** Starts everything; on failure, stops what was started and rethrows. */

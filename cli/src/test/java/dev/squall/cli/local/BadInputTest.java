@@ -146,4 +146,30 @@ class BadInputTest {
     JsonNode e = error(stack.post("select 1", Map.of("no_such_setting", "1"), JSON_TYPE), 400);
     assertThat(e.get("message").asText()).contains("no_such_setting");
   }
+
+  @Test
+  void propertiesOutsideTheirRangeAreRefusedNamingTheRange() throws Exception {
+    JsonNode wrapped = error(stack.post("select 1", Map.of("max_tasks_per_stage", "4294967297"), JSON_TYPE), 400);
+    assertThat(wrapped.get("code").asText()).isEqualTo("USER_ERROR");
+    assertThat(wrapped.get("message").asText()).contains("max_tasks_per_stage").contains("from 1 to 10000")
+        .contains("4294967297");
+    JsonNode broadcast = error(stack.post("select 1", Map.of("broadcast_threshold_bytes", "9999999999999"), JSON_TYPE), 400);
+    assertThat(broadcast.get("message").asText()).contains("broadcast_threshold_bytes").contains("from 0 to 536870912");
+    JsonNode split = error(stack.post("select 1", Map.of("target_split_size_bytes", "1"), JSON_TYPE), 400);
+    assertThat(split.get("message").asText()).contains("target_split_size_bytes").contains("from 65536");
+  }
+
+  @Test
+  void anUnknownDefaultSchemaIsRefused() throws Exception {
+    JsonNode e = error(stack.post("select 1", Map.of("default_schema", "nope"), JSON_TYPE), 400);
+    assertThat(e.get("message").asText()).contains("default_schema").contains("nope");
+  }
+
+  @Test
+  void aPlanNeedingMoreTasksThanTheJobMayStartIsRefusedBeforeAnyTaskStarts() throws Exception {
+    // A leaf stage and the final aggregation: two tasks at least.
+    JsonNode total = error(stack.post("select count(*) from tpch.lineitem", Map.of("max_total_tasks", "1"), JSON_TYPE),
+        400);
+    assertThat(total.get("message").asText()).contains("max_total_tasks = 1").contains("range 1 to 100000");
+  }
 }

@@ -94,6 +94,18 @@ public final class TestStack implements AutoCloseable {
     return submitAsync(sql, Map.of());
   }
 
+  /** Installs a fault plan ({@code PUT /_local/faults}, docs/faults.md); fails the test unless it is accepted. */
+  public void installFaults(String planJson) throws Exception {
+    HttpRequest request = HttpRequest.newBuilder(URI.create(deployment.gatewayEndpoint() + "/_local/faults"))
+        .timeout(Duration.ofMinutes(1))
+        .PUT(HttpRequest.BodyPublishers.ofString(planJson))
+        .build();
+    HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 200) {
+      throw new AssertionError("fault plan refused (" + r.statusCode() + "): " + r.body());
+    }
+  }
+
   /** Posts {@code {"sql", "properties", "mode": "async"}}; returns the query id from the 202 answer. */
   String submitAsync(String sql, Map<String, String> properties) throws Exception {
     ObjectNode body = JSON.createObjectNode().put("sql", sql).put("mode", "async");

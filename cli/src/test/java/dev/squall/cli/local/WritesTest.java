@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.squall.coordinator.commit.IcebergCommitter;
 import dev.squall.coordinator.job.DriverHooks;
+import dev.squall.jobstore.sqlite.SqliteJobStore;
 import dev.squall.local.lambda.LambdaHandler;
 import dev.squall.local.s3.EmbeddedS3;
 import dev.squall.proto.TaskPayloads;
@@ -95,9 +96,17 @@ class WritesTest {
     };
   }
 
+  /** How many more times the step after a landed commit fails (fault "failAfterCommit"). */
+  private final AtomicInteger afterCommitFailures = new AtomicInteger();
+  private FencingJobStore jobStore;
+
   private final DriverHooks hooks = new DriverHooks() {
     @Override
     public void committed(String jobId) {
+      if (coordinatorFault.equals("failAfterCommit") && afterCommitFailures.getAndDecrement() > 0) {
+        coordinatorFaultDone.set(true);
+        throw new IllegalStateException("injected failure to store the answer of job " + jobId);
+      }
       if (coordinatorFault.equals("dieAfterCommit") && coordinatorFaultDone.compareAndSet(false, true)) {
         throw new CoordinatorCrash("injected coordinator crash after the commit of job " + jobId);
       }
@@ -105,6 +114,13 @@ class WritesTest {
 
     @Override
     public void finalizing(String jobId) {
+      if (coordinatorFault.equals("createTableMeanwhile") && coordinatorFaultDone.compareAndSet(false, true)) {
+        catalog().createTable(TableIdentifier.parse("tpch.w_race"), new org.apache.iceberg.Schema(
+            org.apache.iceberg.types.Types.NestedField.optional(1, "k", org.apache.iceberg.types.Types.LongType.get())));
+      }
+      if (coordinatorFault.equals("fenceBeforeCommit") && coordinatorFaultDone.compareAndSet(false, true)) {
+        jobStore.fenceNextRenewal();
+      }
       if (coordinatorFault.equals("concurrentInsert") && coordinatorFaultDone.compareAndSet(false, true)) {
         try {
           HttpResponse<byte[]> other = stack.post("insert into tpch.w_concurrent values (1000001, 'other writer')",
@@ -119,7 +135,8 @@ class WritesTest {
 
   @BeforeAll
   void start() throws Exception {
-    stack = TestStack.startWith(0.01, 5_000, o -> o.withTaskHandlerWrapper(this::inject)
+    jobStore = new FencingJobStore(SqliteJobStore.temporary(Duration.ofDays(1)));
+    stack = TestStack.startWith(0.01, 5_000, o -> o.withTaskHandlerWrapper(this::inject).withJobStore(jobStore)
         .withCoordinatorHooks(hooks)
         .withSweepInterval(Duration.ZERO)
         .withJobSettings(dev.squall.coordinator.job.JobSettings.defaults().withSyncWait(Duration.ofMinutes(10))
@@ -134,6 +151,9 @@ class WritesTest {
     }
     if (stack != null) {
       stack.close();
+    }
+    if (jobStore != null) {
+      jobStore.close();
     }
   }
 
@@ -185,6 +205,21 @@ class WritesTest {
     try (S3Client s3 = stack.deployment.s3().newClient()) {
       return s3.listObjectsV2Paginator(b -> b.bucket(LocalDeployment.WAREHOUSE_BUCKET)).contents().stream()
           .map(S3Object::key).filter(k -> k.contains("/squall-" + jobId + "-")).toList();
+    }
+  }
+
+  /**
+   * As {@link #dataFilesOfJob}, once none is left or {@code timeout} passed: a job deletes its
+   * files right after recording its end, so a client that saw the state may look a moment early.
+   */
+  private List<String> dataFilesLeftBy(String jobId, Duration timeout) throws InterruptedException {
+    long until = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      List<String> left = dataFilesOfJob(jobId);
+      if (left.isEmpty() || System.nanoTime() > until) {
+        return left;
+      }
+      Thread.sleep(50);
     }
   }
 
@@ -306,6 +341,111 @@ class WritesTest {
     assertThat(count("tpch.w_rerun")).isEqualTo(expected.size());
     HttpResponse<byte[]> result = stack.send("GET", "/v1/queries/" + jobId + "/result", JSON_TYPE);
     assertThat(rowsWritten(JSON.readTree(result.body()))).isEqualTo(expected.size());
+  }
+
+  @Test
+  void aFailureAfterTheCommitLandedStillEndsTheWriteSucceeded() throws Exception {
+    run("create table tpch.w_after as " + ORDERS_QUERY + " and 1 = 0");
+    coordinatorFault = "failAfterCommit";
+    coordinatorFaultDone.set(false);
+    afterCommitFailures.set(1);
+    JsonNode r;
+    try {
+      r = run("insert into tpch.w_after " + ORDERS_QUERY);
+    } finally {
+      coordinatorFault = "";
+    }
+    assertThat(coordinatorFaultDone.get()).isTrue();
+    String jobId = r.get("queryId").asText();
+    List<List<Object>> expected = duckRows(ORDERS_QUERY);
+    assertThat(rowsWritten(r)).isEqualTo(expected.size());
+    assertThat(snapshotsOfJob(snapshotsOf("tpch.w_after"), jobId)).isEqualTo(1);
+    assertThat(ResultRows.difference(squallRows("select * from tpch.w_after"), expected, false)).isNull();
+    assertThat(dataFilesOfJob(jobId)).containsExactlyInAnyOrderElementsOf(committedFilesOfJob("tpch.w_after", jobId));
+  }
+
+  @Test
+  void aCommittedWriteWhoseEndCannotBeRecordedStaysFinalizingAndTheNextRunFinishesIt() throws Exception {
+    run("create table tpch.w_settle as " + ORDERS_QUERY + " and 1 = 0");
+    coordinatorFault = "failAfterCommit";
+    coordinatorFaultDone.set(false);
+    afterCommitFailures.set(3); // every try of the invocation that committed
+    HttpResponse<byte[]> first;
+    try {
+      first = stack.post("insert into tpch.w_settle " + ORDERS_QUERY, SMALL_TASKS, JSON_TYPE);
+      assertThat(first.statusCode()).as(new String(first.body())).isEqualTo(202);
+      String jobId = JSON.readTree(first.body()).get("queryId").asText();
+      assertThat(stack.status(jobId).get("state").asText()).isEqualTo("FINALIZING");
+      // A status read finds nobody holding the job and starts an invocation that finishes it.
+      JsonNode status = stack.awaitTerminal(jobId, Duration.ofMinutes(2));
+      assertThat(status.get("state").asText()).as(status.toString()).isEqualTo("SUCCEEDED");
+      List<List<Object>> expected = duckRows(ORDERS_QUERY);
+      assertThat(snapshotsOfJob(snapshotsOf("tpch.w_settle"), jobId)).isEqualTo(1);
+      assertThat(count("tpch.w_settle")).isEqualTo(expected.size());
+      assertThat(dataFilesOfJob(jobId)).containsExactlyInAnyOrderElementsOf(committedFilesOfJob("tpch.w_settle", jobId));
+    } finally {
+      coordinatorFault = "";
+    }
+  }
+
+  @Test
+  void aCoordinatorThatLostItsLeaseBeforeTheCommitDoesNotCommit() throws Exception {
+    run("create table tpch.w_fenced as " + ORDERS_QUERY + " and 1 = 0");
+    coordinatorFault = "fenceBeforeCommit";
+    coordinatorFaultDone.set(false);
+    try {
+      HttpResponse<byte[]> first = stack.post("insert into tpch.w_fenced " + ORDERS_QUERY, SMALL_TASKS, JSON_TYPE);
+      assertThat(coordinatorFaultDone.get()).isTrue();
+      assertThat(first.statusCode()).as(new String(first.body())).isEqualTo(202);
+      String jobId = JSON.readTree(first.body()).get("queryId").asText();
+      assertThat(snapshotsOfJob(snapshotsOf("tpch.w_fenced"), jobId)).as("the fenced invocation committed").isZero();
+      JsonNode status = stack.awaitTerminal(jobId, Duration.ofMinutes(2));
+      assertThat(status.get("state").asText()).as(status.toString()).isEqualTo("SUCCEEDED");
+      assertThat(snapshotsOfJob(snapshotsOf("tpch.w_fenced"), jobId)).isEqualTo(1);
+      assertThat(count("tpch.w_fenced")).isEqualTo(duckRows(ORDERS_QUERY).size());
+    } finally {
+      coordinatorFault = "";
+    }
+  }
+
+  @Test
+  void aCoordinatorThatLostItsLeaseWhileFailingAWriteDeletesNothing() throws Exception {
+    run("create table tpch.w_fenced_fail as " + ORDERS_QUERY);
+    long before = count("tpch.w_fenced_fail");
+    writerFault = "always";
+    jobStore.fenceNextTerminalTransition();
+    try {
+      HttpResponse<byte[]> first = stack.post("insert into tpch.w_fenced_fail " + ORDERS_QUERY, SMALL_TASKS, JSON_TYPE);
+      assertThat(first.statusCode()).as(new String(first.body())).isEqualTo(202);
+      String jobId = JSON.readTree(first.body()).get("queryId").asText();
+      // The other writer tasks' files stay: only the job's owner may delete them, after recording the end.
+      assertThat(dataFilesOfJob(jobId)).isNotEmpty();
+      JsonNode status = stack.awaitTerminal(jobId, Duration.ofMinutes(2));
+      assertThat(status.get("state").asText()).as(status.toString()).isEqualTo("FAILED");
+      assertThat(dataFilesLeftBy(jobId, Duration.ofSeconds(10))).isEmpty();
+      assertThat(count("tpch.w_fenced_fail")).isEqualTo(before);
+    } finally {
+      writerFault = "";
+    }
+  }
+
+  @Test
+  void createTableAsLosingTheRaceForItsNameAnswersTableAlreadyExists() throws Exception {
+    coordinatorFault = "createTableMeanwhile";
+    coordinatorFaultDone.set(false);
+    HttpResponse<byte[]> r;
+    try {
+      r = stack.post("create table tpch.w_race as " + ORDERS_QUERY, SMALL_TASKS, JSON_TYPE);
+    } finally {
+      coordinatorFault = "";
+    }
+    assertThat(coordinatorFaultDone.get()).isTrue();
+    assertThat(r.statusCode()).as(new String(r.body())).isEqualTo(400);
+    JsonNode body = JSON.readTree(r.body());
+    assertThat(body.at("/error/code").asText()).isEqualTo("USER_ERROR");
+    assertThat(body.at("/error/message").asText()).contains("already exists");
+    assertThat(snapshotsOf("tpch.w_race")).isEmpty();
+    assertThat(dataFilesLeftBy(body.get("queryId").asText(), Duration.ofSeconds(10))).isEmpty();
   }
 
   @Test

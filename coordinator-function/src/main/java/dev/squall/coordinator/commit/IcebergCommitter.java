@@ -17,8 +17,9 @@ import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
-import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.SupportsBulkOperations;
 import org.slf4j.Logger;
@@ -37,8 +38,10 @@ import org.slf4j.LoggerFactory;
  *       at all.
  *   <li>Idempotent: before committing it looks for a snapshot of the table whose summary carries
  *       the job id (for CTAS: the table exists and carries it) and then commits nothing. After a
- *       failed or uncertain commit ({@link CommitStateUnknownException}) it reloads the table and
- *       looks again, so a commit that landed is reported as a success, never repeated.
+ *       failed or uncertain commit it reloads the table and looks again, so a commit that landed is
+ *       reported as a success, never repeated; an error that does not prove the commit was
+ *       refused (anything but a conflict, validation or missing-table failure) leaves the outcome
+ *       unknown even when the re-read finds nothing.
  * </ul>
  *
  * <p>{@link #deleteDataFiles} removes files that will not be committed (losing attempts, failed
@@ -144,17 +147,23 @@ public final class IcebergCommitter {
     try {
       table = catalog.loadTable(target.table());
     } catch (NoSuchTableException e) {
-      throw new WriteCommitException("Table " + target.table() + " no longer exists; nothing was committed",
-          false, e);
+      throw WriteCommitException.targetConflict("table " + target.table() + " no longer exists; nothing was committed",
+          e);
     }
     Optional<Snapshot> earlier = jobSnapshot(table, jobId);
     if (earlier.isPresent()) {
       return already(earlier.get(), files);
     }
+    AppendFiles append;
     try {
-      AppendFiles append = table.newAppend();
+      append = table.newAppend();
       files.forEach(append::appendFile);
-      append.set(JOB_ID_PROPERTY, jobId).commit();
+      append.set(JOB_ID_PROPERTY, jobId);
+    } catch (RuntimeException e) {
+      throw refusedBeforeCommit(target.table(), jobId, e);
+    }
+    try {
+      append.commit();
     } catch (RuntimeException e) {
       return recheck(target.table(), jobId, files, e);
     }
@@ -167,8 +176,9 @@ public final class IcebergCommitter {
     if (catalog.tableExists(target.table())) {
       return existingTable(target.table(), jobId, files, null);
     }
+    Transaction create;
     try {
-      Transaction create = catalog.buildTable(target.table(), target.schema())
+      create = catalog.buildTable(target.table(), target.schema())
           .withPartitionSpec(target.spec())
           .withLocation(target.location())
           .withProperties(target.properties())
@@ -181,10 +191,14 @@ public final class IcebergCommitter {
       }
       AppendFiles append = create.newAppend();
       files.forEach(append::appendFile);
-      append.set(JOB_ID_PROPERTY, jobId).commit();
-      create.commitTransaction();
+      append.set(JOB_ID_PROPERTY, jobId).commit(); // staged in the transaction: no catalog call yet
     } catch (WriteCommitException e) {
       throw e;
+    } catch (RuntimeException e) {
+      throw refusedBeforeCommit(target.table(), jobId, e);
+    }
+    try {
+      create.commitTransaction();
     } catch (AlreadyExistsException e) {
       return existingTable(target.table(), jobId, files, e);
     } catch (RuntimeException e) {
@@ -195,19 +209,31 @@ public final class IcebergCommitter {
     return new CommitOutcome(committed.snapshotId(), recordCount(files), false);
   }
 
+  /** A failure while the commit was being built, before any call that could change the catalog. */
+  private static WriteCommitException refusedBeforeCommit(TableIdentifier id, String jobId, RuntimeException e) {
+    return new WriteCommitException("The commit of job " + jobId + " to " + id + " was refused before it was sent: "
+        + e.getMessage(), false, e);
+  }
+
   /** CTAS found its table: ours from an earlier run, or someone else's. */
   private CommitOutcome existingTable(TableIdentifier id, String jobId, List<DataFile> files, Exception cause) {
     Optional<Snapshot> earlier = findCommitted(id, jobId);
     if (earlier.isPresent()) {
       return already(earlier.get(), files);
     }
-    throw new WriteCommitException("Table " + id + " was created by another writer after planning;"
-        + " nothing was committed", false, cause);
+    throw WriteCommitException.targetConflict("table " + id + " already exists: another writer created it while"
+        + " the query ran; nothing was committed", cause);
   }
 
-  /** After a failed commit call: did it land anyway? */
+  /**
+   * After a failed commit call: did it land anyway? Only a refusal the catalog gives before
+   * writing anything ({@link #certainlyNotCommitted}) lets a re-read that finds nothing conclude
+   * that nothing was committed; after any other error (a timeout, a connection reset, an HTTP 5xx
+   * of a REST catalog) the snapshot may still land after the re-read (Iceberg issue #2808), so the
+   * outcome stays unknown and the job's data files must be kept.
+   */
   private CommitOutcome recheck(TableIdentifier id, String jobId, List<DataFile> files, RuntimeException failure) {
-    boolean uncertain = failure instanceof CommitStateUnknownException;
+    boolean uncertain = !certainlyNotCommitted(failure);
     Optional<Snapshot> landed;
     try {
       landed = findCommitted(id, jobId);
@@ -223,6 +249,16 @@ public final class IcebergCommitter {
     }
     throw new WriteCommitException((uncertain ? "Commit state of job " : "Commit of job ") + jobId + " to " + id
         + (uncertain ? " is unknown: " : " failed: ") + failure.getMessage(), uncertain, failure);
+  }
+
+  /**
+   * Failures after which the catalog certainly did not commit: it refused the new metadata
+   * (a conflict it would not retry), a validation failed before the commit, or the table is gone.
+   */
+  static boolean certainlyNotCommitted(RuntimeException failure) {
+    return failure instanceof CommitFailedException || failure instanceof ValidationException
+        || failure instanceof NoSuchTableException || failure instanceof AlreadyExistsException
+        || failure instanceof WriteCommitException;
   }
 
   private static CommitOutcome already(Snapshot snapshot, List<DataFile> files) {

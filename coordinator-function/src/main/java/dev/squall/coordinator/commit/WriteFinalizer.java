@@ -5,6 +5,7 @@ import dev.squall.proto.v1.TaskResult;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.ContentFileParser;
@@ -19,9 +20,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The final step of a write job, on the coordinator: turns the winning writer attempts' commit
- * messages into data files, commits them once ({@link IcebergCommitter}), and deletes every other
- * data file the job wrote (losing, failed and abandoned attempts). For a failed or cancelled job it
- * deletes all of the job's data files, so the table stays exactly as it was.
+ * messages into data files, commits them once ({@link IcebergCommitter}), and, once the job's end
+ * is recorded, deletes every other data file the job wrote (losing, failed and abandoned attempts).
+ * For a failed or cancelled job it deletes all of the job's data files, so the table stays exactly
+ * as it was; the job's own snapshot, if one exists, protects its files from any deletion.
  *
  * <p>The job's files are found by name ({@code squall-<jobId>-s...}, as writer tasks name them)
  * under the table's data location; that listing covers the table's data files, a cost paid once
@@ -37,14 +39,22 @@ public final class WriteFinalizer {
   }
 
   /**
-   * Commits the winners' data files and removes the job's other files.
+   * The winners' data files committed to the table: the commit's outcome and the paths it holds.
+   *
+   * @param outcome the job's snapshot and the rows it added
+   * @param committedPaths full paths of the data files the commit added
+   */
+  public record Committed(CommitOutcome outcome, Set<String> committedPaths) {}
+
+  /**
+   * Commits the winners' data files, or finds that an earlier run of the job did. Deletes nothing:
+   * the caller removes the job's other files with {@link #deleteUncommitted} once the job's end is
+   * recorded.
    *
    * @param rootWinners the winning attempts of the writer (root) stage, one per task
-   * @param afterCommit called once the catalog commit is done (or found done), before cleanup
-   * @return the commit's snapshot and the rows it added
    * @throws WriteCommitException when the commit failed or its outcome is unknown
    */
-  public CommitOutcome finish(String jobId, WriteTarget target, TaskResult[] rootWinners, Runnable afterCommit) {
+  public Committed commit(String jobId, WriteTarget target, TaskResult[] rootWinners) {
     List<DataFile> files = new ArrayList<>();
     for (TaskResult winner : rootWinners) {
       for (String message : winner.getCommitMessagesList()) {
@@ -52,11 +62,29 @@ public final class WriteFinalizer {
       }
     }
     CommitOutcome outcome = committer.commit(target, jobId, files);
-    afterCommit.run();
     Set<String> committed = new HashSet<>();
     files.forEach(f -> committed.add(f.location()));
-    deleteJobFiles(jobId, target, committed);
-    return outcome;
+    return new Committed(outcome, committed);
+  }
+
+  /**
+   * Deletes the job's data files that its commit did not add (losing, failed and abandoned
+   * attempts). Files the job's snapshot references are never deleted.
+   *
+   * @return the number of files deleted
+   */
+  public int deleteUncommitted(String jobId, WriteTarget target, Committed committed) {
+    return deleteJobFiles(jobId, target, committed.committedPaths());
+  }
+
+  /** Whether the job's snapshot is in the table (empty: the table could not be read). */
+  public Optional<Boolean> isCommitted(String jobId, WriteTarget target) {
+    try {
+      return Optional.of(committer.findCommitted(target.table(), jobId).isPresent());
+    } catch (RuntimeException e) {
+      LOG.warn("job {}: reading the table to look for its commit failed: {}", jobId, e.toString());
+      return Optional.empty();
+    }
   }
 
   /** Deletes every data file of the job that its commit (if any) did not add. */

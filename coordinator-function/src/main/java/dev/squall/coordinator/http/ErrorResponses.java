@@ -12,7 +12,7 @@ import dev.squall.proto.v1.ErrorCode;
  * Maps failures to the JSON error shape
  * {@code {"error": {"code": "...", "message": "...", "line": n, "column": n}}} and an HTTP status:
  * a request over a size limit 413, an unknown query 404, a query without a result yet 409, USER_ERROR 400, INSUFFICIENT_RESOURCES 503, EXTERNAL and
- * MISSING_SHUFFLE_OUTPUT 502, CANCELLED 409, everything else 500.
+ * MISSING_SHUFFLE_OUTPUT 502, CANCELLED 409, TIMEOUT 504, everything else 500.
  */
 final class ErrorResponses {
   private final ObjectMapper mapper;
@@ -67,6 +67,7 @@ final class ErrorResponses {
       case INSUFFICIENT_RESOURCES -> 503;
       case EXTERNAL, MISSING_SHUFFLE_OUTPUT -> 502;
       case CANCELLED -> 409;
+      case TIMEOUT -> 504;
       default -> 500;
     };
   }

@@ -2,6 +2,7 @@ package dev.squall.coordinator.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.squall.coordinator.api.QueryAnswer;
+import dev.squall.coordinator.api.PublicErrors;
 import dev.squall.coordinator.api.QueryService;
 import dev.squall.coordinator.api.QueryStatus;
 import dev.squall.coordinator.api.Submission;
@@ -14,8 +15,6 @@ import dev.squall.coordinator.api.SquallException;
 import dev.squall.proto.v1.QuerySummary;
 import java.util.Map;
 import java.util.UUID;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Squall's HTTP API over API Gateway HTTP API events (payload format 2.0).
@@ -39,7 +38,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class HttpApi {
   public static final String ARROW_STREAM = "application/vnd.apache.arrow.stream";
-  private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
   /** Largest JSON answer returned inline: below Lambda's 6 MB response limit with the envelope. */
   static final int MAX_INLINE_JSON_CHARS = 5_000_000;
 
@@ -107,8 +105,7 @@ public final class HttpApi {
       } catch (SquallException e) {
         return errors.of(e, id);
       } catch (RuntimeException e) {
-        LOG.error("request {} {} failed with an internal error", method, path, e);
-        return errors.of(500, "INTERNAL_ERROR", "internal error: " + e, 0, 0, id);
+        return errors.of(500, "INTERNAL_ERROR", PublicErrors.internal("request " + method + " " + path, e), 0, 0, id);
       }
     }
     return errors.of(404, "NOT_FOUND", "no such resource: " + method + " " + path, 0, 0, null);
@@ -126,8 +123,7 @@ public final class HttpApi {
     } catch (SquallException e) {
       return errors.of(e, queryId);
     } catch (RuntimeException e) {
-      LOG.error("query {} failed with an internal error", queryId, e);
-      return errors.of(500, "INTERNAL_ERROR", "internal error: " + e, 0, 0, queryId);
+      return errors.of(500, "INTERNAL_ERROR", PublicErrors.internal("query " + queryId, e), 0, 0, queryId);
     }
   }
 

@@ -8,12 +8,18 @@ package dev.squall.coordinator.job;
 public interface DriverHooks {
   DriverHooks NONE = new DriverHooks() {};
 
+  /** The job's SQL is being planned (called on the planning thread, before the planner). */
+  default void planning(String jobId) {}
+
   /** Every task of a stage has a winner, recorded in the store. */
   default void stageFinished(String jobId, int stageId) {}
 
   /** The job is in FINALIZING and its result or commit is about to be made. */
   default void finalizing(String jobId) {}
 
-  /** A write job's catalog commit is done (or was found done); SUCCEEDED is not recorded yet. */
+  /**
+   * A write job's catalog commit is done (or was found done) and its end is about to be recorded
+   * (again, if the previous try failed); SUCCEEDED is not recorded yet.
+   */
   default void committed(String jobId) {}
 }

@@ -1,7 +1,7 @@
 package dev.squall.coordinator.job;
 
+import dev.squall.coordinator.api.PublicErrors;
 import dev.squall.coordinator.api.SquallException;
-import dev.squall.coordinator.commit.CommitOutcome;
 import dev.squall.coordinator.commit.WriteCommitException;
 import dev.squall.coordinator.commit.WriteFinalizer;
 import dev.squall.coordinator.commit.WriteTargets;
@@ -24,6 +24,7 @@ import dev.squall.jobstore.StateConflictException;
 import dev.squall.jobstore.TaskWinner;
 import dev.squall.proto.v1.ErrorCode;
 import dev.squall.proto.v1.QuerySummary;
+import dev.squall.proto.v1.TaskError;
 import dev.squall.proto.v1.TaskResult;
 import dev.squall.shuffle.ShuffleCleaner;
 import java.time.Clock;
@@ -35,6 +36,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,6 +60,10 @@ import software.amazon.awssdk.services.s3.S3Client;
  */
 public final class JobDriver {
   private static final Logger LOG = LoggerFactory.getLogger(JobDriver.class);
+  /** How often the steps after a landed commit (answer, SUCCEEDED) are tried before leaving them to the next run. */
+  private static final int POST_COMMIT_ATTEMPTS = 3;
+  /** Stack of the planning thread. */
+  private static final long PLANNING_STACK_BYTES = 64L << 20;
 
   private final JobStore store;
   private final JobPlanner planner;
@@ -70,6 +81,7 @@ public final class JobDriver {
   private final WriteFinalizer writes;
   private final WinnerRecords winnerRecords;
   private final CancelMarkers cancelMarkers;
+  private final PublicErrors publicErrors;
 
   public JobDriver(JobStore store, JobPlanner planner, PlanStore plans, ResultStore results, StageScheduler scheduler,
       S3Client s3, BufferAllocator allocator, String bucket, SelfInvoker self, JobSettings settings,
@@ -77,6 +89,7 @@ public final class JobDriver {
     this.writes = writes;
     this.winnerRecords = new WinnerRecords(s3, bucket);
     this.cancelMarkers = new CancelMarkers(s3, bucket);
+    this.publicErrors = new PublicErrors(List.of(bucket));
     this.store = store;
     this.planner = planner;
     this.plans = plans;
@@ -141,8 +154,20 @@ public final class JobDriver {
       if (job.cancelRequested() && job.state() != JobState.FINALIZING) {
         return finishFailed(keeper, job, new JobError(ErrorCode.CANCELLED.name(), "query was cancelled", 0, 0), true, null);
       }
+      if (job.state() != JobState.FINALIZING && !clock.instant().isBefore(deadlineOf(job))) {
+        return finishFailed(keeper, job, new JobError(ErrorCode.TIMEOUT.name(), "query exceeded its time limit of "
+            + jobTimeout.toSeconds() + " s", 0, 0), false, null);
+      }
+      if (job.state() != JobState.FINALIZING && job.leaseEpoch() > settings.maxInvocations()) {
+        return finishFailed(keeper, job, new JobError(ErrorCode.INSUFFICIENT_RESOURCES.name(), "query was taken up by "
+            + job.leaseEpoch() + " coordinator invocations, more than the limit of " + settings.maxInvocations(), 0, 0),
+            false, null);
+      }
       if (job.state() == JobState.QUEUED) {
-        JobPlanner.Planned planned = planner.plan(jobId, job.sql(), job.properties(), job.caller());
+        JobPlanner.Planned planned = planBounded(keeper, job);
+        if (planned == null) {
+          return new Drive(Outcome.NOT_OWNER, current(jobId, job), null);
+        }
         if (planned.isExplain()) {
           return finishExplain(keeper, job, planned.explain());
         }
@@ -156,8 +181,8 @@ public final class JobDriver {
         plan = plan != null ? plan : plans.load(jobId);
         Map<Integer, TaskResult[]> prior = priorWinners(plan);
         control = new StoreJobControl(store, clock, keeper, settings.withSuspendGrace(grace), handOffAt, hooks,
-            progressOf(plan, prior), () -> putCancelMarker(jobId), winnerRecords);
-        winners = scheduler.run(plan, prior, control, jobTimeout);
+            progressOf(plan, prior), () -> putCancelMarker(jobId), winnerRecords, publicErrors);
+        winners = scheduler.run(plan, prior, control, Duration.between(clock.instant(), deadlineOf(job)));
         job = store.transition(keeper.lease(), JobState.RUNNING, JobState.FINALIZING,
             JobUpdate.progress(control.progress()), clock.instant());
       }
@@ -165,7 +190,8 @@ public final class JobDriver {
         plan = plan != null ? plan : plans.load(jobId);
         hooks.finalizing(jobId);
         // A resumed FINALIZING job reads the winners its RUNNING invocation recorded.
-        return finishSucceeded(keeper, job, plan, winners != null ? winners : priorWinners(plan));
+        Map<Integer, TaskResult[]> all = winners != null ? winners : priorWinners(plan);
+        return plan.write() != null ? finishWrite(keeper, job, plan, all) : finishQuery(keeper, job, plan, all);
       }
       return new Drive(Outcome.NOT_OWNER, job, null);
     } catch (JobSuspendedException e) {
@@ -190,9 +216,68 @@ public final class JobDriver {
       Thread.currentThread().interrupt();
       return new Drive(Outcome.NOT_OWNER, job, null);
     } catch (RuntimeException e) {
-      LOG.error("job {} failed with an internal error", jobId, e);
       return finishFailed(keeper, current(jobId, job), new JobError(ErrorCode.INTERNAL_ERROR.name(),
-          "internal error: " + e, 0, 0), false, plan);
+          PublicErrors.internal("job " + jobId, e), 0, 0), false, plan);
+    }
+  }
+
+  /**
+   * Plans the job's SQL on its own thread, watching the lease, the job's cancel request and the
+   * planning time limit meanwhile; planning that runs past the limit or is cancelled is interrupted
+   * and abandoned (Calcite may not stop at once, but nothing waits for it).
+   *
+   * @return the plan, or null when the lease was lost
+   * @throws JobFailedException CANCELLED, or TIMEOUT past {@link JobSettings#planningTimeout()}
+   */
+  private JobPlanner.Planned planBounded(LeaseKeeper keeper, JobRecord job) throws InterruptedException {
+    String jobId = job.jobId();
+    ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
+      // Calcite's rules and visitors recurse once per expression level: a deep stack lets deep
+      // expressions reach the nesting check instead of overflowing.
+      Thread t = new Thread(null, r, "squall-plan-" + jobId, PLANNING_STACK_BYTES);
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      Future<JobPlanner.Planned> planning = thread.submit(() -> {
+        hooks.planning(jobId);
+        return planner.plan(jobId, job.sql(), job.properties(), job.caller());
+      });
+      Instant limit = clock.instant().plus(settings.planningTimeout());
+      while (true) {
+        try {
+          return planning.get(settings.cancelPoll().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof RuntimeException r) {
+            throw r;
+          }
+          if (e.getCause() instanceof StackOverflowError) {
+            throw SquallException.userError("the query nests too deeply to be planned");
+          }
+          if (e.getCause() instanceof Error err) {
+            throw err;
+          }
+          throw new IllegalStateException(e.getCause());
+        } catch (TimeoutException e) {
+          if (keeper.isLost()) {
+            planning.cancel(true);
+            return null;
+          }
+          if (store.get(jobId).map(JobRecord::cancelRequested).orElse(false)) {
+            planning.cancel(true);
+            throw new JobFailedException(jobId, TaskError.newBuilder().setCode(ErrorCode.CANCELLED)
+                .setMessage("query was cancelled").build());
+          }
+          if (!clock.instant().isBefore(limit)) {
+            planning.cancel(true);
+            throw new JobFailedException(jobId, TaskError.newBuilder().setCode(ErrorCode.TIMEOUT)
+                .setMessage("planning the query took longer than its limit of " + settings.planningTimeout().toSeconds()
+                    + " s").build());
+          }
+        }
+      }
+    } finally {
+      thread.shutdownNow();
     }
   }
 
@@ -228,35 +313,97 @@ public final class JobDriver {
     return progress;
   }
 
-  private Drive finishSucceeded(LeaseKeeper keeper, JobRecord job, JobPlan plan, Map<Integer, TaskResult[]> winners) {
-    int root = plan.graph().getRootStageId();
-    TaskResult[] rootWinners = winners.get(root);
-    ResultCollector.Collected collected;
-    if (plan.write() != null) {
-      WriteTarget target = WriteTargets.fromRecord(plan.write());
-      CommitOutcome outcome;
-      try {
-        outcome = writes.finish(job.jobId(), target, rootWinners, () -> hooks.committed(job.jobId()));
-      } catch (WriteCommitException e) {
-        if (e.outcomeUnknown()) {
-          // Whether the commit landed is unknown: the job stays FINALIZING and the next
-          // invocation looks for its snapshot again.
-          LOG.warn("job {}: commit outcome unknown, leaving the job to be resumed: {}", job.jobId(), e.getMessage());
-          store.release(keeper.lease(), clock.instant());
-          return new Drive(Outcome.NOT_OWNER, current(job.jobId(), job), null);
-        }
-        throw new SquallException(ErrorCode.EXTERNAL, "commit to " + target.table() + " failed: " + e.getMessage(), 0, 0, e);
-      }
-      collected = new ResultCollector.Collected(OneRowAnswer.rowCount(plan.outputSchema(), outcome.rowCount(), allocator), 1);
-    } else {
-      collected = new ResultCollector(s3, allocator).collect(bucket, rootWinners, plan.outputSchema());
-    }
+  private Drive finishQuery(LeaseKeeper keeper, JobRecord job, JobPlan plan, Map<Integer, TaskResult[]> winners) {
+    TaskResult[] rootWinners = winners.get(plan.graph().getRootStageId());
+    ResultCollector.Collected collected = new ResultCollector(s3, allocator).collect(bucket, rootWinners,
+        plan.outputSchema());
     String location = results.put(job.jobId(), collected.arrowIpc());
     QuerySummary summary = JobSummaries.of(plan, store.attempts(job.jobId()), collected.rows(), millisSince(job));
     JobRecord done = store.transition(keeper.lease(), JobState.FINALIZING, JobState.SUCCEEDED,
-        JobUpdate.NONE.withResultLocation(location).withSummary(summary.toByteArray()), clock.instant());
+        JobUpdate.NONE.withResultLocation(location).withSummary(JobSummaries.fitting(summary).toByteArray()),
+        clock.instant());
     deleteJobData(job.jobId());
     return new Drive(Outcome.FINISHED, done, collected.arrowIpc());
+  }
+
+  /**
+   * The final step of a write, idempotent: commits the winners' data files once (or finds the
+   * commit an earlier run made), then records SUCCEEDED. The commit comes right after a fenced
+   * renewal of the lease, so an invocation whose lease lapsed never commits. Once the commit is
+   * known to have landed, the job ends SUCCEEDED whatever fails after it: a failure to store the
+   * answer or to record the end leaves the job FINALIZING for the next run, which finds the
+   * snapshot and finishes. An unknown commit state also leaves the job FINALIZING, with its data
+   * files kept, to be settled by the next run's re-read.
+   */
+  private Drive finishWrite(LeaseKeeper keeper, JobRecord job, JobPlan plan, Map<Integer, TaskResult[]> winners) {
+    WriteTarget target = WriteTargets.fromRecord(plan.write());
+    keeper.confirm();
+    WriteFinalizer.Committed committed;
+    try {
+      committed = writes.commit(job.jobId(), target, winners.get(plan.graph().getRootStageId()));
+    } catch (WriteCommitException e) {
+      if (e.outcomeUnknown()) {
+        return awaitSettling(keeper, job, "commit outcome unknown: " + e.getMessage());
+      }
+      if (e.targetConflict()) {
+        throw new SquallException(ErrorCode.USER_ERROR, e.getMessage(), 0, 0, e);
+      }
+      throw new SquallException(ErrorCode.EXTERNAL, "commit to " + target.table() + " failed: " + e.getMessage(), 0, 0, e);
+    }
+    // The commit landed: from here on the job can only end SUCCEEDED.
+    for (int attempt = 1; attempt <= POST_COMMIT_ATTEMPTS; attempt++) {
+      try {
+        hooks.committed(job.jobId());
+        byte[] answer = OneRowAnswer.rowCount(plan.outputSchema(), committed.outcome().rowCount(), allocator);
+        String location = results.put(job.jobId(), answer);
+        QuerySummary summary = JobSummaries.of(plan, store.attempts(job.jobId()), 1, millisSince(job));
+        JobRecord done = store.transition(keeper.lease(), JobState.FINALIZING, JobState.SUCCEEDED,
+            JobUpdate.NONE.withResultLocation(location).withSummary(JobSummaries.fitting(summary).toByteArray()),
+            clock.instant());
+        // Deleting comes after the end is recorded under the lease: an invocation that lost the job
+        // never deletes.
+        int deleted = writes.deleteUncommitted(job.jobId(), target, committed);
+        LOG.info("job {}: committed; deleted {} data files of losing or failed attempts", job.jobId(), deleted);
+        deleteJobData(job.jobId());
+        return new Drive(Outcome.FINISHED, done, answer);
+      } catch (LeaseLostException | StateConflictException e) {
+        LOG.warn("job {}: lost the job after its commit; its new owner finishes it: {}", job.jobId(), e.getMessage());
+        return new Drive(Outcome.NOT_OWNER, current(job.jobId(), job), null);
+      } catch (RuntimeException e) {
+        LOG.warn("job {}: recording the end of the committed job failed (attempt {} of {})", job.jobId(), attempt,
+            POST_COMMIT_ATTEMPTS, e);
+        sleepQuietly(Duration.ofMillis(200L * attempt));
+      }
+    }
+    return awaitSettling(keeper, job, "the commit landed but the job's end could not be recorded");
+  }
+
+  /**
+   * Leaves a FINALIZING write job for a later invocation (the next status read or sweep takes it
+   * over once the lease is released): its commit may have landed, so it must not end FAILED and
+   * its files must stay. Past the job's deadline it ends FAILED instead, still keeping every data
+   * file, with a message that says the table must be checked.
+   */
+  private Drive awaitSettling(LeaseKeeper keeper, JobRecord job, String why) {
+    LOG.warn("job {}: left FINALIZING for a later run: {}", job.jobId(), why);
+    if (!clock.instant().isBefore(deadlineOf(job))) {
+      try {
+        JobRecord done = store.transition(keeper.lease(), JobState.FINALIZING, JobState.FAILED,
+            JobUpdate.error(new JobError(ErrorCode.EXTERNAL.name(), "whether the write was committed could not be"
+                + " confirmed before the job's time limit; check the table before running it again", 0, 0)),
+            clock.instant());
+        deleteJobData(job.jobId());
+        return new Drive(Outcome.FINISHED, done, null);
+      } catch (RuntimeException e) {
+        LOG.warn("job {}: recording FAILED failed: {}", job.jobId(), e.toString());
+      }
+    }
+    try {
+      store.release(keeper.lease(), clock.instant());
+    } catch (RuntimeException e) {
+      LOG.warn("job {}: releasing its lease failed (it lapses): {}", job.jobId(), e.toString());
+    }
+    return new Drive(Outcome.NOT_OWNER, current(job.jobId(), job), null);
   }
 
   private Drive finishExplain(LeaseKeeper keeper, JobRecord job, String explain) {
@@ -271,8 +418,10 @@ public final class JobDriver {
   }
 
   /**
-   * Ends the job as FAILED or CANCELLED after deleting its shuffle data and, for a write, every data
-   * file it wrote (running attempts have ended).
+   * Ends the job as FAILED or CANCELLED, then deletes its shuffle data and, for a write, every data
+   * file it wrote (running attempts have ended). The end is recorded first, under the lease: an
+   * invocation that lost the job deletes nothing. A write in FINALIZING whose commit landed, or
+   * may have landed, is not failed at all: it is left for the next run to settle.
    */
   private Drive finishFailed(LeaseKeeper keeper, JobRecord job, JobError error, boolean cancelled, JobPlan plan) {
     if (plan == null && job.state() != JobState.QUEUED) {
@@ -282,18 +431,44 @@ public final class JobDriver {
         LOG.warn("job {}: its plan cannot be read to clean up: {}", job.jobId(), e.toString());
       }
     }
-    if (plan != null && plan.write() != null) {
-      int deleted = writes.discard(job.jobId(), WriteTargets.fromRecord(plan.write()));
-      LOG.info("job {}: deleted {} data files its attempts left (failed attempts delete their own)", job.jobId(), deleted);
+    WriteTarget target = plan != null && plan.write() != null ? WriteTargets.fromRecord(plan.write()) : null;
+    if (target != null && job.state() == JobState.FINALIZING) {
+      Optional<Boolean> landed = writes.isCommitted(job.jobId(), target);
+      if (landed.isEmpty() || landed.get()) {
+        return awaitSettling(keeper, job, landed.isEmpty() ? "the table could not be read after: " + error.message()
+            : "the commit landed before: " + error.message());
+      }
     }
-    deleteJobData(job.jobId());
     JobState to = cancelled ? JobState.CANCELLED : JobState.FAILED;
+    // The job record and the error body show the code, a scrubbed message and a reference id;
+    // the full detail is in the log under that reference.
+    JobError shown = cancelled ? error : new JobError(error.code(),
+        publicErrors.publicMessage("job " + job.jobId(), error.code(), error.message()), error.line(), error.column());
+    JobRecord done;
     try {
-      JobRecord done = store.transition(keeper.lease(), job.state(), to, JobUpdate.error(error), clock.instant());
-      return new Drive(Outcome.FINISHED, done, null);
+      done = store.transition(keeper.lease(), job.state(), to, JobUpdate.error(shown), clock.instant());
     } catch (LeaseLostException | StateConflictException e) {
       LOG.warn("job {}: could not record {}: {}", job.jobId(), to, e.getMessage());
       return new Drive(Outcome.NOT_OWNER, current(job.jobId(), job), null);
+    }
+    if (target != null) {
+      int deleted = writes.discard(job.jobId(), target);
+      LOG.info("job {}: deleted {} data files its attempts left (failed attempts delete their own)", job.jobId(), deleted);
+    }
+    deleteJobData(job.jobId());
+    return new Drive(Outcome.FINISHED, done, null);
+  }
+
+  /** When the job must have ended: its creation plus the job time limit, whatever invocations ran it. */
+  private Instant deadlineOf(JobRecord job) {
+    return (job.createdAt() == null ? clock.instant() : job.createdAt()).plus(jobTimeout);
+  }
+
+  private static void sleepQuietly(Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -13,9 +13,12 @@ import dev.squall.planner.PlanningException;
 import dev.squall.planner.split.ScanAssignment;
 import dev.squall.planner.split.SplitPlanner;
 import dev.squall.proto.ArrowTypes;
+import dev.squall.proto.ProtoNesting;
 import dev.squall.proto.v1.StageGraph;
 import java.util.Map;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
 
 /**
  * Plans a stored job's SQL: the distributed planner's stage graph, then split planning from
@@ -62,7 +65,9 @@ public final class JobPlanner {
    */
   public Planned plan(String jobId, String sql, Map<String, String> properties, String caller) {
     Catalog catalog = allowList.restrict(this.catalog, caller);
-    PlannerSettings plannerSettings = QueryProperties.apply(defaults, properties);
+    QueryProperties.Settings query = QueryProperties.apply(defaults, settings.queryLimits(), properties);
+    PlannerSettings plannerSettings = query.planner();
+    requireSchema(plannerSettings.defaultSchema());
     PlannedQuery planned;
     ScanAssignment splits;
     try {
@@ -75,9 +80,47 @@ public final class JobPlanner {
       throw new SquallException(e.code().errorCode(), e.reason(), e.line(), e.column(), e);
     }
     StageGraph graph = splits.applyTo(planned.stageGraph());
+    int depth = ProtoNesting.depth(graph);
+    if (depth > ProtoNesting.MAX_DEPTH - 20) { // room for the TaskSpec around a stage's fragment
+      throw SquallException.userError("the query nests too deeply: its plan is %d levels deep, at most %d are"
+          + " supported; split long chains of AND, OR, + or CASE branches", depth, ProtoNesting.MAX_DEPTH - 20);
+    }
+    checkTaskCounts(graph, splits, plannerSettings.maxTasksPerStage(), query.maxTotalTasks());
     return new Planned(new JobPlan(jobId, graph, splits.tasksByStage(), settings.shuffleBucket(),
         PlanStore.jobPrefix(jobId), settings.compression(), settings.taskMemoryBudgetBytes(), ArrowTypes.arrowSchema(planned.outputSchema()),
         planned.write().map(WriteTargets::toRecord).orElse(null)), null);
+  }
+
+  /** Refuses a default schema the catalog does not have (rather than failing later on a table name). */
+  private void requireSchema(String schema) {
+    if (schema.isEmpty() || !(catalog instanceof SupportsNamespaces namespaces)) {
+      return;
+    }
+    if (!namespaces.namespaceExists(Namespace.of(schema.split("\\.")))) {
+      throw SquallException.userError("query property 'default_schema' names an unknown schema '%s'", schema);
+    }
+  }
+
+  /**
+   * Refuses a plan with more tasks than a stage or the job may start: a leaf stage has one task per
+   * split, which the planner does not cap.
+   */
+  private void checkTaskCounts(StageGraph graph, ScanAssignment splits, int maxPerStage, int maxTotal) {
+    long total = 0;
+    for (var stage : graph.getStagesList()) {
+      var scans = splits.tasksByStage().get(stage.getStageId());
+      int tasks = scans != null ? scans.size() : stage.getTaskCount();
+      if (tasks > maxPerStage) {
+        throw SquallException.userError("stage %d needs %d tasks, above max_tasks_per_stage = %d (range 1 to %d);"
+            + " raise target_split_size_bytes or max_tasks_per_stage", stage.getStageId(), tasks, maxPerStage,
+            settings.queryLimits().maxTasksPerStage());
+      }
+      total += tasks;
+    }
+    if (total > maxTotal) {
+      throw SquallException.userError("the query needs %d tasks, above max_total_tasks = %d (range 1 to %d)",
+          total, maxTotal, settings.queryLimits().maxTotalTasks());
+    }
   }
 
   /** One statement may end in semicolons, as pasted from a SQL console; positions are unchanged. */

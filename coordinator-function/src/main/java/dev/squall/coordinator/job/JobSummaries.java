@@ -2,6 +2,7 @@ package dev.squall.coordinator.job;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.squall.coordinator.scheduler.JobPlan;
+import dev.squall.jobstore.JobStoreLimits;
 import dev.squall.jobstore.TaskAttempt;
 import dev.squall.proto.v1.QuerySummary;
 import dev.squall.proto.v1.Stage;
@@ -54,6 +55,15 @@ final class JobSummaries {
           .setMaxPeakMemoryBytes(peakByStage.getOrDefault(id, 0L)));
     }
     return summary.build();
+  }
+
+  /**
+   * The summary, without its per-stage lines when it would not fit the job store's summary limit
+   * ({@link JobStoreLimits#MAX_SUMMARY_BYTES}): a job with thousands of stages still records its end.
+   */
+  static QuerySummary fitting(QuerySummary summary) {
+    return summary.getSerializedSize() <= JobStoreLimits.MAX_SUMMARY_BYTES ? summary
+        : summary.toBuilder().clearStageSummaries().build();
   }
 
   private static TaskMetrics metricsOf(TaskAttempt a) {

@@ -72,6 +72,24 @@ final class LeaseKeeper implements AutoCloseable {
     lost = true;
   }
 
+  /**
+   * Renews the lease now, fenced on its epoch: the check that must come right before a side effect
+   * another invocation could duplicate (a catalog commit).
+   *
+   * @throws LeaseLostException if another invocation took the job over
+   */
+  void confirm() {
+    if (lost) {
+      throw new LeaseLostException(lease, "another invocation took the job over");
+    }
+    try {
+      lease = store.renew(lease, clock.instant(), duration);
+    } catch (LeaseLostException e) {
+      lost = true;
+      throw e;
+    }
+  }
+
   /** Stops renewing (the lease then lapses unless released). */
   @Override
   public void close() {

@@ -2,6 +2,7 @@ package dev.squall.coordinator.job;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.squall.coordinator.scheduler.JobPlan;
+import dev.squall.proto.ProtoNesting;
 import dev.squall.proto.v1.JobPlanRecord;
 import dev.squall.shuffle.ShuffleKeys;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -40,7 +41,7 @@ public final class PlanStore {
   public JobPlan load(String jobId) {
     byte[] bytes = s3.getObjectAsBytes(b -> b.bucket(bucket).key(key(jobId))).asByteArray();
     try {
-      return JobPlan.fromRecord(JobPlanRecord.parseFrom(bytes));
+      return JobPlan.fromRecord(ProtoNesting.parse(JobPlanRecord.parser(), bytes));
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException("stored plan of job " + jobId + " is unreadable: " + e.getMessage(), e);
     }

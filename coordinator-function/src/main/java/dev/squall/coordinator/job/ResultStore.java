@@ -29,10 +29,13 @@ public final class ResultStore {
     return "results/" + jobId + ".arrows";
   }
 
-  /** Stores an answer; returns its location ({@code s3://bucket/key}) for the job store. */
+  /**
+   * Stores an answer; returns its location for the job store: the key in the result bucket (the
+   * job record names no bucket).
+   */
   public String put(String jobId, byte[] arrowIpc) {
     s3.putObject(b -> b.bucket(bucket).key(key(jobId)).contentType(CONTENT_TYPE), RequestBody.fromBytes(arrowIpc));
-    return "s3://" + bucket + "/" + key(jobId);
+    return key(jobId);
   }
 
   /** Size in bytes of a stored answer. */

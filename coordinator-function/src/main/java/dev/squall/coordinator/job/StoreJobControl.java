@@ -1,5 +1,7 @@
 package dev.squall.coordinator.job;
 
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.squall.coordinator.api.PublicErrors;
 import dev.squall.coordinator.scheduler.JobControl;
 import dev.squall.jobstore.AttemptState;
 import dev.squall.jobstore.JobRecord;
@@ -9,13 +11,16 @@ import dev.squall.jobstore.JobUpdate;
 import dev.squall.jobstore.LeaseLostException;
 import dev.squall.jobstore.StageProgress;
 import dev.squall.jobstore.StateConflictException;
+import dev.squall.jobstore.TaskAttempt;
 import dev.squall.jobstore.TaskWinner;
+import dev.squall.proto.v1.ErrorCode;
 import dev.squall.proto.v1.TaskResult;
 import dev.squall.proto.v1.TaskSpec;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,9 +53,13 @@ final class StoreJobControl implements JobControl {
   private final int attemptBase;
   private final WinnerRecords winners;
   private boolean cancelSeen;
+  private final Map<String, Integer> priorFailures = new HashMap<>();
+  private final PublicErrors publicErrors;
 
   StoreJobControl(JobStore store, Clock clock, LeaseKeeper keeper, JobSettings settings, Instant handOffAt,
-      DriverHooks hooks, List<StageProgress> initial, Runnable onCancel, WinnerRecords winners) {
+      DriverHooks hooks, List<StageProgress> initial, Runnable onCancel, WinnerRecords winners,
+      PublicErrors publicErrors) {
+    this.publicErrors = publicErrors;
     this.winners = winners;
     this.onCancel = onCancel;
     this.store = store;
@@ -61,10 +70,35 @@ final class StoreJobControl implements JobControl {
     this.hooks = hooks;
     initial.forEach(p -> progress.put(p.stageId(), p));
     int max = -1;
-    for (var a : store.attempts(keeper.lease().jobId())) {
+    for (TaskAttempt a : store.attempts(keeper.lease().jobId())) {
       max = Math.max(max, a.attempt());
+      if (a.state() == AttemptState.FAILED && !lostOutput(a)) {
+        priorFailures.merge(a.stageId() + "." + a.partition(), 1, Integer::sum);
+      }
     }
     this.attemptBase = max + 1;
+  }
+
+  /** Whether a failed attempt failed because a producer's output was missing (not the task's own fault). */
+  private static boolean lostOutput(TaskAttempt a) {
+    if (a.detail() == null) {
+      return false;
+    }
+    try {
+      return TaskResult.parseFrom(a.detail()).getError().getCode() == ErrorCode.MISSING_SHUFFLE_OUTPUT;
+    } catch (InvalidProtocolBufferException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public int priorFailures(int stageId, int partition) {
+    return priorFailures.getOrDefault(stageId + "." + partition, 0);
+  }
+
+  @Override
+  public void discardWinner(int stageId, int partition, int lostAttempt) {
+    store.discardWinner(jobId(), stageId, partition, lostAttempt);
   }
 
   private String jobId() {
@@ -144,7 +178,9 @@ final class StoreJobControl implements JobControl {
   public void attemptFinished(TaskSpec spec, TaskResult result) {
     TaskResult.Builder detail = TaskResult.newBuilder().setMetrics(result.getMetrics());
     if (result.hasError()) {
-      detail.setError(result.getError().toBuilder().clearMissing());
+      // Attempt records are readable job records: the task's message without internal detail.
+      detail.setError(result.getError().toBuilder().clearMissing()
+          .setMessage(publicErrors.scrub(result.getError().getMessage())));
     }
     store.attemptFinished(spec.getJobId(), spec.getStageId(), spec.getPartition(), spec.getAttempt(),
         result.hasError() ? AttemptState.FAILED : AttemptState.SUCCEEDED, detail.build().toByteArray(), clock.instant());

@@ -58,6 +58,20 @@ public interface JobControl {
    */
   TaskResult recordWinner(TaskResult result);
 
+  /**
+   * Failed attempts of a task recorded before this run (by earlier invocations), lost-output
+   * failures aside: the task's retry budget is spent across invocations, not per invocation.
+   */
+  default int priorFailures(int stageId, int partition) {
+    return 0;
+  }
+
+  /**
+   * A winner's output was found missing by a consumer: forgets it, so that the task's next
+   * successful attempt becomes its winner.
+   */
+  default void discardWinner(int stageId, int partition, int lostAttempt) {}
+
   /** A stage's count of tasks with a winner changed. */
   void progress(int stageId, int tasksDone, int tasksTotal);
 }

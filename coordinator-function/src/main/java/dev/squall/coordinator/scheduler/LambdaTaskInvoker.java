@@ -25,6 +25,7 @@ public final class LambdaTaskInvoker implements TaskInvoker, AutoCloseable {
   private final LambdaClient lambda;
   private final String functionName;
   private final ExecutorService pool;
+  private final TaskPayloadStore payloads;
 
   /**
    * @param lambda a client for the Lambda service (the emulator locally); not closed by this
@@ -32,6 +33,15 @@ public final class LambdaTaskInvoker implements TaskInvoker, AutoCloseable {
    * @param maxConcurrent cap on concurrent invocations, at least 1
    */
   public LambdaTaskInvoker(LambdaClient lambda, String functionName, int maxConcurrent) {
+    this(lambda, functionName, maxConcurrent, null);
+  }
+
+  /**
+   * @param payloads passes specs and answers over Lambda's payload limit through S3; null: every
+   *     payload inline (an oversized one then fails its attempt)
+   */
+  public LambdaTaskInvoker(LambdaClient lambda, String functionName, int maxConcurrent, TaskPayloadStore payloads) {
+    this.payloads = payloads;
     if (maxConcurrent < 1) {
       throw new IllegalArgumentException("Invalid max concurrent invocations: " + maxConcurrent);
     }
@@ -54,13 +64,13 @@ public final class LambdaTaskInvoker implements TaskInvoker, AutoCloseable {
     try {
       InvokeResponse response = lambda.invoke(b -> b.functionName(functionName)
           .invocationType(InvocationType.REQUEST_RESPONSE)
-          .payload(SdkBytes.fromByteArray(TaskPayloads.encodeSpec(spec))));
+          .payload(SdkBytes.fromByteArray(payloads != null ? payloads.request(spec) : TaskPayloads.encodeSpec(spec))));
       byte[] payload = response.payload() == null ? new byte[0] : response.payload().asByteArray();
       if (response.functionError() != null) {
         return failed(spec, ErrorCode.EXTERNAL, "task function failed (" + response.functionError() + "): "
             + FunctionErrors.summary(payload));
       }
-      return TaskPayloads.decodeResult(payload);
+      return payloads != null ? payloads.answer(payload) : TaskPayloads.decodeResult(payload);
     } catch (TooManyRequestsException e) {
       return failed(spec, ErrorCode.EXTERNAL, "task function throttled: " + e.awsErrorDetails().errorMessage());
     } catch (RuntimeException e) {

@@ -10,7 +10,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * Jitter", 2015): a random delay in [0, min(cap, base * 2^attempt)).
  *
  * <p>Only failures that another attempt can cure are retried: EXTERNAL (throttling, a crashed or
- * timed-out function, S3 errors), INTERNAL_ERROR and unknown codes. USER_ERROR (e.g. division by
+ * timed-out function, S3 errors), TIMEOUT (an attempt stopped at its deadline), INTERNAL_ERROR and
+ * unknown codes. USER_ERROR (e.g. division by
  * zero), INSUFFICIENT_RESOURCES, INCOMPATIBLE_PLAN and CANCELLED fail the job at once.
  */
 public record RetryPolicy(int maxAttempts, Duration baseDelay, Duration maxDelay) {

@@ -2,6 +2,7 @@ package dev.squall.coordinator.scheduler;
 
 import dev.squall.proto.v1.Edge;
 import dev.squall.proto.v1.ErrorCode;
+import dev.squall.proto.v1.ShuffleSegment;
 import dev.squall.proto.v1.Stage;
 import dev.squall.proto.v1.TaskError;
 import dev.squall.proto.v1.TaskResult;
@@ -11,9 +12,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
@@ -29,6 +32,14 @@ import org.slf4j.LoggerFactory;
  * (recorded through {@link JobControl#recordWinner}, first writer wins across invocations) and
  * consumers read only winners' outputs.
  *
+ * <p>A consumer that finds a producer's shuffle output missing (MISSING_SHUFFLE_OUTPUT) is not
+ * retried as it is: the producer task runs again as a new attempt, and the consumer runs after it
+ * (as Ballista resubmits the map stage on a fetch failure). A task's retry budget counts its failed
+ * attempts over every invocation that ran the job.
+ *
+ * <p>A task running far past its stage's median once most of the stage is done gets one
+ * speculative attempt ({@link SpeculationPolicy}); whichever attempt succeeds first wins.
+ *
  * <p>A run may start from winners an earlier invocation recorded: tasks that have one are not run
  * again, and stages whose tasks all have one are not started.
  *
@@ -43,10 +54,17 @@ public final class StageScheduler {
 
   private final TaskInvoker invoker;
   private final RetryPolicy retry;
+  private final SpeculationPolicy speculation;
 
+  /** A scheduler with {@link SpeculationPolicy#defaults()}. */
   public StageScheduler(TaskInvoker invoker, RetryPolicy retry) {
+    this(invoker, retry, SpeculationPolicy.defaults());
+  }
+
+  public StageScheduler(TaskInvoker invoker, RetryPolicy retry, SpeculationPolicy speculation) {
     this.invoker = invoker;
     this.retry = retry;
+    this.speculation = speculation;
   }
 
   /** One ended (or never started) attempt. */
@@ -65,6 +83,20 @@ public final class StageScheduler {
     final Set<Integer> started = new HashSet<>();
     final Map<String, TaskSpec> inFlight = new LinkedHashMap<>();
     final AtomicBoolean stopped = new AtomicBoolean();
+    /** Failed attempts per task ("stage.partition"), including earlier invocations', lost outputs aside. */
+    final Map<String, Integer> failures = new HashMap<>();
+    /** The highest attempt number launched or seen per task, so that a re-run takes a fresh one. */
+    final Map<String, Integer> highestAttempt = new HashMap<>();
+    /** Times a task's output was lost and the task ran again. */
+    final Map<String, Integer> regenerated = new HashMap<>();
+    /** Consumer tasks waiting for a producer stage to finish again, by producer stage id. */
+    final Map<Integer, List<TaskSpec>> waitingFor = new HashMap<>();
+    /** When each running attempt was sent (nanoTime), by attempt key; written from invoker threads. */
+    final Map<String, Long> sentAt = new ConcurrentHashMap<>();
+    /** How long each stage's successful attempts took, in nanoseconds. */
+    final Map<Integer, List<Long>> finishedNanos = new HashMap<>();
+    /** Tasks that got a speculative attempt (one each). */
+    final Set<String> speculated = new HashSet<>();
     final ScheduledExecutorService timer;
 
     Run(JobPlan plan, Map<Integer, TaskResult[]> prior, JobControl control) {
@@ -122,6 +154,7 @@ public final class StageScheduler {
 
     void launch(TaskSpec spec, long delayMillis) {
       inFlight.put(key(spec), spec);
+      highestAttempt.merge(task(spec.getStageId(), spec.getPartition()), spec.getAttempt(), Math::max);
       if (delayMillis <= 0) {
         send(spec);
       } else {
@@ -131,7 +164,11 @@ public final class StageScheduler {
 
     void send(TaskSpec spec) {
       TaskInvoker.StartGate gate = s -> {
-        return !stopped.get() && control.attemptStarted(s);
+        boolean admitted = !stopped.get() && control.attemptStarted(s);
+        if (admitted) {
+          sentAt.put(key(s), System.nanoTime());
+        }
+        return admitted;
       };
       invoker.invoke(spec, gate).whenComplete((result, error) -> {
         if (result == null && error == null) {
@@ -147,11 +184,13 @@ public final class StageScheduler {
     /** Applies one completion; returns a failure to throw, or null. */
     JobFailedException accept(Completion c) {
       inFlight.remove(key(c.spec()));
+      Long sent = sentAt.remove(key(c.spec()));
       if (!c.started()) {
         if (!stopped.get()) {
           // Its attempt number was taken by another invocation: run it under the next one.
           TaskSpec spec = c.spec();
-          launch(specs.build(topology.stage(spec.getStageId()), spec.getPartition(), spec.getAttempt() + 1, winners), 0L);
+          launch(specs.build(topology.stage(spec.getStageId()), spec.getPartition(),
+              nextAttempt(spec.getStageId(), spec.getPartition()), winners), 0L);
         }
         return null;
       }
@@ -164,10 +203,16 @@ public final class StageScheduler {
       TaskResult[] stageWinners = winners.get(spec.getStageId());
       int p = spec.getPartition();
       if (!result.hasError()) {
+        if (sent != null) {
+          finishedNanos.computeIfAbsent(spec.getStageId(), s -> new ArrayList<>()).add(System.nanoTime() - sent);
+        }
         if (stageWinners[p] == null) {
           stageWinners[p] = control.recordWinner(result);
           int left = remaining.merge(spec.getStageId(), -1, Integer::sum);
           control.progress(spec.getStageId(), stageWinners.length - left, stageWinners.length);
+          if (left == 0) {
+            relaunchWaiting(spec.getStageId());
+          }
         }
         return null;
       }
@@ -175,15 +220,123 @@ public final class StageScheduler {
         return null; // another attempt of this partition already won
       }
       TaskError error = result.getError();
-      int relative = spec.getAttempt() - control.attemptBase();
-      if (retry.isRetriable(error.getCode()) && retry.hasAttemptAfter(relative)) {
+      if (error.getCode() == ErrorCode.MISSING_SHUFFLE_OUTPUT && error.hasMissing()) {
+        return regenerate(spec, error);
+      }
+      int failed = failures.merge(task(spec.getStageId(), p),
+          1 + control.priorFailures(spec.getStageId(), p), (a, b) -> a + 1);
+      if (otherAttemptRunning(spec)) {
+        return null; // a speculative copy (or the original) of this task may still succeed
+      }
+      if (retry.isRetriable(error.getCode()) && retry.hasAttemptAfter(failed - 1)) {
         LOG.info("job {} task {}.{} attempt {} failed ({}), retrying", plan.jobId(), spec.getStageId(), p,
             spec.getAttempt(), error.getMessage());
-        launch(specs.build(topology.stage(spec.getStageId()), p, spec.getAttempt() + 1, winners),
-            retry.delayBefore(relative + 1).toMillis());
+        launch(specs.build(topology.stage(spec.getStageId()), p, nextAttempt(spec.getStageId(), p), winners),
+            retry.delayBefore(failed).toMillis());
         return null;
       }
       return new JobFailedException(plan.jobId(), spec.getStageId(), p, spec.getAttempt(), error);
+    }
+
+    /**
+     * A consumer found a producer's output missing: the producer runs again as a new attempt (its
+     * lost winner forgotten), and the consumer waits for the producer stage to finish again, then
+     * runs as a new attempt reading the new output. Partitioning is a function of the rows alone
+     * (Murmur3 hashes, planned range bounds), so the re-run routes every row as before. A task
+     * whose output is lost more often than the retry policy allows attempts fails the job.
+     */
+    JobFailedException regenerate(TaskSpec consumer, TaskError error) {
+      ShuffleSegment lost = error.getMissing();
+      int producerStage = lost.getProducerStageId();
+      int q = lost.getProducerPartition();
+      TaskResult[] producerWinners = winners.get(producerStage);
+      if (producerWinners == null || q < 0 || q >= producerWinners.length) {
+        return new JobFailedException(plan.jobId(), consumer.getStageId(), consumer.getPartition(), consumer.getAttempt(),
+            error);
+      }
+      TaskResult current = producerWinners[q];
+      if (current != null && current.getAttempt() == lost.getProducerAttempt()) {
+        int times = regenerated.merge(task(producerStage, q), 1, Integer::sum);
+        if (!retry.hasAttemptAfter(times - 1)) {
+          return new JobFailedException(plan.jobId(), consumer.getStageId(), consumer.getPartition(),
+              consumer.getAttempt(), error);
+        }
+        LOG.info("job {}: output of task {}.{} attempt {} is lost; running the task again", plan.jobId(), producerStage,
+            q, lost.getProducerAttempt());
+        control.discardWinner(producerStage, q, lost.getProducerAttempt());
+        producerWinners[q] = null;
+        int left = remaining.merge(producerStage, 1, Integer::sum);
+        control.progress(producerStage, producerWinners.length - left, producerWinners.length);
+        launch(specs.build(topology.stage(producerStage), q, nextAttempt(producerStage, q), winners), 0L);
+      }
+      if (remaining.getOrDefault(producerStage, 0) == 0) {
+        // Already run again (another consumer reported the loss first): read the new output now.
+        launch(specs.build(topology.stage(consumer.getStageId()), consumer.getPartition(),
+            nextAttempt(consumer.getStageId(), consumer.getPartition()), winners), 0L);
+      } else {
+        waitingFor.computeIfAbsent(producerStage, s -> new ArrayList<>()).add(consumer);
+      }
+      return null;
+    }
+
+    /** Runs the consumers that waited for {@code producerStage} again, as new attempts. */
+    void relaunchWaiting(int producerStage) {
+      List<TaskSpec> waiting = waitingFor.remove(producerStage);
+      if (waiting == null || stopped.get()) {
+        return;
+      }
+      for (TaskSpec c : waiting) {
+        if (winners.get(c.getStageId())[c.getPartition()] == null) {
+          launch(specs.build(topology.stage(c.getStageId()), c.getPartition(), nextAttempt(c.getStageId(),
+              c.getPartition()), winners), 0L);
+        }
+      }
+    }
+
+    /** Whether another attempt of the same task is running. */
+    boolean otherAttemptRunning(TaskSpec spec) {
+      for (TaskSpec s : inFlight.values()) {
+        if (s.getStageId() == spec.getStageId() && s.getPartition() == spec.getPartition()) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /**
+     * Starts one speculative attempt of each straggler ({@link SpeculationPolicy}): a task running
+     * far longer than its stage's median once most of the stage has finished.
+     */
+    void speculate() {
+      if (stopped.get()) {
+        return;
+      }
+      long now = System.nanoTime();
+      for (TaskSpec s : new ArrayList<>(inFlight.values())) {
+        int stageId = s.getStageId();
+        String task = task(stageId, s.getPartition());
+        Long sent = sentAt.get(key(s));
+        if (sent == null || speculated.contains(task) || winners.get(stageId)[s.getPartition()] != null
+            || !speculation.isStraggler(now - sent, taskCounts.get(stageId),
+                finishedNanos.getOrDefault(stageId, List.of()))) {
+          continue;
+        }
+        speculated.add(task);
+        LOG.info("job {}: task {} attempt {} runs long; starting a speculative attempt", plan.jobId(), task,
+            s.getAttempt());
+        launch(specs.build(topology.stage(stageId), s.getPartition(), nextAttempt(stageId, s.getPartition()), winners),
+            0L);
+      }
+    }
+
+    /** A fresh attempt number for a task: above every one this run launched or saw, and above the run's base. */
+    int nextAttempt(int stageId, int partition) {
+      int seen = highestAttempt.getOrDefault(task(stageId, partition), control.attemptBase() - 1);
+      TaskResult w = winners.get(stageId)[partition];
+      if (w != null) {
+        seen = Math.max(seen, w.getAttempt());
+      }
+      return Math.max(seen + 1, control.attemptBase());
     }
 
     /** Stops starting attempts and waits for running ones, at most {@code wait}. */
@@ -213,6 +366,10 @@ public final class StageScheduler {
     }
   }
 
+  private static String task(int stageId, int partition) {
+    return stageId + "." + partition;
+  }
+
   private static String key(TaskSpec spec) {
     return spec.getStageId() + "." + spec.getPartition() + "." + spec.getAttempt();
   }
@@ -224,7 +381,7 @@ public final class StageScheduler {
    * @param prior winners recorded by earlier invocations, by stage id (arrays indexed by partition,
    *     null where a task has none); empty for a new job
    * @param control where attempts and winners are recorded, and whether to go on
-   * @param timeout overall limit for this run
+   * @param timeout time left before the job's deadline (kept across invocations by the caller)
    * @return every stage's winning results, arrays indexed by partition
    * @throws JobFailedException when a task fails for good, the job is cancelled (code CANCELLED)
    *     or times out
@@ -248,6 +405,7 @@ public final class StageScheduler {
             throw run.failAfterDrain(failure);
           }
         }
+        run.speculate();
         switch (control.check()) {
           case CANCEL -> throw run.failAfterDrain(new JobFailedException(plan.jobId(),
               TaskError.newBuilder().setCode(ErrorCode.CANCELLED).setMessage("query was cancelled").build()));
@@ -259,7 +417,7 @@ public final class StageScheduler {
         }
         if (System.nanoTime() > deadline) {
           throw run.failAfterDrain(new JobFailedException(plan.jobId(), TaskError.newBuilder()
-              .setCode(ErrorCode.EXTERNAL).setMessage("job timed out after " + timeout).build()));
+              .setCode(ErrorCode.TIMEOUT).setMessage("query exceeded its time limit").build()));
         }
       }
     } finally {

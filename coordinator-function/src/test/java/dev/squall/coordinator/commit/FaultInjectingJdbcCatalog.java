@@ -17,7 +17,13 @@ import org.apache.iceberg.jdbc.JdbcCatalog;
  */
 final class FaultInjectingJdbcCatalog extends JdbcCatalog {
   /** What the next commit does. */
-  enum Fault { NONE, UNKNOWN_AFTER_COMMIT, UNKNOWN_WITHOUT_COMMIT }
+  enum Fault {
+    NONE, UNKNOWN_AFTER_COMMIT, UNKNOWN_WITHOUT_COMMIT,
+    /** A transport error that is not a CommitStateUnknownException (a read timeout), commit not landed. */
+    TIMEOUT_WITHOUT_COMMIT,
+    /** A refusal before anything is written (a failed validation). */
+    REFUSED
+  }
 
   private final AtomicReference<Fault> next = new AtomicReference<>(Fault.NONE);
 
@@ -43,6 +49,12 @@ final class FaultInjectingJdbcCatalog extends JdbcCatalog {
       @Override
       public void commit(TableMetadata base, TableMetadata metadata) {
         Fault fault = next.getAndSet(Fault.NONE);
+        if (fault == Fault.TIMEOUT_WITHOUT_COMMIT) {
+          throw new java.io.UncheckedIOException(new java.net.SocketTimeoutException("injected: read timed out"));
+        }
+        if (fault == Fault.REFUSED) {
+          throw new org.apache.iceberg.exceptions.ValidationException("injected: a conflicting change was committed");
+        }
         if (fault == Fault.UNKNOWN_WITHOUT_COMMIT) {
           throw new CommitStateUnknownException(new RuntimeException("injected: answer lost before commit"));
         }

@@ -277,7 +277,8 @@ class IcebergCommitterTest {
         () -> new IcebergCommitter(catalog).commit(target, "job-r", List.of(dataFile(target, "r", 1, null))));
     assertThat(e).isNotNull();
     assertThat(e.outcomeUnknown()).isFalse();
-    assertThat(e.getMessage()).contains("created by another writer");
+    assertThat(e.getMessage()).contains("already exists");
+    assertThat(e.targetConflict()).as("the user's to resolve: a 4xx, not a 502").isTrue();
     assertThat(catalog.loadTable(target.table()).snapshots()).isEmpty();
   }
 
@@ -311,6 +312,34 @@ class IcebergCommitterTest {
       Table table = faulty.loadTable(target.table());
       assertThat(snapshotsOf(table, "job-m")).hasSize(1);
       assertThat(liveRows(table)).isEqualTo(7);
+    }
+  }
+
+  @Test
+  void aCommitErrorThatDoesNotProveARefusalLeavesTheOutcomeUnknownSoTheFilesAreKept() throws Exception {
+    try (FaultInjectingJdbcCatalog faulty = new FaultInjectingJdbcCatalog()) {
+      faulty.initialize(LocalCatalog.CATALOG_NAME, local.catalogProperties());
+      String name = freshName("timeout");
+      createEvents(faulty, name);
+      WriteTarget target = plan(faulty, "insert into " + name + " select 1, 'a'");
+      IcebergCommitter committer = new IcebergCommitter(faulty);
+      DataFile file = dataFile(target, "t", 5, null);
+
+      // A read timeout is not a CommitStateUnknownException, but the snapshot could still land
+      // after the re-read: the outcome is unknown.
+      faulty.failNextCommit(FaultInjectingJdbcCatalog.Fault.TIMEOUT_WITHOUT_COMMIT);
+      WriteCommitException timedOut = catchThrowableOfType(WriteCommitException.class,
+          () -> committer.commit(target, "job-t", List.of(file)));
+      assertThat(timedOut).isNotNull();
+      assertThat(timedOut.outcomeUnknown()).as("files must be kept after a timeout").isTrue();
+
+      // A refusal proves nothing was committed: the files may go.
+      faulty.failNextCommit(FaultInjectingJdbcCatalog.Fault.REFUSED);
+      WriteCommitException refused = catchThrowableOfType(WriteCommitException.class,
+          () -> committer.commit(target, "job-t", List.of(file)));
+      assertThat(refused).isNotNull();
+      assertThat(refused.outcomeUnknown()).isFalse();
+      assertThat(snapshotsOf(faulty.loadTable(target.table()), "job-t")).isEmpty();
     }
   }
 

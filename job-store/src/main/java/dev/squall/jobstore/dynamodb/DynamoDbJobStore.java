@@ -565,6 +565,19 @@ public final class DynamoDbJobStore implements JobStore {
   }
 
   @Override
+  public boolean discardWinner(String jobId, int stageId, int partition, int lostAttempt) {
+    try {
+      client.deleteItem(r -> r.tableName(table).key(key(jobId, winnerKey(stageId, partition)))
+          .conditionExpression("attempt = :a").expressionAttributeValues(Map.of(":a", n(lostAttempt))));
+      return true;
+    } catch (ConditionalCheckFailedException e) {
+      return false;
+    } catch (SdkException e) {
+      throw failure("discard the winner of task " + stageId + "/" + partition + " of job " + jobId, e);
+    }
+  }
+
+  @Override
   public List<TaskWinner> winners(String jobId) {
     List<TaskWinner> out = new ArrayList<>();
     for (Map<String, AttributeValue> item : queryPrefix(jobId, WINNER_PREFIX, "list winners of job " + jobId)) {

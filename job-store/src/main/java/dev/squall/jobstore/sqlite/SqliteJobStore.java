@@ -473,6 +473,20 @@ public final class SqliteJobStore implements JobStore {
   }
 
   @Override
+  public boolean discardWinner(String jobId, int stageId, int partition, int lostAttempt) {
+    return write("discard winner of task " + stageId + "/" + partition + " of job " + jobId, c -> {
+      try (PreparedStatement ps = c.prepareStatement("DELETE FROM winners"
+          + " WHERE job_id = ? AND stage_id = ? AND partition_id = ? AND attempt = ?")) {
+        ps.setString(1, jobId);
+        ps.setInt(2, stageId);
+        ps.setInt(3, partition);
+        ps.setInt(4, lostAttempt);
+        return ps.executeUpdate() == 1;
+      }
+    });
+  }
+
+  @Override
   public List<TaskWinner> winners(String jobId) {
     return withConnection("list winners of job " + jobId, c -> {
       try (PreparedStatement ps = c.prepareStatement("SELECT stage_id, partition_id, attempt, result FROM winners"

@@ -1,5 +1,7 @@
 package dev.squall.local.catalog;
 
+import dev.squall.local.faults.FaultingJdbcCatalog;
+import dev.squall.local.faults.Faults;
 import dev.squall.local.s3.EmbeddedS3;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -43,13 +45,19 @@ public final class LocalCatalog implements AutoCloseable {
   private final Catalog catalog;
 
   private LocalCatalog(
-      EmbeddedS3 s3, Path catalogFile, Path tempDir, String warehouse, Map<String, String> props) {
+      EmbeddedS3 s3, Path catalogFile, Path tempDir, String warehouse, Map<String, String> props, Faults faults) {
     this.s3 = s3;
     this.catalogFile = catalogFile;
     this.tempDir = tempDir;
     this.warehouse = warehouse;
     this.catalogProperties = Map.copyOf(props);
-    this.catalog = CatalogFactory.build(CATALOG_NAME, catalogProperties);
+    if (faults == null) {
+      this.catalog = CatalogFactory.build(CATALOG_NAME, catalogProperties);
+    } else {
+      FaultingJdbcCatalog faulting = new FaultingJdbcCatalog(faults);
+      faulting.initialize(CATALOG_NAME, catalogProperties);
+      this.catalog = faulting;
+    }
   }
 
   /**
@@ -61,6 +69,14 @@ public final class LocalCatalog implements AutoCloseable {
    * @throws UncheckedIOException if the catalog directory cannot be created
    */
   public static LocalCatalog open(EmbeddedS3 s3, Path dataDir, String warehouseBucket) {
+    return open(s3, dataDir, warehouseBucket, null);
+  }
+
+  /**
+   * As {@link #open(EmbeddedS3, Path, String)}, with the catalog's commits subject to the COMMIT
+   * rules of {@code faults} (null: none).
+   */
+  public static LocalCatalog open(EmbeddedS3 s3, Path dataDir, String warehouseBucket, Faults faults) {
     Objects.requireNonNull(s3, "s3");
     Objects.requireNonNull(warehouseBucket, "warehouseBucket");
     if (warehouseBucket.length() < 3 || warehouseBucket.length() > 63) {
@@ -93,7 +109,7 @@ public final class LocalCatalog implements AutoCloseable {
     props.put("jdbc.schema-version", "V1");
     // SQLite allows one writer at a time; one pooled connection avoids SQLITE_BUSY between them.
     props.put(CatalogProperties.CLIENT_POOL_SIZE, "1");
-    return new LocalCatalog(s3, file, tempDir, warehouse, props);
+    return new LocalCatalog(s3, file, tempDir, warehouse, props, faults);
   }
 
   /** The catalog. Valid until {@link #close()}. */

@@ -55,11 +55,20 @@ public final class Gateway implements AutoCloseable {
    */
   public static Gateway start(int port, URI lambdaEndpoint, String functionName, Duration integrationTimeout)
       throws IOException {
+    return start(port, lambdaEndpoint, functionName, integrationTimeout, null);
+  }
+
+  /**
+   * As {@link #start(int, URI, String, Duration)}, answering {@code /_local/...} requests with
+   * {@code localRoute} first (null: none).
+   */
+  public static Gateway start(int port, URI lambdaEndpoint, String functionName, Duration integrationTimeout,
+      LocalRoute localRoute) throws IOException {
     Objects.requireNonNull(lambdaEndpoint, "lambdaEndpoint");
     Objects.requireNonNull(functionName, "functionName");
     FunctionIntegration integration = new FunctionIntegration(lambdaEndpoint, functionName, integrationTimeout);
     try {
-      return new Gateway(LoopbackHttpServer.start(port, "gateway-http", new GatewayHandler(integration)), integration);
+      return new Gateway(LoopbackHttpServer.start(port, "gateway-http", new GatewayHandler(integration, localRoute)), integration);
     } catch (IOException e) {
       integration.close();
       throw e;

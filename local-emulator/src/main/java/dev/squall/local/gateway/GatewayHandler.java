@@ -33,8 +33,11 @@ final class GatewayHandler implements HttpHandler {
 
   private final FunctionIntegration integration;
 
-  GatewayHandler(FunctionIntegration integration) {
+  private final LocalRoute localRoute;
+
+  GatewayHandler(FunctionIntegration integration, LocalRoute localRoute) {
     this.integration = integration;
+    this.localRoute = localRoute;
   }
 
   @Override
@@ -60,6 +63,12 @@ final class GatewayHandler implements HttpHandler {
   private HttpApiResponse respond(HttpExchange exchange, String requestId) throws IOException {
     Instant receivedAt = Instant.now();
     byte[] body = readBody(exchange.getRequestBody());
+    if (localRoute != null && exchange.getRequestURI().getPath().startsWith("/_local/")) {
+      LocalRoute.Answer answer = localRoute.handle(exchange.getRequestMethod(), exchange.getRequestURI().getPath(), body);
+      if (answer != null) {
+        return HttpApiResponse.message(answer.status(), answer.message());
+      }
+    }
     GatewayRequest request = new GatewayRequest(exchange.getRequestMethod(), exchange.getRequestURI(),
         exchange.getProtocol(), exchange.getRequestHeaders(), body,
         exchange.getRemoteAddress().getAddress().getHostAddress(), receivedAt);

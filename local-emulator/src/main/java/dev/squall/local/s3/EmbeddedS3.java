@@ -19,6 +19,7 @@ import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -163,6 +164,20 @@ public final class EmbeddedS3 implements AutoCloseable {
         .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
         .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
         .httpClientBuilder(UrlConnectionHttpClient.builder())
+        .build();
+  }
+
+  /** As {@link #newClient()}, with {@code interceptor} seeing (and possibly failing) every request. */
+  public S3Client newClient(ExecutionInterceptor interceptor) {
+    return S3Client.builder()
+        .endpointOverride(endpoint)
+        .region(REGION)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
+        .forcePathStyle(true)
+        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+        .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+        .httpClientBuilder(UrlConnectionHttpClient.builder())
+        .overrideConfiguration(c -> c.addExecutionInterceptor(interceptor))
         .build();
   }
 

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import org.apache.arrow.memory.RootAllocator;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The task function on AWS Lambda: a thin adapter (run by Quarkus' Lambda runtime) over
@@ -27,7 +28,8 @@ public final class TaskLambdaHandler implements RequestStreamHandler {
 
   public TaskLambdaHandler() {
     TaskEnvironment env = TaskEnvironment.fromEnv(System.getenv());
-    this.function = new TaskFunction(new TaskRunner(env.newS3Client(), env.newFileIO(), new RootAllocator()));
+    S3Client s3 = env.newS3Client();
+    this.function = new TaskFunction(new TaskRunner(s3, env.newFileIO(), new RootAllocator()), s3);
   }
 
   @Override
