@@ -325,8 +325,11 @@ class TerraformModuleTest {
           .isLessThan(Duration.ofSeconds(coordinatorTimeout));
     }
     assertThat(coordinatorMax).isLessThanOrEqualTo(900);
-    // A job is handed to a new invocation before its coordinator runs out of time.
-    assertThat(CoordinatorSettings.defaults("t", "b").jobTimeout()).isLessThan(Duration.ofSeconds(coordinatorTimeout));
+    // A job outlives its invocations (its deadline counts from submission): each invocation hands the
+    // job over its hand-off margin before the coordinator's limit, and planning fits in one invocation.
+    JobSettings job = JobSettings.defaults();
+    assertThat(job.handOffMargin().plus(job.planningTimeout())).isLessThan(Duration.ofSeconds(coordinatorTimeout));
+    assertThat(CoordinatorSettings.defaults("t", "b").jobTimeout()).isGreaterThan(Duration.ofSeconds(coordinatorTimeout));
 
     // The API waits for the coordinator as long as API Gateway allows, and the coordinator answers
     // a synchronous query before that.
