@@ -58,14 +58,14 @@ public final class CoordinatorEnvironment {
     if (self.isBlank()) {
       self = required(env, "AWS_LAMBDA_FUNCTION_NAME");
     }
-    int concurrency = Integer.parseInt(env.getOrDefault("SQUALL_MAX_CONCURRENT_TASKS", "64"));
-    long taskMemoryMb = Long.parseLong(env.getOrDefault("SQUALL_TASK_MEMORY_MB", "2048"));
+    int concurrency = (int) setting(env, "SQUALL_MAX_CONCURRENT_TASKS", 64, 1, 1000);
+    long taskMemoryMb = setting(env, "SQUALL_TASK_MEMORY_MB", 2048, 128, 10240);
     CoordinatorSettings settings = CoordinatorSettings.defaults(taskFunction, bucket)
         .withMaxConcurrentTasks(concurrency)
         .withTaskFunctionMemoryMb(taskMemoryMb);
     JobSettings jobSettings = JobSettings.defaults()
-        .withSyncWait(Duration.ofSeconds(Long.parseLong(env.getOrDefault("SQUALL_SYNC_WAIT_SECONDS", "25"))));
-    Duration retention = Duration.ofHours(Long.parseLong(env.getOrDefault("SQUALL_JOB_RETENTION_HOURS", "24")));
+        .withSyncWait(Duration.ofSeconds(setting(env, "SQUALL_SYNC_WAIT_SECONDS", 25, 1, 27)));
+    Duration retention = Duration.ofHours(setting(env, "SQUALL_JOB_RETENTION_HOURS", 24, 1, 24L * 365));
     JobStore store = JobStores.dynamoDb(required(env, "SQUALL_JOB_TABLE"), retention);
     LambdaClient taskLambda = TaskLambdaClients.configure(LambdaClient.builder(), taskTimeout(env)).build();
     LambdaClient lambda = LambdaClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder()).build();
@@ -113,18 +113,33 @@ public final class CoordinatorEnvironment {
 
   /** The task function's timeout, {@code SQUALL_TASK_TIMEOUT_SECONDS} (default 300, 1-900). */
   static Duration taskTimeout(Map<String, String> env) {
-    String raw = env.getOrDefault("SQUALL_TASK_TIMEOUT_SECONDS", "300");
-    long seconds;
-    try {
-      seconds = Long.parseLong(raw.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("SQUALL_TASK_TIMEOUT_SECONDS must be a whole number of seconds, not '" + raw + "'");
-    }
-    if (seconds < 1 || seconds > 900) {
-      throw new IllegalArgumentException("SQUALL_TASK_TIMEOUT_SECONDS must be within 1-900, not " + seconds);
-    }
-    return Duration.ofSeconds(seconds);
+    return Duration.ofSeconds(setting(env, "SQUALL_TASK_TIMEOUT_SECONDS", 300, 1, 900));
   }
+
+  /**
+   * A whole-number setting from the environment, its default when unset, within {@code [min, max]}
+   * (the ranges docs/configuration.md lists).
+   *
+   * @throws IllegalArgumentException naming the variable and its range for a value that is not a
+   *     whole number or lies outside the range
+   */
+  static long setting(Map<String, String> env, String name, long defaultValue, long min, long max) {
+    String raw = env.get(name);
+    if (raw == null || raw.isBlank()) {
+      return defaultValue;
+    }
+    long value;
+    try {
+      value = Long.parseLong(raw.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " must be a whole number within " + min + "-" + max + ", not '" + raw + "'");
+    }
+    if (value < min || value > max) {
+      throw new IllegalArgumentException(name + " must be within " + min + "-" + max + ", not " + value);
+    }
+    return value;
+  }
+
 
 
   static String required(Map<String, String> env, String name) {

@@ -61,4 +61,18 @@ class CatalogSettingsTest {
     assertThatThrownBy(() -> CoordinatorEnvironment.taskInvokeTimeout(Map.of("SQUALL_TASK_TIMEOUT_SECONDS", "5m")))
         .hasMessageContaining("SQUALL_TASK_TIMEOUT_SECONDS");
   }
+
+  @Test
+  void numericSettingsNameTheVariableAndItsRangeWhenRefused() {
+    assertThat(CoordinatorEnvironment.setting(Map.of(), "SQUALL_MAX_CONCURRENT_TASKS", 64, 1, 1000)).isEqualTo(64);
+    assertThat(CoordinatorEnvironment.setting(Map.of("SQUALL_SYNC_WAIT_SECONDS", " 20 "), "SQUALL_SYNC_WAIT_SECONDS", 25, 1, 27))
+        .isEqualTo(20);
+    assertThatThrownBy(() -> CoordinatorEnvironment.setting(Map.of("SQUALL_MAX_CONCURRENT_TASKS", "abc"),
+        "SQUALL_MAX_CONCURRENT_TASKS", 64, 1, 1000))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("SQUALL_MAX_CONCURRENT_TASKS must be a whole number within 1-1000, not 'abc'");
+    assertThatThrownBy(() -> CoordinatorEnvironment.setting(Map.of("SQUALL_SYNC_WAIT_SECONDS", "600"),
+        "SQUALL_SYNC_WAIT_SECONDS", 25, 1, 27))
+        .hasMessage("SQUALL_SYNC_WAIT_SECONDS must be within 1-27, not 600");
+  }
 }
