@@ -1,6 +1,9 @@
 package dev.squall.engine.differential;
 
 import dev.squall.engine.testing.Rel;
+import dev.squall.engine.testing.TpchFixture;
+import dev.squall.engine.testing.X;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,9 +23,9 @@ record EdgeCase(String name, Rel rel, boolean errors) {
   }
 
   /** Every edge-case query, registering the edge tables in the fixture first. */
-  static List<EdgeCase> all(dev.squall.engine.testing.TpchFixture f) {
+  static List<EdgeCase> all(TpchFixture f) {
     EdgeTables.register(f);
-    List<EdgeCase> out = new java.util.ArrayList<>();
+    List<EdgeCase> out = new ArrayList<>();
     out.addAll(NullQueries.all(f));
     out.addAll(StringQueries.all(f));
     out.addAll(DecimalQueries.all(f));
@@ -35,7 +38,7 @@ record EdgeCase(String name, Rel rel, boolean errors) {
   /** The relation's columns renamed with a prefix (a self-join needs distinct names on both sides). */
   static Rel prefixed(Rel rel, String prefix) {
     return rel.project(r -> {
-      Map<String, dev.squall.engine.testing.X> m = new LinkedHashMap<>();
+      Map<String, X> m = new LinkedHashMap<>();
       for (String n : r.names()) {
         m.put(prefix + n, r.col(n));
       }
