@@ -120,24 +120,22 @@ public final class HashAggregateOperator extends BatchOperator {
     }
     ColumnBatch batch;
     while ((batch = input.next()) != null) {
-      {
-        int n = batch.rows();
-        int[] ids;
-        if (groupKeys.length == 0) {
-          ids = new int[n];
-        } else {
-          Column[] keys = new Column[groupKeys.length];
-          for (int k = 0; k < keys.length; k++) {
-            keys[k] = batch.column(groupKeys[k]);
-          }
-          ids = table.assign(keys, n);
+      int n = batch.rows();
+      int[] ids;
+      if (groupKeys.length == 0) {
+        ids = new int[n];
+      } else {
+        Column[] keys = new Column[groupKeys.length];
+        for (int k = 0; k < keys.length; k++) {
+          keys[k] = batch.column(groupKeys[k]);
         }
-        int groups = table.groups();
-        for (Accumulator acc : accumulators) {
-          acc.add(ids, n, groups, batch);
-        }
-        reserveState();
+        ids = table.assign(keys, n);
       }
+      int groups = table.groups();
+      for (Accumulator acc : accumulators) {
+        acc.add(ids, n, groups, batch);
+      }
+      reserveState();
     }
     int groups = table.groups();
     List<Column> out = new ArrayList<>();

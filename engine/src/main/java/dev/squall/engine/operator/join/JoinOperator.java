@@ -149,17 +149,20 @@ public abstract class JoinOperator extends BatchOperator {
 
   /** The probe batch's key columns in the key types shared with the build side. */
   protected final Column[] probeKeyColumns(ColumnBatch batch) {
-    Column[] pk = new Column[probeKeys.length];
-    for (int k = 0; k < pk.length; k++) {
-      Column c = batch.column(probeKeys[k]);
-      pk[k] = keyTypes[k] == null ? c : dev.squall.engine.expr.Casts.cast(c, keyTypes[k]);
+    Column[] keys = new Column[probeKeys.length];
+    for (int k = 0; k < keys.length; k++) {
+      keys[k] = batch.column(probeKeys[k]);
     }
-    return pk;
+    return inKeyTypes(keys);
   }
 
   /** The build side's key columns in the key types shared with the probe side. */
   protected final Column[] buildKeyColumns(Column[] buildColumns) {
-    Column[] keys = keyColumns(buildColumns, buildKeys);
+    return inKeyTypes(keyColumns(buildColumns, buildKeys));
+  }
+
+  /** Key columns (either side's, in key order) cast, where needed, to the types both sides compare in. */
+  private Column[] inKeyTypes(Column[] keys) {
     for (int k = 0; k < keys.length; k++) {
       if (keyTypes[k] != null) {
         keys[k] = dev.squall.engine.expr.Casts.cast(keys[k], keyTypes[k]);
