@@ -6,7 +6,9 @@ import io.trino.tpch.TpchTable;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
@@ -34,14 +36,36 @@ public final class TpchSchemas {
 
   private TpchSchemas() {}
 
-  /** The Iceberg schema of a TPC-H table. */
+  /**
+   * The Iceberg schema of a TPC-H table, with the table's primary key (TPC-H specification 2.18,
+   * clause 1.4.2.2) as its identifier fields, so that the planner knows which join sides are unique.
+   */
   public static Schema schemaOf(TpchTable<?> table) {
     List<Types.NestedField> fields = new ArrayList<>();
+    Set<String> key = primaryKey(table.getTableName());
+    Set<Integer> identifiers = new HashSet<>();
     int id = 1;
     for (TpchColumn<?> column : table.getColumns()) {
+      if (key.contains(column.getColumnName())) {
+        identifiers.add(id);
+      }
       fields.add(Types.NestedField.required(id++, column.getColumnName(), icebergType(column)));
     }
-    return new Schema(fields);
+    return new Schema(fields, identifiers);
+  }
+
+  private static Set<String> primaryKey(String table) {
+    return switch (table) {
+      case "part" -> Set.of("p_partkey");
+      case "supplier" -> Set.of("s_suppkey");
+      case "partsupp" -> Set.of("ps_partkey", "ps_suppkey");
+      case "customer" -> Set.of("c_custkey");
+      case "orders" -> Set.of("o_orderkey");
+      case "lineitem" -> Set.of("l_orderkey", "l_linenumber");
+      case "nation" -> Set.of("n_nationkey");
+      case "region" -> Set.of("r_regionkey");
+      default -> Set.of();
+    };
   }
 
   /**

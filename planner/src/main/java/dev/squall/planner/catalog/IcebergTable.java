@@ -61,6 +61,23 @@ public final class IcebergTable extends AbstractTable {
     return TableStatistics.of(table().currentSnapshot());
   }
 
+  /**
+   * An upper bound on the distinct values of column {@code column} (row-type index) in the current
+   * snapshot: the width of its value range from the manifests' bounds ({@link ColumnRanges}),
+   * capped at the row count; null when unknown (not integral, or a file without bounds).
+   */
+  public Double distinctValuesBound(int column) {
+    List<Types.NestedField> columns = schema().columns();
+    if (column < 0 || column >= columns.size()) {
+      return null;
+    }
+    ColumnRanges.Range range = ColumnRanges.of(table()).range(columns.get(column).fieldId());
+    if (range == null) {
+      return null;
+    }
+    return Math.min(range.width(), Math.max(1.0, statistics().rowCount()));
+  }
+
   @Override
   public RelDataType getRowType(RelDataTypeFactory typeFactory) {
     RelDataTypeFactory.Builder builder = typeFactory.builder();

@@ -22,7 +22,8 @@ import org.apache.calcite.util.ImmutableBitSet;
  * estimate: when one side's join keys are unique (Iceberg identifier fields), every row of the
  * other side matches at most once, and matches survive in the proportion of the unique side's
  * rows left after its filters: {@code other * (uniqueRows / uniqueTableRows)}. Without a unique
- * side the output is guessed as {@code max(left, right)}. Non-equi conditions scale by Calcite's
+ * side, {@code left * right / max(ndvLeft, ndvRight)} when both keys' distinct counts are known
+ * ({@link ScanDistinctRowCount}), else {@code max(left, right)}. Non-equi conditions scale by Calcite's
  * guessed selectivity. Outer joins keep at least their preserved side; SEMI keeps the surviving
  * fraction of the left, ANTI the rest (at least 10%).
  */
@@ -63,7 +64,7 @@ public final class JoinRowCount implements MetadataHandler<BuiltInMetadata.RowCo
     } else if (leftUnique) {
       inner = r * survival(mq, left, info.leftKeys, l);
     } else {
-      inner = Math.max(l, r);
+      inner = manyToMany(mq, join, info, l, r);
     }
     inner *= residual;
     return switch (join.getJoinType()) {
@@ -75,6 +76,20 @@ public final class JoinRowCount implements MetadataHandler<BuiltInMetadata.RowCo
       case ANTI -> l * Math.max(0.1, 1 - rightSurvival * residual);
       default -> inner;
     };
+  }
+
+  /**
+   * Neither side unique: with both sides' key distinct counts known, the textbook containment
+   * estimate {@code l * r / max(ndvL, ndvR)} (each key value of the smaller domain meets its share
+   * of the other side); otherwise {@code max(l, r)}.
+   */
+  private static double manyToMany(RelMetadataQuery mq, Join join, JoinInfo info, double l, double r) {
+    Double ndvLeft = mq.getDistinctRowCount(join.getLeft(), ImmutableBitSet.of(info.leftKeys), null);
+    Double ndvRight = mq.getDistinctRowCount(join.getRight(), ImmutableBitSet.of(info.rightKeys), null);
+    if (ndvLeft == null || ndvRight == null || ndvLeft <= 0 || ndvRight <= 0) {
+      return Math.max(l, r);
+    }
+    return Math.max(1.0, l * r / Math.max(Math.min(ndvLeft, l), Math.min(ndvRight, r)));
   }
 
   private static double rows(RelMetadataQuery mq, RelNode rel) {

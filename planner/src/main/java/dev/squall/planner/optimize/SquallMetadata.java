@@ -8,10 +8,11 @@ import org.apache.calcite.rel.metadata.JaninoRelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 
-/** Installs Squall's metadata ({@link JoinRowCount} before Calcite's defaults) on a cluster. */
+/** Installs Squall's metadata ({@link JoinRowCount}, {@link ScanDistinctRowCount} before Calcite's defaults) on a cluster. */
 public final class SquallMetadata {
   private static final RelMetadataProvider CHAIN =
-      ChainedRelMetadataProvider.of(List.of(JoinRowCount.SOURCE, DefaultRelMetadataProvider.INSTANCE));
+      ChainedRelMetadataProvider.of(List.of(JoinRowCount.SOURCE, ScanDistinctRowCount.SOURCE,
+          DefaultRelMetadataProvider.INSTANCE));
   // Compiling the handlers is costly; one instance serves every planning run.
   private static final JaninoRelMetadataProvider PROVIDER = JaninoRelMetadataProvider.of(CHAIN);
 

@@ -4,6 +4,7 @@ import static org.apache.iceberg.types.Types.NestedField.required;
 
 import java.nio.ByteBuffer;
 import java.time.LocalDate;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,7 +29,9 @@ import org.apache.iceberg.types.Types;
  * are the TPC-H cardinalities at the chosen scale factor and whose sizes are those of Parquet files
  * of that data (about 30 bytes a lineitem row). No Parquet is written: planning needs only the
  * metadata. lineitem has one file per ship year (1992..1998) with l_shipdate lower/upper bounds,
- * so that min/max pruning can be observed.
+ * so that min/max pruning can be observed. The nation and region key columns carry their TPC-H
+ * lower/upper bounds (0..24, 0..4) in every table, as Parquet files of that data do, so that
+ * estimates see their small domains.
  */
 public final class TpchCatalog {
   public static final Namespace TPCH = Namespace.of("tpch");
@@ -53,13 +56,23 @@ public final class TpchCatalog {
 
   private static void table(InMemoryCatalog catalog, String name, Schema schema, long rows, long bytes, int files) {
     Table table = catalog.createTable(TableIdentifier.of(TPCH, name), schema, PartitionSpec.unpartitioned());
+    Map<Integer, ByteBuffer> lower = new HashMap<>();
+    Map<Integer, ByteBuffer> upper = new HashMap<>();
+    for (Types.NestedField field : schema.columns()) {
+      long high = field.name().endsWith("_nationkey") ? 24 : field.name().endsWith("_regionkey") ? 4 : -1;
+      if (high >= 0) {
+        lower.put(field.fieldId(), Conversions.toByteBuffer(Types.LongType.get(), 0L));
+        upper.put(field.fieldId(), Conversions.toByteBuffer(Types.LongType.get(), high));
+      }
+    }
     AppendFiles append = table.newAppend();
     for (int i = 0; i < files; i++) {
+      long fileRows = Math.max(1, rows / files);
       append.appendFile(DataFiles.builder(PartitionSpec.unpartitioned())
           .withPath("memory://tpch/" + name + "/part-" + i + ".parquet")
           .withFormat(FileFormat.PARQUET)
-          .withRecordCount(Math.max(1, rows / files))
           .withFileSizeInBytes(Math.max(1, bytes / files))
+          .withMetrics(new Metrics(fileRows, null, null, null, null, lower, upper))
           .build());
     }
     append.commit();
