@@ -128,7 +128,10 @@ public final class FragmentExecutor {
     public VectorSchemaRoot next() {
       ColumnBatch b = nextBatch();
       try {
-        return b.toArrow(root.schema(), output.allocator());
+        VectorSchemaRoot arrow = b.toArrow(root.schema(), output.allocator());
+        // The edge's Arrow buffers sit on top of the batches in flight.
+        memory.notePeak();
+        return arrow;
       } catch (org.apache.arrow.memory.OutOfMemoryException e) {
         throw output.translate(e);
       }

@@ -73,9 +73,18 @@ class MemoryBudgetTest {
 
   @Test
   void arrowBufferAllocationOverTheBudgetIsReportedAsTaskMemory() {
-    // A budget below one output batch: the Arrow batch written at the task's output edge fails.
+    // The Arrow batch written at the task's output edge is the last allocation on top of the
+    // batches in flight: a budget just under the unlimited run's peak fails there.
     Operator plan = lineitem().filter(r -> r.col("l_orderkey").gt(lit(0))).op();
-    assertExceeds(plan, 64L << 10, "Output");
+    long peak;
+    try (BufferAllocator allocator = new RootAllocator();
+        FragmentExecutor.Execution run = FragmentExecutor.execute(plan, TestInputs.forPlan(plan, f), allocator, 0)) {
+      while (run.hasNext()) {
+        run.next().close();
+      }
+      peak = run.peakMemoryBytes();
+    }
+    assertExceeds(plan, peak - 1024, "Output");
   }
 
   @Test
@@ -88,6 +97,35 @@ class MemoryBudgetTest {
         run.next().close();
       }
       assertThat(run.peakMemoryBytes()).isPositive().isLessThanOrEqualTo(budget);
+    }
+  }
+
+  @Test
+  void batchesInFlightCountInThePeak() {
+    // A streaming plan holds no operator state: its peak is the batches handed between operators.
+    Operator plan = lineitem().filter(r -> r.col("l_orderkey").gt(lit(0))).op();
+    long largest = 0;
+    try (BufferAllocator allocator = new RootAllocator();
+        FragmentExecutor.Execution run = FragmentExecutor.execute(plan, TestInputs.forPlan(plan, f), allocator, 0)) {
+      while (run.hasNext()) {
+        largest = Math.max(largest, run.nextBatch().bytes());
+      }
+      assertThat(largest).isPositive();
+      assertThat(run.peakMemoryBytes()).isGreaterThanOrEqualTo(largest);
+    }
+  }
+
+  @Test
+  void aScanBatchOverTheBudgetFailsNamingTheScan() {
+    Operator plan = lineitem().filter(r -> r.col("l_orderkey").gt(lit(0))).op();
+    try (BufferAllocator allocator = new RootAllocator();
+        FragmentExecutor.Execution run = FragmentExecutor.execute(plan, TestInputs.forPlan(plan, f), allocator, 16L << 10)) {
+      assertThatThrownBy(() -> {
+        while (run.hasNext()) {
+          run.nextBatch();
+        }
+      }).isInstanceOfSatisfying(TaskMemoryExceededException.class,
+          e -> assertThat(e.operator()).startsWith("Scan"));
     }
   }
 }

@@ -64,6 +64,26 @@ public final class ColumnBatch implements Batch {
     return c;
   }
 
+  /**
+   * Heap bytes of this batch: its materialised columns and, for a selection, the selection vector
+   * plus the selected rows' share of the batch it selects from (a slice of a large result counts
+   * its own rows, not the whole result, which its producer accounts). Reading it materialises
+   * nothing.
+   */
+  public long bytes() {
+    long bytes = 16L;
+    for (Column c : columns) {
+      if (c != null) {
+        bytes += c.bytes();
+      }
+    }
+    if (source != null) {
+      long sourceRows = Math.max(1, source.rows());
+      bytes += 4L * selection.length + source.bytes() * Math.min(rows, sourceRows) / sourceRows;
+    }
+    return bytes;
+  }
+
   /** Every column, materialised. */
   public Column[] columns() {
     for (int i = 0; i < columns.length; i++) {

@@ -13,6 +13,7 @@ public final class OperatorMemory implements AutoCloseable {
   private final String operator;
   private final BufferAllocator allocator;
   private long heapReserved;
+  private long inFlight;
 
   OperatorMemory(TaskMemory task, String operator, BufferAllocator allocator) {
     this.task = task;
@@ -57,13 +58,33 @@ public final class OperatorMemory implements AutoCloseable {
     }
   }
 
-  /** Sets the reservation to exactly {@code bytes}, reserving or releasing the difference. */
+  /**
+   * Sets the reservation for the operator's state to exactly {@code bytes} (its output batch in
+   * flight, see {@link #holdOutput}, is kept apart), reserving or releasing the difference.
+   */
   public void reserveTotal(long bytes) {
-    if (bytes > heapReserved) {
-      reserve(bytes - heapReserved);
+    long state = heapReserved - inFlight;
+    if (bytes > state) {
+      reserve(bytes - state);
     } else {
-      release(heapReserved - bytes);
+      release(state - bytes);
     }
+  }
+
+  /**
+   * Accounts the operator's current output batch ({@code bytes} on the heap): the batch handed out
+   * before is taken to be consumed, so its bytes are released and these reserved. Batches in
+   * flight between operators thus count against the task budget and show in its peak.
+   *
+   * @throws TaskMemoryExceededException when the task budget would be exceeded
+   */
+  public void holdOutput(long bytes) {
+    if (bytes > inFlight) {
+      reserve(bytes - inFlight);
+    } else {
+      release(inFlight - bytes);
+    }
+    inFlight = bytes;
   }
 
   public long reserved() {

@@ -67,6 +67,11 @@ public final class TaskMemory implements AutoCloseable {
     return Math.max(Math.max(peak, used()), allocator.getPeakMemoryAllocation());
   }
 
+  /** Records the bytes in use now (heap reservations plus Arrow buffers) in the peak. */
+  public synchronized void notePeak() {
+    peak = Math.max(peak, used());
+  }
+
   synchronized void reserveHeap(String operator, long bytes) {
     long inUse = allocator.getAllocatedMemory() + heapReserved;
     if (bytes > budget - inUse) {

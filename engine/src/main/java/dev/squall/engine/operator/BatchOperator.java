@@ -55,6 +55,7 @@ public abstract class BatchOperator implements AutoCloseable {
       do {
         b = produce();
       } while (b != null && b.rows() == 0);
+      memory.holdOutput(b == null ? 0 : b.bytes());
       return b;
     } catch (OutOfMemoryException e) {
       throw memory.translate(e);

@@ -10,7 +10,10 @@ import org.apache.calcite.rel.core.JoinRelType;
  *       side is broadcast (INNER, LEFT, SEMI, ANTI); RIGHT and FULL run in one task;</li>
  *   <li>a side estimated at most {@code broadcastThresholdBytes} is broadcast when the join type
  *       keeps the other side's rows independent (right side: INNER, LEFT, SEMI, ANTI; left side:
- *       INNER, RIGHT); if both qualify, the smaller;</li>
+ *       INNER, RIGHT) and copying it to every task of the other side moves no more bytes than
+ *       hash-partitioning both sides would ({@code bytes * otherTasks <= bytes + otherBytes}, the
+ *       comparison of Trino's cost-based join distribution), since each copy is read and indexed
+ *       by a task of its own; if both qualify, the smaller;</li>
  *   <li>a side already hash-placed on its join keys (or on some of them) stays, and only the
  *       other side is shuffled into its partitions by the matching keys (co-located join);</li>
  *   <li>otherwise both sides are hash-partitioned on their keys.</li>
@@ -28,8 +31,23 @@ public enum JoinStrategy {
   HASH_BOTH,
   SINGLE_BOTH;
 
-  /** What the chooser knows about one side. */
-  public record Side(double bytes, Distribution distribution, List<Integer> keys) {}
+  /**
+   * What the chooser knows about one side.
+   *
+   * @param bytes estimated bytes of the side's rows
+   * @param tasks tasks of the side's stage (the copies a broadcast of the other side makes)
+   */
+  public record Side(double bytes, Distribution distribution, List<Integer> keys, int tasks) {
+    /** A side in one task. */
+    public Side(double bytes, Distribution distribution, List<Integer> keys) {
+      this(bytes, distribution, keys, 1);
+    }
+
+    /** Whether broadcasting this side to {@code other}'s tasks is allowed and worth it. */
+    boolean broadcastTo(Side other, long thresholdBytes) {
+      return bytes <= thresholdBytes && bytes * Math.max(1, other.tasks) <= bytes + other.bytes;
+    }
+  }
 
   public static JoinStrategy choose(JoinRelType type, Side left, Side right, long broadcastThresholdBytes) {
     return choose(type, left, right, broadcastThresholdBytes, true);
@@ -48,8 +66,8 @@ public enum JoinStrategy {
     if (left.keys().isEmpty()) {
       return rightBroadcastable ? BROADCAST_RIGHT : SINGLE_BOTH;
     }
-    boolean rightSmall = rightBroadcastable && right.bytes() <= broadcastThresholdBytes;
-    boolean leftSmall = leftBroadcastable && left.bytes() <= broadcastThresholdBytes;
+    boolean rightSmall = rightBroadcastable && right.broadcastTo(left, broadcastThresholdBytes);
+    boolean leftSmall = leftBroadcastable && left.broadcastTo(right, broadcastThresholdBytes);
     if (rightSmall && (!leftSmall || right.bytes() <= left.bytes())) {
       return BROADCAST_RIGHT;
     }

@@ -171,8 +171,8 @@ public final class StageGraphTranslator {
     List<Integer> leftKeys = List.copyOf(info.leftKeys);
     List<Integer> rightKeys = List.copyOf(info.rightKeys);
     JoinStrategy strategy = JoinStrategy.choose(type,
-        new JoinStrategy.Side(left.bytes(), left.distribution(), leftKeys),
-        new JoinStrategy.Side(right.bytes(), right.distribution(), rightKeys),
+        new JoinStrategy.Side(left.bytes(), left.distribution(), leftKeys, left.taskCount()),
+        new JoinStrategy.Side(right.bytes(), right.distribution(), rightKeys, right.taskCount()),
         settings.broadcastThresholdBytes(), keyTypesMatch(join, leftKeys, rightKeys));
     int leftWidth = join.getLeft().getRowType().getFieldCount();
     StageDraft draft;

@@ -26,6 +26,17 @@ class JoinStrategyTest {
   }
 
   @Test
+  void aSideUnderTheThresholdIsNotCopiedToManyTasksWhenPartitioningMovesLess() {
+    // 900 bytes to each of 10 tasks (9,000) costs more than partitioning 900 + 3,000.
+    JoinStrategy.Side probe = new JoinStrategy.Side(3_000, Distribution.ANY, List.of(0), 10);
+    JoinStrategy.Side build = new JoinStrategy.Side(900, Distribution.ANY, List.of(0), 1);
+    assertThat(JoinStrategy.choose(JoinRelType.INNER, probe, build, THRESHOLD)).isEqualTo(JoinStrategy.HASH_BOTH);
+    // Against 10,000 bytes over the same 10 tasks the copies are cheaper.
+    JoinStrategy.Side bigProbe = new JoinStrategy.Side(10_000, Distribution.ANY, List.of(0), 10);
+    assertThat(JoinStrategy.choose(JoinRelType.INNER, bigProbe, build, THRESHOLD)).isEqualTo(JoinStrategy.BROADCAST_RIGHT);
+  }
+
+  @Test
   void smallerSideWinsWhenBothAreSmall() {
     assertThat(JoinStrategy.choose(JoinRelType.INNER, side(100, Distribution.ANY, 0), side(900, Distribution.ANY, 0), THRESHOLD))
         .isEqualTo(JoinStrategy.BROADCAST_LEFT);
