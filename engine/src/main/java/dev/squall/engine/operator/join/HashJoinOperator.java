@@ -2,6 +2,7 @@ package dev.squall.engine.operator.join;
 
 import dev.squall.engine.EngineException;
 import dev.squall.engine.column.Column;
+import dev.squall.engine.column.LongColumn;
 import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.expr.Evaluator;
 import dev.squall.engine.hash.RowHashes;
@@ -41,6 +42,10 @@ public final class HashJoinOperator extends JoinOperator {
   protected void findPairs(ColumnBatch batch, int n, Pairs pairs, boolean firstMatchEnough) {
     Column[] pk = probeKeyColumns(batch);
     int[] hashes = RowHashes.of(pk, n, new int[n]);
+    if (table.singleLongKey() && pk[0] instanceof LongColumn probe) {
+      findLongPairs(probe, hashes, n, pairs, firstMatchEnough);
+      return;
+    }
     for (int p = 0; p < n; p++) {
       if (anyNull(pk, p)) {
         continue;
@@ -52,6 +57,25 @@ public final class HashJoinOperator extends JoinOperator {
           if (firstMatchEnough) {
             break;
           }
+        }
+      }
+    }
+  }
+
+  /** {@link #findPairs} for a single long key: values compared in place, NULLs checked once. */
+  private void findLongPairs(LongColumn probe, int[] hashes, int n, Pairs pairs, boolean firstMatchEnough) {
+    long[] values = probe.values();
+    boolean nulls = probe.mayHaveNulls();
+    for (int p = 0; p < n; p++) {
+      if (nulls && probe.isNull(p)) {
+        continue;
+      }
+      int h = hashes[p];
+      long v = values[p];
+      for (int b = table.findLong(table.first(h), h, v); b >= 0; b = table.findLong(table.next(b), h, v)) {
+        pairs.add(p, b);
+        if (firstMatchEnough) {
+          break;
         }
       }
     }

@@ -1,6 +1,7 @@
 package dev.squall.engine.operator.join;
 
 import dev.squall.engine.column.Column;
+import dev.squall.engine.column.LongColumn;
 import dev.squall.engine.hash.RowHashes;
 import java.util.Arrays;
 
@@ -18,6 +19,8 @@ final class JoinHashTable {
   private final int[] chain;
   private final int[] hashes;
   private final int shift;
+  /** The key values when the key is one BIGINT-like column (the common case), else null. */
+  private final long[] longKeys;
 
   /** Indexes rows {@code 0..rows)} of the build side's key columns (already in the shared key types). */
   JoinHashTable(Column[] keys, int rows) {
@@ -28,6 +31,7 @@ final class JoinHashTable {
     Arrays.fill(heads, -1);
     this.chain = new int[rows];
     this.hashes = RowHashes.of(keys, rows, new int[rows]);
+    this.longKeys = keys.length == 1 && keys[0] instanceof LongColumn l ? l.values() : null;
     // Insert in reverse so that each chain lists build rows in input order.
     for (int b = rows - 1; b >= 0; b--) {
       if (JoinOperator.anyNull(keys, b)) {
@@ -54,6 +58,23 @@ final class JoinHashTable {
   /** The build row after {@code b} in its chain, or -1. */
   int next(int b) {
     return chain[b];
+  }
+
+  /** Whether the key is a single long column, so that {@link #findLong} applies. */
+  boolean singleLongKey() {
+    return longKeys != null;
+  }
+
+  /**
+   * The first build row from {@code b} on along its chain whose key equals {@code value} (hash
+   * {@code hash}), or -1: the single-long-key probe, comparing values in place rather than through
+   * the key columns.
+   */
+  int findLong(int b, int hash, long value) {
+    while (b >= 0 && (hashes[b] != hash || longKeys[b] != value)) {
+      b = chain[b];
+    }
+    return b;
   }
 
   /** Whether build row b has the probe row's hash and keys ({@code probeKeys} row p, no NULL). */
