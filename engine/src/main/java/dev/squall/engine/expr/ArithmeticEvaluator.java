@@ -23,6 +23,26 @@ final class ArithmeticEvaluator implements Evaluator {
   private final SqlType type;
   private final Evaluator left;
   private final Evaluator right;
+  // The last operand coerced per side: a literal evaluates to the same column every batch, and
+  // is rescaled once rather than per batch.
+  private final Coerced leftCoerced = new Coerced();
+  private final Coerced rightCoerced = new Coerced();
+
+  /** One side's last operand and its value at a scale. */
+  private static final class Coerced {
+    private Column from;
+    private int scale = -1;
+    private DecimalColumn to;
+
+    DecimalColumn at(Column c, int s) {
+      if (c != from || s != scale) {
+        to = Coercions.toDecimal(c, s);
+        from = c;
+        scale = s;
+      }
+      return to;
+    }
+  }
 
   ArithmeticEvaluator(Function op, SqlType type, Evaluator left, Evaluator right) {
     this.op = op;
@@ -157,12 +177,25 @@ final class ArithmeticEvaluator implements Evaluator {
     switch (op) {
       case ADD, SUBTRACT -> {
         // Align both operands to the result scale, then add exactly.
-        DecimalColumn x = Coercions.toDecimal(a, s);
-        DecimalColumn y = Coercions.toDecimal(b, s);
+        DecimalColumn x = leftCoerced.at(a, s);
+        DecimalColumn y = rightCoerced.at(b, s);
         boolean sub = op == Function.SUBTRACT;
         long[] xv = x.unscaledValues();
         long[] yv = y.unscaledValues();
         boolean wide = x.hasBig() || y.hasBig();
+        if (!wide && addCannotOverflow(bound(xv, n), bound(yv, n), p)) {
+          long[] r = out.unscaledValues();
+          if (sub) {
+            for (int i = 0; i < n; i++) {
+              r[i] = xv[i] - yv[i];
+            }
+          } else {
+            for (int i = 0; i < n; i++) {
+              r[i] = xv[i] + yv[i];
+            }
+          }
+          return out;
+        }
         for (int i = 0; i < n; i++) {
           if (nulls != null && nulls[i]) {
             continue;
@@ -186,12 +219,25 @@ final class ArithmeticEvaluator implements Evaluator {
       case MULTIPLY -> {
         int sa = scaleOf(a);
         int sb = scaleOf(b);
-        DecimalColumn x = Coercions.toDecimal(a, sa);
-        DecimalColumn y = Coercions.toDecimal(b, sb);
+        DecimalColumn x = leftCoerced.at(a, sa);
+        DecimalColumn y = rightCoerced.at(b, sb);
         int raw = sa + sb;
         long[] xv = x.unscaledValues();
         long[] yv = y.unscaledValues();
         boolean wide = x.hasBig() || y.hasBig();
+        if (!wide && raw >= s && multiplyCannotOverflow(bound(xv, n), bound(yv, n), p)) {
+          long[] r = out.unscaledValues();
+          if (raw == s) {
+            for (int i = 0; i < n; i++) {
+              r[i] = xv[i] * yv[i];
+            }
+          } else {
+            for (int i = 0; i < n; i++) {
+              r[i] = Decimals.rescale(xv[i] * yv[i], raw, s);
+            }
+          }
+          return out;
+        }
         for (int i = 0; i < n; i++) {
           if (nulls != null && nulls[i]) {
             continue;
@@ -222,6 +268,38 @@ final class ArithmeticEvaluator implements Evaluator {
       default -> throw EngineException.badPlan("not arithmetic: " + op);
     }
     return out;
+  }
+
+  /**
+   * A bound {@code b >= |v[i]|} over rows {@code [0, n)} (NULL rows too: their values are finite),
+   * at most twice the largest magnitude: one plus the OR of each value's magnitude (one's
+   * complement for negatives, so no branch). {@code Long.MAX_VALUE} when a value is
+   * {@code MIN_VALUE}.
+   */
+  static long bound(long[] v, int n) {
+    long or = 0;
+    for (int i = 0; i < n; i++) {
+      long a = v[i];
+      or |= a ^ (a >> 63);
+    }
+    return or == Long.MAX_VALUE ? Long.MAX_VALUE : or + 1;
+  }
+
+  /** Whether a sum or difference of values bounded by bx and by fits a long and {@code p} digits. */
+  private static boolean addCannotOverflow(long bx, long by, int p) {
+    if (bx >= (1L << 62) || by >= (1L << 62)) {
+      return false;
+    }
+    return p >= 19 || bx + by < Decimals.POW10[p];
+  }
+
+  /** Whether a product of values bounded by bx and by fits a long and {@code p} digits. */
+  private static boolean multiplyCannotOverflow(long bx, long by, int p) {
+    if (Math.multiplyHigh(bx, by) != 0) {
+      return false;
+    }
+    long product = bx * by;
+    return product >= 0 && (p >= 19 || product < Decimals.POW10[p]);
   }
 
   /**
