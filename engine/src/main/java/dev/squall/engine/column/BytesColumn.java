@@ -14,11 +14,20 @@ import java.util.Arrays;
  *
  * <p>Rows are appended only; a row once written is never overwritten (operator state that must
  * replace a value, as MIN/MAX do, keeps its own values).
+ *
+ * <p>A column can also be <em>dictionary-encoded</em> (Trino's {@code DictionaryBlock}): row i is
+ * entry {@code ids[i]} of a shared dictionary column, as a Parquet dictionary page decodes. Gather,
+ * hashing and comparison read the dictionary in place, and evaluators that know the form test a
+ * predicate once per dictionary entry ({@link #isDictionary}); anything that asks for the byte
+ * array or offsets gets the column materialised first, so other code sees the plain layout.
  */
 public final class BytesColumn extends Column {
   private byte[] data;
   /** {@code offsets[i]} is where row i starts; {@code offsets[size]} is the end of the data. */
   private int[] offsets;
+  /** Dictionary form: row i is {@code dictionary} row {@code ids[i]} (NULL rows hold a valid id); else null. */
+  private int[] ids;
+  private BytesColumn dictionary;
 
   /**
    * A column over existing arrays (not copied).
@@ -29,6 +38,68 @@ public final class BytesColumn extends Column {
     super(type, size, nulls);
     this.data = data;
     this.offsets = offsets;
+  }
+
+  /**
+   * A dictionary-encoded column over existing arrays (not copied).
+   *
+   * @param ids at least {@code size} entries, each a row of {@code dictionary} (also at NULL rows)
+   * @param dictionary a plain (not dictionary-encoded) column with at least one row
+   */
+  public static BytesColumn dictionary(SqlType type, int[] ids, BytesColumn dictionary, boolean[] nulls, int size) {
+    if (dictionary.ids != null || dictionary.size() == 0) {
+      throw new IllegalArgumentException("a dictionary must be a plain column with at least one row");
+    }
+    BytesColumn c = new BytesColumn(type, null, null, nulls, size);
+    c.ids = ids;
+    c.dictionary = dictionary;
+    return c;
+  }
+
+  /** Whether rows are ids into {@link #dictionaryValues()}. */
+  public boolean isDictionary() {
+    return ids != null;
+  }
+
+  /** The ids of a dictionary-encoded column (not a copy). */
+  public int[] dictionaryIds() {
+    return ids;
+  }
+
+  /** The dictionary of a dictionary-encoded column, shared by every batch it was decoded for. */
+  public BytesColumn dictionaryValues() {
+    return dictionary;
+  }
+
+  /** Turns a dictionary-encoded column into the plain layout (once; later calls do nothing). */
+  private void materialize() {
+    if (ids == null) {
+      return;
+    }
+    int[] d = dictionary.offsets;
+    byte[] dict = dictionary.data;
+    long total = 0;
+    for (int i = 0; i < size; i++) {
+      if (nulls == null || !nulls[i]) {
+        total += d[ids[i] + 1] - d[ids[i]];
+      }
+    }
+    byte[] out = new byte[(int) Math.min(Integer.MAX_VALUE - 8, total)];
+    int[] o = new int[Math.max(ids.length, size) + 1];
+    int at = 0;
+    for (int i = 0; i < size; i++) {
+      if (nulls == null || !nulls[i]) {
+        int from = d[ids[i]];
+        int len = d[ids[i] + 1] - from;
+        System.arraycopy(dict, from, out, at, len);
+        at += len;
+      }
+      o[i + 1] = at;
+    }
+    data = out;
+    offsets = o;
+    ids = null;
+    dictionary = null;
   }
 
   /** An empty growable column with room for {@code rows} rows of {@code bytes} bytes in all. */
@@ -53,40 +124,66 @@ public final class BytesColumn extends Column {
     return c;
   }
 
-  /** The shared byte array (not a copy). */
+  /** The shared byte array (not a copy); a dictionary-encoded column is materialised first. */
   public byte[] data() {
+    materialize();
     return data;
   }
 
-  /** The offsets array (not a copy): row i is {@code data[offsets[i] .. offsets[i + 1])}. */
+  /**
+   * The offsets array (not a copy): row i is {@code data[offsets[i] .. offsets[i + 1])}; a
+   * dictionary-encoded column is materialised first.
+   */
   public int[] offsets() {
+    materialize();
     return offsets;
   }
 
   public int offset(int i) {
+    materialize();
     return offsets[i];
   }
 
   public int length(int i) {
+    if (ids != null) {
+      return dictionary.length(ids[i]);
+    }
     return offsets[i + 1] - offsets[i];
   }
 
   /** Row i's bytes as a new array (for code off the hot paths). */
   public byte[] value(int i) {
+    if (ids != null) {
+      return dictionary.value(ids[i]);
+    }
     return Arrays.copyOfRange(data, offsets[i], offsets[i + 1]);
   }
 
   public String string(int i) {
+    if (ids != null) {
+      return dictionary.string(ids[i]);
+    }
     return new String(data, offsets[i], offsets[i + 1] - offsets[i], StandardCharsets.UTF_8);
   }
 
   /** Whether row i equals {@code other[from .. to)}. */
   public boolean equalsBytes(int i, byte[] other, int from, int to) {
+    if (ids != null) {
+      return dictionary.equalsBytes(ids[i], other, from, to);
+    }
     return Arrays.equals(data, offsets[i], offsets[i + 1], other, from, to);
   }
 
   @Override
   public Column gather(int[] rows, int n) {
+    if (ids != null) {
+      int[] out = new int[n];
+      for (int k = 0; k < n; k++) {
+        int r = rows[k];
+        out[k] = r < 0 ? 0 : ids[r];
+      }
+      return dictionary(type, out, dictionary, gatherNulls(rows, n), n);
+    }
     long total = 0;
     for (int k = 0; k < n; k++) {
       int r = rows[k];
@@ -111,18 +208,36 @@ public final class BytesColumn extends Column {
 
   @Override
   public int hash(int i, int seed) {
+    if (ids != null) {
+      return dictionary.hash(ids[i], seed);
+    }
     return Murmur3.hashBytes(data, offsets[i], offsets[i + 1] - offsets[i], seed);
   }
 
   @Override
   public boolean valueEquals(int i, Column other, int j) {
     BytesColumn o = (BytesColumn) other;
+    if (ids != null) {
+      if (o.ids != null && o.dictionary == dictionary) {
+        return ids[i] == o.ids[j];
+      }
+      return dictionary.valueEquals(ids[i], other, j);
+    }
+    if (o.ids != null) {
+      return o.dictionary.valueEquals(o.ids[j], this, i);
+    }
     return Arrays.equals(data, offsets[i], offsets[i + 1], o.data, o.offsets[j], o.offsets[j + 1]);
   }
 
   @Override
   public int compareValues(int i, Column other, int j) {
     BytesColumn o = (BytesColumn) other;
+    if (ids != null) {
+      return dictionary.compareValues(ids[i], other, j);
+    }
+    if (o.ids != null) {
+      return -o.dictionary.compareValues(o.ids[j], this, i);
+    }
     return Arrays.compareUnsigned(data, offsets[i], offsets[i + 1], o.data, o.offsets[j], o.offsets[j + 1]);
   }
 
@@ -133,12 +248,24 @@ public final class BytesColumn extends Column {
       return;
     }
     BytesColumn s = (BytesColumn) src;
+    if (s.ids != null) {
+      appendFrom(s.dictionary, s.ids[row]);
+      return;
+    }
     append(s.data, s.offsets[row], s.offsets[row + 1] - s.offsets[row]);
   }
 
   @Override
   public void appendRows(Column src, int[] rows, int from, int to) {
     BytesColumn s = (BytesColumn) src;
+    if (s.ids != null) {
+      // Row by row from the dictionary: the rows' values are the dictionary's entries.
+      for (int k = from; k < to; k++) {
+        appendFrom(s, rows[k]);
+      }
+      return;
+    }
+    materialize();
     ensureCapacity(size + (to - from));
     long total = 0;
     for (int k = from; k < to; k++) {
@@ -159,6 +286,7 @@ public final class BytesColumn extends Column {
 
   @Override
   public void clear() {
+    materialize();
     super.clear();
     offsets[0] = 0;
   }
@@ -170,6 +298,7 @@ public final class BytesColumn extends Column {
 
   /** Appends the non-null value {@code src[from .. from + len)}. */
   public void append(byte[] src, int from, int len) {
+    materialize();
     ensureCapacity(size + 1);
     int end = offsets[size];
     ensureData(end + len);
@@ -184,6 +313,7 @@ public final class BytesColumn extends Column {
 
   @Override
   public void appendNull() {
+    materialize();
     ensureCapacity(size + 1);
     markNull(size);
     offsets[size + 1] = offsets[size];
@@ -200,16 +330,21 @@ public final class BytesColumn extends Column {
 
   @Override
   public long bytes() {
+    if (ids != null) {
+      // The dictionary is shared by the batches of a row group; each counts its ids.
+      return 32L + ids.length * 4L + (nulls == null ? 0 : nulls.length);
+    }
     return 32L + data.length + offsets.length * 4L + (nulls == null ? 0 : nulls.length);
   }
 
   @Override
   protected int capacity() {
-    return offsets.length - 1;
+    return ids != null ? ids.length : offsets.length - 1;
   }
 
   @Override
   protected void grow(int capacity) {
+    materialize();
     offsets = Arrays.copyOf(offsets, capacity + 1);
   }
 

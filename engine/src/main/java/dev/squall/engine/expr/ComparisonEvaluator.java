@@ -26,6 +26,8 @@ final class ComparisonEvaluator implements Evaluator {
   private final Literals.Constant constant;
   private final Evaluator other;
   private final Function scalarOp;
+  private BytesColumn cachedDictionary;
+  private boolean[] cachedEntries;
 
   ComparisonEvaluator(Function op, Evaluator left, Evaluator right) {
     this.op = op;
@@ -110,6 +112,13 @@ final class ComparisonEvaluator implements Evaluator {
     } else if (a instanceof DecimalColumn da && !da.hasBig() && !((DecimalColumn) b).hasBig()
         && da.scale() == ((DecimalColumn) b).scale()) {
       compareLongScalar(da.unscaledValues(), ((DecimalColumn) b).unscaledLong(0), out, n);
+    } else if (a instanceof BytesColumn sa && sa.isDictionary()) {
+      // Once per dictionary entry, then a lookup per row.
+      boolean[] entries = entryResults(sa.dictionaryValues(), b);
+      int[] ids = sa.dictionaryIds();
+      for (int i = 0; i < n; i++) {
+        out[i] = entries[ids[i]];
+      }
     } else if (a instanceof BytesColumn sa) {
       byte[] lit = ((BytesColumn) b).value(0);
       byte[] data = sa.data();
@@ -130,6 +139,18 @@ final class ComparisonEvaluator implements Evaluator {
       }
     }
     return new BoolColumn(out, a.nullMask(), n);
+  }
+
+  /**
+   * The comparison of every entry of {@code dictionary} with the scalar {@code b}, kept while the
+   * batches share that dictionary (a row group's).
+   */
+  private boolean[] entryResults(BytesColumn dictionary, Column b) {
+    if (dictionary != cachedDictionary) {
+      cachedEntries = ((BoolColumn) againstScalar(dictionary, dictionary.size())).values();
+      cachedDictionary = dictionary;
+    }
+    return cachedEntries;
   }
 
   private void compareLongScalar(long[] x, long c, boolean[] out, int n) {

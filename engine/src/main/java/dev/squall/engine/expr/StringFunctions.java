@@ -59,6 +59,18 @@ final class StringFunctions {
       if (e != null) {
         nulls = Coercions.orNulls(nulls, e.nullMask(), n);
       }
+      if (v.isDictionary() && pattern instanceof Literals.Constant
+          && (escape == null || escape instanceof Literals.Constant)) {
+        // A literal pattern over a dictionary column: matched once per dictionary entry.
+        boolean[] entries = entryMatches(v.dictionaryValues(), p, e);
+        if (entries != null) {
+          int[] ids = v.dictionaryIds();
+          for (int i = 0; i < n; i++) {
+            out[i] = entries[ids[i]];
+          }
+          return new BoolColumn(out, nulls, n);
+        }
+      }
       byte[] data = v.data();
       int[] offsets = v.offsets();
       for (int i = 0; i < n; i++) {
@@ -70,7 +82,32 @@ final class StringFunctions {
       return new BoolColumn(out, nulls, n);
     }
 
+    /**
+     * Whether each entry of {@code dictionary} matches the literal pattern (row 0 of p, e), kept
+     * while batches share the dictionary; null when the pattern is NULL.
+     */
+    private boolean[] entryMatches(BytesColumn dictionary, BytesColumn p, BytesColumn e) {
+      if (p.isNull(0) || (e != null && e.isNull(0))) {
+        return null;
+      }
+      if (dictionary != cachedDictionary) {
+        Matcher m = matcher(p, e, 0);
+        byte[] data = dictionary.data();
+        int[] offsets = dictionary.offsets();
+        boolean[] entries = new boolean[dictionary.size()];
+        for (int k = 0; k < entries.length; k++) {
+          entries[k] = m.matches(data, offsets[k], offsets[k + 1]);
+        }
+        cachedEntries = entries;
+        cachedDictionary = dictionary;
+      }
+      return cachedEntries;
+    }
+
     /** The matcher of row i's pattern and escape; compiled again only when they change (a literal pattern: once). */
+    private BytesColumn cachedDictionary;
+    private boolean[] cachedEntries;
+
     private Matcher matcher(BytesColumn p, BytesColumn e, int i) {
       boolean same = cachedMatcher != null && p.equalsBytes(i, cachedPattern, 0, cachedPattern.length)
           && (e == null ? cachedEscape == null : cachedEscape != null && e.equalsBytes(i, cachedEscape, 0, cachedEscape.length));

@@ -1,5 +1,6 @@
 package dev.squall.engine.scan;
 
+import dev.squall.engine.column.BytesColumn;
 import java.nio.ByteBuffer;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.values.ValuesReader;
@@ -19,6 +20,9 @@ final class BinaryChunkReader extends ColumnChunkReader {
   private final boolean uuid;
   private byte[] dictData;
   private int[] dictOffsets;
+  private int dictCount;
+  /** The row group's dictionary as a column, made at its first dictionary-encoded batch. */
+  private BytesColumn dictColumn;
 
   BinaryChunkReader(ColumnDescriptor column, int fixedLength, boolean uuid) {
     super(column);
@@ -51,6 +55,8 @@ final class BinaryChunkReader extends ColumnChunkReader {
     }
     dictData = d;
     dictOffsets = o;
+    dictCount = count;
+    dictColumn = null;
   }
 
   private void put(byte[] src, int from, int len, byte[] dst, int at) {
@@ -63,6 +69,7 @@ final class BinaryChunkReader extends ColumnChunkReader {
 
   @Override
   protected void decodeValues(ColumnBuffer out, int pos, int n) {
+    out.leaveDictionary(pos);
     byte[] b = page;
     int[] o = out.offsets;
     int at = o[pos];
@@ -112,6 +119,27 @@ final class BinaryChunkReader extends ColumnChunkReader {
 
   @Override
   protected void decodeDictionaryIds(ColumnBuffer out, int pos, int[] ids, int n) {
+    if (!uuid && dictCount > 0) {
+      if (out.ids == null && pos == 0) {
+        if (dictColumn == null) {
+          dictColumn = new BytesColumn(out.type, dictData, dictOffsets, null, dictCount);
+        }
+        out.startDictionary(dictColumn);
+      }
+      if (out.ids != null && out.dictionary == dictColumn) {
+        // Ids only: the strings stay in the dictionary (checked: a corrupt id must not index past it).
+        for (int i = 0; i < n; i++) {
+          int id = ids[i];
+          if (id < 0 || id >= dictCount) {
+            throw ParquetScanException.corrupt("dictionary id " + id + " of " + name(column) + " is outside its "
+                + dictCount + " entries");
+          }
+          out.ids[pos + i] = id;
+        }
+        return;
+      }
+    }
+    out.leaveDictionary(pos);
     int[] d = dictOffsets;
     long total = 0;
     for (int i = 0; i < n; i++) {
@@ -135,6 +163,7 @@ final class BinaryChunkReader extends ColumnChunkReader {
 
   @Override
   protected void decodeWith(ValuesReader reader, ColumnBuffer out, int pos, int n) {
+    out.leaveDictionary(pos);
     int[] o = out.offsets;
     int at = o[pos];
     for (int i = 0; i < n; i++) {
@@ -155,6 +184,7 @@ final class BinaryChunkReader extends ColumnChunkReader {
 
   @Override
   protected void decodeDeltaBytes(DeltaByteArrayDecoder decoder, ColumnBuffer out, int pos, int n) {
+    out.leaveDictionary(pos);
     int[] o = out.offsets;
     int at = o[pos];
     for (int i = 0; i < n; i++) {

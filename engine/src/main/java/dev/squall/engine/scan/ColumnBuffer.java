@@ -15,7 +15,10 @@ import java.util.Arrays;
  * {@link ColumnChunkReader} and handed over as an engine {@link Column} by {@link #toColumn}.
  * Which arrays are used follows the type's physical kind: {@code longs} for LONG and for DECIMAL's
  * unscaled values (with {@code big} for values beyond the long range), {@code doubles}, {@code bools},
- * or {@code data}/{@code offsets} (Arrow's variable-width layout) for BYTES.
+ * or {@code data}/{@code offsets} (Arrow's variable-width layout) for BYTES. A BYTES buffer whose
+ * rows so far all came from one dictionary page holds {@code ids} into that {@code dictionary}
+ * instead, and becomes a dictionary-encoded column; {@link #leaveDictionary} turns it into the
+ * plain layout when other values follow.
  */
 final class ColumnBuffer {
   final SqlType type;
@@ -26,6 +29,9 @@ final class ColumnBuffer {
   byte[] data;
   /** Row i is {@code data[offsets[i] .. offsets[i + 1])}; {@code offsets[0] == 0}. */
   int[] offsets;
+  /** Dictionary form of a BYTES buffer: row i is {@code dictionary} row {@code ids[i]}; else null. */
+  int[] ids;
+  BytesColumn dictionary;
   /** True where NULL; null while the batch has no NULL. */
   boolean[] nulls;
   private final int capacity;
@@ -43,6 +49,40 @@ final class ColumnBuffer {
         offsets = new int[capacity + 1];
       }
     }
+  }
+
+  /** Starts the dictionary form for an empty buffer. */
+  void startDictionary(BytesColumn dict) {
+    ids = new int[capacity];
+    dictionary = dict;
+  }
+
+  /** Turns rows {@code [0, pos)} of the dictionary form into the plain layout (no-op when plain). */
+  void leaveDictionary(int pos) {
+    if (ids == null) {
+      return;
+    }
+    int[] d = dictionary.offsets();
+    byte[] dict = dictionary.data();
+    long total = 0;
+    for (int i = 0; i < pos; i++) {
+      if (nulls == null || !nulls[i]) {
+        total += d[ids[i] + 1] - d[ids[i]];
+      }
+    }
+    ensureData(0, (int) Math.min(Integer.MAX_VALUE, total));
+    int at = 0;
+    offsets[0] = 0;
+    for (int i = 0; i < pos; i++) {
+      if (nulls == null || !nulls[i]) {
+        int len = d[ids[i] + 1] - d[ids[i]];
+        System.arraycopy(dict, d[ids[i]], data, at, len);
+        at += len;
+      }
+      offsets[i + 1] = at;
+    }
+    ids = null;
+    dictionary = null;
   }
 
   /** Makes room for {@code more} bytes after {@code used}. */
@@ -70,7 +110,9 @@ final class ColumnBuffer {
       nulls = new boolean[capacity];
     }
     Arrays.fill(nulls, pos, pos + n, true);
-    if (offsets != null) {
+    if (ids != null) {
+      Arrays.fill(ids, pos, pos + n, 0);
+    } else if (offsets != null) {
       Arrays.fill(offsets, pos + 1, pos + n + 1, offsets[pos]);
     }
   }
@@ -116,6 +158,13 @@ final class ColumnBuffer {
         }
       }
       case BYTES -> {
+        if (ids != null) {
+          int[] v = ids;
+          for (int i = n - 1; i >= 0; i--) {
+            v[pos + i] = isNull[i] ? 0 : v[pos + --c];
+          }
+          return;
+        }
         // offsets[pos + c] is the end of the first c dense values; a NULL row ends where the
         // previous value ended. Reads stay at or below the row being written.
         int[] o = offsets;
@@ -155,7 +204,8 @@ final class ColumnBuffer {
       case DECIMAL -> new DecimalColumn(type, longs, big, nulls, n);
       case DOUBLE -> new DoubleColumn(type, doubles, nulls, n);
       case BOOL -> new BoolColumn(type, bools, nulls, n);
-      case BYTES -> new BytesColumn(type, data, offsets, nulls, n);
+      case BYTES -> ids != null ? BytesColumn.dictionary(type, ids, dictionary, nulls, n)
+          : new BytesColumn(type, data, offsets, nulls, n);
     };
   }
 }

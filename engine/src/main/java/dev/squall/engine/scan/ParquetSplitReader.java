@@ -237,7 +237,7 @@ public final class ParquetSplitReader implements AutoCloseable {
         Column[] cols = new Column[readTypes.length];
         for (int c = 0; c < cols.length; c++) {
           cols[c] = buffers[c].toColumn(rows);
-          if (buffers[c].offsets != null) {
+          if (buffers[c].offsets != null && buffers[c].ids == null) {
             // A little over what the last batch needed, so a similar batch never grows its array.
             bytesHint[c] = (int) Math.min(1 << 30, (long) buffers[c].offsets[rows] * maxRows / rows * 9 / 8 + 64);
           }

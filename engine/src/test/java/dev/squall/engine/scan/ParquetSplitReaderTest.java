@@ -102,6 +102,46 @@ class ParquetSplitReaderTest {
   }
 
   @Test
+  void lowCardinalityStringsStayDictionaryEncodedAndMaterialiseToTheSameValues() throws Exception {
+    // Column s (30 values, NULLs) is dictionary-encoded throughout; s_hi falls back mid-chunk.
+    ParquetFiles.Layout layout = new ParquetFiles.Layout(WriterVersion.PARQUET_1_0, CompressionCodecName.SNAPPY, 2_500, 700, 2_048);
+    Path file = ParquetFiles.writeAllTypes(dir.resolve("dict.parquet"), ROWS, 17, layout);
+    FileScanTask task = ParquetFiles.task(file, ParquetFiles.ICEBERG_SCHEMA, ROWS);
+    int s = 7;
+    int sHi = 8;
+    int dictionaryBatches = 0;
+    int plainHiBatches = 0;
+    List<List<Object>> rows = new ArrayList<>();
+    try (ParquetSplitReader r = ParquetSplitReader.open(task, ParquetFiles.ICEBERG_SCHEMA, null, new LocalFileIO(), 1000)) {
+      Column[] out = new Column[ParquetFiles.ICEBERG_SCHEMA.columns().size()];
+      int n;
+      while ((n = r.next(out)) > 0) {
+        dev.squall.engine.column.BytesColumn col = (dev.squall.engine.column.BytesColumn) out[s];
+        if (col.isDictionary()) {
+          dictionaryBatches++;
+          // Reading values through the dictionary and after materialising agree row by row.
+          List<Object> viaIds = new ArrayList<>();
+          for (int i = 0; i < n; i++) {
+            viaIds.add(col.get(i));
+          }
+          col.data();
+          assertThat(col.isDictionary()).isFalse();
+          for (int i = 0; i < n; i++) {
+            assertThat(col.get(i)).isEqualTo(viaIds.get(i));
+          }
+        }
+        if (!((dev.squall.engine.column.BytesColumn) out[sHi]).isDictionary()) {
+          plainHiBatches++;
+        }
+        rows.addAll(rowsOf(out, n));
+      }
+    }
+    assertThat(dictionaryBatches).isGreaterThan(5);
+    assertThat(plainHiBatches).isPositive();
+    assertNull(Rows.difference(expected(file, ROWS, 17, layout), sortById(rows), true));
+  }
+
+  @Test
   void splitsOfOneFileReadEachRowGroupOnce() throws Exception {
     Path file = ParquetFiles.writeAllTypes(dir.resolve("splits.parquet"), ROWS, 13,
         new ParquetFiles.Layout(WriterVersion.PARQUET_1_0, CompressionCodecName.ZSTD, 1_500, 500, 4_096));
