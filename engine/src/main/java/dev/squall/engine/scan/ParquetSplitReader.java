@@ -25,6 +25,7 @@ import org.apache.iceberg.parquet.ParquetSchemaUtil;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.schema.MessageType;
@@ -133,7 +134,7 @@ public final class ParquetSplitReader implements AutoCloseable {
     ParquetFileReader reader = null;
     try {
       reader = ParquetFileReader.open(new IcebergInputFile(io.newInputFile(location, task.file().fileSizeInBytes())),
-          ParquetReadOptions.builder().build());
+          ParquetReadOptions.builder(new PlainParquetConfiguration()).build());
       MessageType fileSchema = reader.getFileMetaData().getSchema();
       MessageType withIds = ParquetSchemaUtil.hasIds(fileSchema) ? fileSchema : ParquetSchemaUtil.addFallbackIds(fileSchema);
       Map<Integer, Integer> fieldIndexById = new HashMap<>();

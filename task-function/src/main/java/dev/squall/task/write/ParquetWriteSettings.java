@@ -100,7 +100,8 @@ public record ParquetWriteSettings(long rowGroupSizeBytes, int rowGroupCheckMin,
 
     CompressionCodecName codec = codec(properties.getOrDefault(TableProperties.PARQUET_COMPRESSION,
         TableProperties.PARQUET_COMPRESSION_DEFAULT));
-    Configuration conf = new Configuration();
+    // Without default resources: loading Hadoop's XML defaults costs more than the write of a small file.
+    Configuration conf = new Configuration(false);
     String level = properties.getOrDefault(TableProperties.PARQUET_COMPRESSION_LEVEL,
         TableProperties.PARQUET_COMPRESSION_LEVEL_DEFAULT);
     if (level != null) {
