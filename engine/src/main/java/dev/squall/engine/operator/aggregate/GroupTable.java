@@ -20,6 +20,14 @@ final class GroupTable {
   private int[] groupHash;
   private int[] hashes = new int[0];
   private long variableBytes;
+  /**
+   * Group ids by dictionary entry (one per combination of the key columns' entries), while every
+   * key column is dictionary-encoded with these dictionaries: -1 where not seen yet.
+   */
+  private BytesColumn[] cachedDictionaries;
+  private int[] groupOfEntries;
+  /** Largest number of entry combinations cached (4 bytes each). */
+  private static final int MAX_CACHED_COMBINATIONS = 1 << 16;
 
   GroupTable(List<SqlType> keyTypes) {
     keys = new Column[keyTypes.size()];
@@ -44,30 +52,113 @@ final class GroupTable {
     if (hashes.length < n) {
       hashes = new int[n];
     }
+    int[] cache = entryCache(cols);
+    if (cache != null) {
+      assignByEntries(cols, n, ids, cache);
+      return ids;
+    }
     RowHashes.of(cols, n, hashes);
     for (int i = 0; i < n; i++) {
-      int h = hashes[i];
-      int mask = slots.length - 1;
-      int s = RowHashes.slot(h, shift);
-      while (true) {
-        int g = slots[s] - 1;
-        if (g < 0) {
-          g = addGroup(cols, i, h);
-          slots[s] = g + 1;
-          ids[i] = g;
-          if (groups * 2 > slots.length) {
-            rehash();
-          }
-          break;
-        }
-        if (groupHash[g] == h && keysEqual(g, cols, i)) {
-          ids[i] = g;
-          break;
-        }
-        s = (s + 1) & mask;
-      }
+      ids[i] = find(cols, i, hashes[i]);
     }
     return ids;
+  }
+
+  /**
+   * Dictionary-encoded keys: a row's group is looked up by its combination of dictionary entries;
+   * only combinations not seen yet (and NULL keys) go through the hash table.
+   */
+  private void assignByEntries(Column[] cols, int n, int[] ids, int[] cache) {
+    int[][] entryIds = new int[cols.length][];
+    int[] sizes = new int[cols.length];
+    boolean nulls = false;
+    for (int k = 0; k < cols.length; k++) {
+      BytesColumn b = (BytesColumn) cols[k];
+      entryIds[k] = b.dictionaryIds();
+      sizes[k] = b.dictionaryValues().size();
+      nulls |= b.mayHaveNulls();
+    }
+    boolean hashed = false;
+    for (int i = 0; i < n; i++) {
+      int combination = -1;
+      if (!nulls || !anyNull(cols, i)) {
+        combination = 0;
+        for (int k = 0; k < cols.length; k++) {
+          combination = combination * sizes[k] + entryIds[k][i];
+        }
+        int g = cache[combination];
+        if (g >= 0) {
+          ids[i] = g;
+          continue;
+        }
+      }
+      if (!hashed) {
+        RowHashes.of(cols, n, hashes);
+        hashed = true;
+      }
+      int g = find(cols, i, hashes[i]);
+      ids[i] = g;
+      if (combination >= 0) {
+        cache[combination] = g;
+      }
+    }
+  }
+
+  private static boolean anyNull(Column[] cols, int i) {
+    for (Column c : cols) {
+      if (c.isNull(i)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The entry cache for these key columns, or null when some key is not dictionary-encoded. */
+  private int[] entryCache(Column[] cols) {
+    long combinations = 1;
+    for (Column c : cols) {
+      if (!(c instanceof BytesColumn b) || !b.isDictionary()) {
+        return null;
+      }
+      combinations *= b.dictionaryValues().size();
+      if (combinations > MAX_CACHED_COMBINATIONS) {
+        return null;
+      }
+    }
+    boolean same = cachedDictionaries != null;
+    for (int k = 0; same && k < cols.length; k++) {
+      same = cachedDictionaries[k] == ((BytesColumn) cols[k]).dictionaryValues();
+    }
+    if (!same) {
+      cachedDictionaries = new BytesColumn[cols.length];
+      for (int k = 0; k < cols.length; k++) {
+        cachedDictionaries[k] = ((BytesColumn) cols[k]).dictionaryValues();
+      }
+      groupOfEntries = new int[(int) combinations];
+      Arrays.fill(groupOfEntries, -1);
+    }
+    return groupOfEntries;
+  }
+
+  /** The group of row i of {@code cols} (hash h), added when new. */
+  private int find(Column[] cols, int i, int h) {
+    int mask = slots.length - 1;
+    int s = RowHashes.slot(h, shift);
+    while (true) {
+      int g = slots[s] - 1;
+      if (g < 0) {
+        g = addGroup(cols, i, h);
+        slots[s] = g + 1;
+        if (groups * 2 > slots.length) {
+          rehash();
+        }
+        return g;
+      }
+      if (groupHash[g] == h && keysEqual(g, cols, i)) {
+        return g;
+      }
+      s = (s + 1) & mask;
+    }
   }
 
   private boolean keysEqual(int g, Column[] cols, int i) {
@@ -118,7 +209,8 @@ final class GroupTable {
 
   /** Approximate heap bytes of the table and its keys. */
   long bytes() {
-    long b = slots.length * 4L + groupHash.length * 4L + variableBytes;
+    long b = slots.length * 4L + groupHash.length * 4L + variableBytes
+        + (groupOfEntries == null ? 0 : groupOfEntries.length * 4L);
     for (Column k : keys) {
       b += (long) groups * 9 + 64;
     }
