@@ -221,6 +221,9 @@ class FaultMatrixTest {
     JsonNode status = stack.awaitTerminal(id, Duration.ofMinutes(2));
     assertThat(status.get("state").asText()).as(status.toString()).isEqualTo("FAILED");
     assertThat(status.at("/error/code").asText()).isEqualTo("EXTERNAL");
+    // The crash is named, without the Java class names of the function's exception.
+    assertThat(status.at("/error/message").asText()).contains("task function failed")
+        .doesNotContainPattern("(?:[a-z_]+\\.){2,}[A-Z]").doesNotContain("Exception");
     HttpResponse<byte[]> result = stack.send("GET", "/v1/queries/" + id + "/result", JSON_TYPE);
     assertThat(result.statusCode()).isEqualTo(502);
   }
@@ -346,6 +349,23 @@ class FaultMatrixTest {
     HttpResponse<byte[]> r = stack.post("select count(*) from tpch.lineitem", props, JSON_TYPE);
     assertThat(r.statusCode()).as(new String(r.body())).isEqualTo(400);
     assertThat(JSON.readTree(r.body()).at("/error/message").asText()).contains("max_tasks_per_stage = 2");
+  }
+
+  @Test
+  void aCrossJoinFormingMoreRowsThanAllowedFailsNamingThePropertyAndAnOutOfRangeCapIsRefused() throws Exception {
+    Map<String, String> props = new HashMap<>(SMALL);
+    props.put("max_nested_loop_join_rows", "1000");
+    HttpResponse<byte[]> r = stack.post("select count(*) from tpch.orders, tpch.nation", props, JSON_TYPE);
+    assertThat(r.statusCode()).as(new String(r.body())).isEqualTo(400);
+    assertThat(JSON.readTree(r.body()).at("/error/code").asText()).isEqualTo("USER_ERROR");
+    assertThat(JSON.readTree(r.body()).at("/error/message").asText()).contains("max_nested_loop_join_rows");
+    props.put("max_nested_loop_join_rows", "10000000001");
+    HttpResponse<byte[]> over = stack.post("select count(*) from tpch.orders, tpch.nation", props, JSON_TYPE);
+    assertThat(over.statusCode()).isEqualTo(400);
+    assertThat(JSON.readTree(over.body()).at("/error/message").asText())
+        .contains("max_nested_loop_join_rows").contains("from 1 to 10000000000");
+    // Under the default cap the same query answers as DuckDB does.
+    assertAnswerAsDuckDb("select count(*) as n from tpch.orders, tpch.nation");
   }
 
   @Test
