@@ -68,6 +68,9 @@ final class LocalCommand implements Callable<Integer> {
     if (faultsFile != null) {
       try {
         faults = FaultPlan.parse(Files.readAllBytes(faultsFile));
+      } catch (java.nio.file.NoSuchFileException e) {
+        System.err.println("--faults " + faultsFile + ": no such file");
+        return 2;
       } catch (IOException | IllegalArgumentException e) {
         System.err.println("--faults " + faultsFile + ": " + e.getMessage());
         return 2;

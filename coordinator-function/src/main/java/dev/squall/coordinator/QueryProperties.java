@@ -18,6 +18,8 @@ import java.util.function.BiFunction;
  *   <li>{@code target_bytes_per_task} 1 MiB .. 64 GiB;
  *   <li>{@code max_tasks_per_stage} 1 .. 10,000;
  *   <li>{@code max_total_tasks} 1 .. 100,000 (tasks of all stages of the job; 20,000 unless given);
+ *   <li>{@code max_nested_loop_join_rows} 1 .. 10 billion (rows a nested-loop join, such as a cross
+ *       join, may form in one task; 100 million unless given);
  *   <li>{@code default_schema} a namespace of the catalog (checked when the query is planned).
  * </ul>
  *
@@ -26,6 +28,9 @@ import java.util.function.BiFunction;
  */
 public final class QueryProperties {
   private static final long MIB = 1L << 20;
+
+  /** Upper end of {@code max_nested_loop_join_rows}: rows a nested-loop join may form in one task. */
+  public static final long MAX_NESTED_LOOP_JOIN_ROWS = 10_000_000_000L;
 
   /** Tasks of all stages of one job, unless {@code max_total_tasks} says fewer. */
   public static final int DEFAULT_MAX_TOTAL_TASKS = 20_000;
@@ -67,6 +72,8 @@ public final class QueryProperties {
         (s, v) -> s.with(s.planner().withMaxTasksPerStage(v.intValue()))));
     n.put("max_total_tasks", new Numeric(1, limits.maxTotalTasks(), "tasks",
         (s, v) -> new Settings(s.planner(), v.intValue())));
+    n.put("max_nested_loop_join_rows", new Numeric(1, MAX_NESTED_LOOP_JOIN_ROWS, "rows",
+        (s, v) -> s.with(s.planner().withMaxNestedLoopJoinRows(v))));
     return n;
   }
 
@@ -91,7 +98,9 @@ public final class QueryProperties {
    */
   public static Settings apply(PlannerSettings base, Limits limits, Map<String, String> properties) {
     Map<String, Numeric> numeric = numeric(limits);
-    Settings s = new Settings(base.withMaxTasksPerStage(Math.min(base.maxTasksPerStage(), limits.maxTasksPerStage())),
+    Settings s = new Settings(base.withMaxTasksPerStage(Math.min(base.maxTasksPerStage(), limits.maxTasksPerStage()))
+        .withMaxNestedLoopJoinRows(base.maxNestedLoopJoinRows() == 0 ? MAX_NESTED_LOOP_JOIN_ROWS
+            : Math.min(base.maxNestedLoopJoinRows(), MAX_NESTED_LOOP_JOIN_ROWS)),
         Math.min(DEFAULT_MAX_TOTAL_TASKS, limits.maxTotalTasks()));
     for (Map.Entry<String, String> e : properties.entrySet()) {
       String name = e.getKey();

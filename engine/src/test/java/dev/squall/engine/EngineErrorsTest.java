@@ -81,15 +81,23 @@ class EngineErrorsTest {
     MemTable t = ints(1L, 2L);
     assertThatThrownBy(() -> Rows.run(rel.op(), new TestInputs().withShuffle(0, a -> t.batches(a, 100)), 64L << 20))
         .isInstanceOf(EngineException.class)
-        .hasMessageContaining("abc")
+        .hasMessageContaining("cannot cast")
         .satisfies(e -> assertThat(e.getSuppressed()).isEmpty());
   }
 
   @Test
-  void castOfTextThatIsNoNumberNamesTheValueAndType() {
+  void castOfTextThatIsNoNumberNamesTheTypeButNotTheValue() {
+    // The value is user data: task errors are logged and kept in the job record.
     assertThatThrownBy(() -> project(ints(1L), r -> str("abc").cast(SqlType.INTEGER).plus(r.col("v"))))
         .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USER_ERROR))
-        .hasMessageContaining("'abc'").hasMessageContaining("INTEGER");
+        .hasMessageContaining("cannot cast").hasMessageContaining("INTEGER").hasMessageNotContaining("abc");
+  }
+
+  @Test
+  void castOverflowNamesTheTypeButNotTheValue() {
+    assertThatThrownBy(() -> project(ints(1L), r -> str("98765432101").cast(SqlType.INTEGER).plus(r.col("v"))))
+        .isInstanceOf(EngineException.class)
+        .hasMessageContaining("numeric overflow").hasMessageContaining("INTEGER").hasMessageNotContaining("98765432101");
   }
 
   @Test
@@ -171,5 +179,27 @@ class EngineErrorsTest {
     }
     assertThat(batchesMade.get()).isEqualTo(100);
     assertThat(polls.get()).as("checks before the sort stopped").isEqualTo(6);
+  }
+
+  /** A cross join of 100 rows with 100 rows (10,000 rows) whose plan allows {@code maxRows}. */
+  private static List<List<Object>> crossJoin(long maxRows) {
+    Object[] hundred = new Object[100];
+    for (int i = 0; i < 100; i++) {
+      hundred[i] = (long) i;
+    }
+    MemTable t = ints(hundred);
+    Rel join = t.rel(0).nestedLoopJoin(t.renamed("u", "u_").rel(1), dev.squall.proto.v1.JoinType.INNER, null);
+    dev.squall.proto.v1.Operator capped = join.op().toBuilder()
+        .setNestedLoopJoin(join.op().getNestedLoopJoin().toBuilder().setMaxRows(maxRows)).build();
+    return Rows.run(capped, new TestInputs().withShuffle(0, a -> t.batches(a, 30)).withShuffle(1, a -> t.batches(a, 30)),
+        64L << 20);
+  }
+
+  @Test
+  void aCrossJoinFormingMoreRowsThanItsCapFailsNamingTheQueryProperty() {
+    assertThat(crossJoin(10_000)).hasSize(10_000);
+    assertThatThrownBy(() -> crossJoin(9_999))
+        .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USER_ERROR))
+        .hasMessageContaining("max_nested_loop_join_rows").hasMessageContaining("9999");
   }
 }

@@ -2,6 +2,7 @@ package dev.squall.planner;
 
 import dev.squall.planner.explain.ExplainRenderer;
 import dev.squall.planner.optimize.LogicalOptimizer;
+import dev.squall.planner.optimize.PlanningInterrupts;
 import dev.squall.planner.sql.CreateTableAsStatement;
 import dev.squall.planner.sql.ExplainStatement;
 import dev.squall.planner.sql.SqlFrontEnd;
@@ -76,7 +77,9 @@ public final class DistributedPlanner {
         logical = root.project();
         names = root.validatedRowType.getFieldNames();
       }
+      PlanningInterrupts.check();
       RelNode optimized = new LogicalOptimizer().optimize(logical, frontEnd.relBuilder());
+      PlanningInterrupts.check();
       StageGraph graph = new StageGraphTranslator(settings).translate(optimized, names);
       String header = write.map(w -> w.describe()).orElse(null);
       String explain = statement.format() == ExplainStatement.Format.JSON

@@ -16,13 +16,16 @@ import java.util.Objects;
  * @param targetBytesPerTask estimated input bytes per task of a non-leaf stage; decides task counts
  *     and hash partition counts
  * @param maxTasksPerStage upper bound of any stage's task count (and of hash partitions)
+ * @param maxNestedLoopJoinRows most rows (row pairs, before the join condition) a nested-loop join
+ *     may form in one task; 0 for no cap. Written into every {@code NestedLoopJoin} of the plan.
  */
 public record PlannerSettings(
     String defaultSchema,
     long broadcastThresholdBytes,
     long targetSplitSizeBytes,
     long targetBytesPerTask,
-    int maxTasksPerStage) {
+    int maxTasksPerStage,
+    long maxNestedLoopJoinRows) {
 
   public PlannerSettings {
     Objects.requireNonNull(defaultSchema, "defaultSchema");
@@ -38,31 +41,45 @@ public record PlannerSettings(
     if (maxTasksPerStage < 1) {
       throw new IllegalArgumentException("Invalid max tasks per stage: " + maxTasksPerStage);
     }
+    if (maxNestedLoopJoinRows < 0) {
+      throw new IllegalArgumentException("Invalid max nested-loop join rows: " + maxNestedLoopJoinRows);
+    }
   }
 
-  /** 32 MiB broadcast threshold, 128 MiB splits, 256 MiB per task, at most 1000 tasks a stage. */
+  /**
+   * 32 MiB broadcast threshold, 128 MiB splits, 256 MiB per task, at most 1000 tasks a stage,
+   * 100 million nested-loop join rows a task.
+   */
   public static PlannerSettings defaults() {
-    return new PlannerSettings("", 32L << 20, 128L << 20, 256L << 20, 1000);
+    return new PlannerSettings("", 32L << 20, 128L << 20, 256L << 20, 1000, DEFAULT_MAX_NESTED_LOOP_JOIN_ROWS);
+  }
+
+  /** Rows a nested-loop join may form in one task unless a query says otherwise. */
+  public static final long DEFAULT_MAX_NESTED_LOOP_JOIN_ROWS = 100_000_000L;
+
+  public PlannerSettings withMaxNestedLoopJoinRows(long rows) {
+    return new PlannerSettings(defaultSchema, broadcastThresholdBytes, targetSplitSizeBytes, targetBytesPerTask,
+        maxTasksPerStage, rows);
   }
 
   public PlannerSettings withDefaultSchema(String schema) {
-    return new PlannerSettings(schema, broadcastThresholdBytes, targetSplitSizeBytes, targetBytesPerTask, maxTasksPerStage);
+    return new PlannerSettings(schema, broadcastThresholdBytes, targetSplitSizeBytes, targetBytesPerTask, maxTasksPerStage, maxNestedLoopJoinRows);
   }
 
   public PlannerSettings withBroadcastThresholdBytes(long bytes) {
-    return new PlannerSettings(defaultSchema, bytes, targetSplitSizeBytes, targetBytesPerTask, maxTasksPerStage);
+    return new PlannerSettings(defaultSchema, bytes, targetSplitSizeBytes, targetBytesPerTask, maxTasksPerStage, maxNestedLoopJoinRows);
   }
 
   public PlannerSettings withTargetSplitSizeBytes(long bytes) {
-    return new PlannerSettings(defaultSchema, broadcastThresholdBytes, bytes, targetBytesPerTask, maxTasksPerStage);
+    return new PlannerSettings(defaultSchema, broadcastThresholdBytes, bytes, targetBytesPerTask, maxTasksPerStage, maxNestedLoopJoinRows);
   }
 
   public PlannerSettings withTargetBytesPerTask(long bytes) {
-    return new PlannerSettings(defaultSchema, broadcastThresholdBytes, targetSplitSizeBytes, bytes, maxTasksPerStage);
+    return new PlannerSettings(defaultSchema, broadcastThresholdBytes, targetSplitSizeBytes, bytes, maxTasksPerStage, maxNestedLoopJoinRows);
   }
 
   public PlannerSettings withMaxTasksPerStage(int tasks) {
-    return new PlannerSettings(defaultSchema, broadcastThresholdBytes, targetSplitSizeBytes, targetBytesPerTask, tasks);
+    return new PlannerSettings(defaultSchema, broadcastThresholdBytes, targetSplitSizeBytes, targetBytesPerTask, tasks, maxNestedLoopJoinRows);
   }
 
   /** Property keys understood by {@link #withProperties}. */

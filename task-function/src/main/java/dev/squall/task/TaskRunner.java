@@ -111,7 +111,9 @@ public final class TaskRunner {
       result.setError(error(ErrorCode.EXTERNAL, "S3 request failed: " + e.getMessage()));
     } catch (RuntimeException e) {
       LOG.warn("task {}.{} attempt {} failed", spec.getStageId(), spec.getPartition(), spec.getAttempt(), e);
-      result.setError(error(ErrorCode.INTERNAL_ERROR, e.toString()));
+      // The exception (its class and text) stays in this function's log: users read the error.
+      result.setError(error(ErrorCode.INTERNAL_ERROR, "internal error in task " + spec.getStageId() + "."
+          + spec.getPartition() + " attempt " + spec.getAttempt() + " (details in the task function's log)"));
     }
     result.getMetricsBuilder().setWallMillis((System.nanoTime() - start) / 1_000_000);
     return result.build();

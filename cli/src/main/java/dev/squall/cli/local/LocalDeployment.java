@@ -86,29 +86,36 @@ public final class LocalDeployment implements AutoCloseable {
   public record Options(Path dataDir, int gatewayPort, int taskConcurrency, int taskMemoryMb, Duration integrationTimeout,
       UnaryOperator<LambdaHandler> taskHandlerWrapper, JobSettings jobSettings, Duration coordinatorTimeout,
       DriverHooks coordinatorHooks, Duration sweepInterval, JobStore jobStore, Duration objectRetention,
-      FaultPlan faultPlan, Duration taskTimeout) {
+      FaultPlan faultPlan, Duration taskTimeout, Duration jobTimeout) {
     public static Options defaults() {
       return new Options(null, 0, 8, 2048, Duration.ofSeconds(30), UnaryOperator.identity(), JobSettings.defaults(),
           Duration.ofMinutes(15), DriverHooks.NONE, Duration.ofSeconds(30), null, JOB_RETENTION, FaultPlan.none(),
-          TASK_TIMEOUT);
+          TASK_TIMEOUT, Duration.ofHours(1));
     }
 
     /** The fault plan the stack starts with (docs/faults.md); {@code PUT /_local/faults} replaces it. */
     public Options withFaultPlan(FaultPlan plan) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, plan, taskTimeout);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, plan, taskTimeout, jobTimeout);
+    }
+
+    /** How long a job may run from its submission, over every coordinator invocation (1 h unless given). */
+    public Options withJobTimeout(Duration timeout) {
+      return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout,
+          timeout);
     }
 
     /** The task function's timeout (15 minutes, as the most Lambda allows, unless a test wants less). */
     public Options withTaskTimeout(Duration timeout) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, timeout);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, timeout, jobTimeout);
     }
 
     /** How long the sweep keeps answers and job objects (the job retention unless a test wants less). */
     public Options withObjectRetention(Duration retention) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, retention, faultPlan, taskTimeout);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, retention, faultPlan, taskTimeout, jobTimeout);
     }
 
     /**
@@ -117,56 +124,56 @@ public final class LocalDeployment implements AutoCloseable {
      */
     public Options withJobStore(JobStore store) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, store, objectRetention, faultPlan, taskTimeout);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, store, objectRetention, faultPlan, taskTimeout, jobTimeout);
     }
 
     public Options withDataDir(Path dir) {
       return new Options(dir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout);
     }
 
     public Options withGatewayPort(int port) {
       return new Options(dataDir, port, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout);
     }
 
     public Options withTaskConcurrency(int n) {
       return new Options(dataDir, gatewayPort, n, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout);
     }
 
     public Options withIntegrationTimeout(Duration timeout) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, timeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout);
     }
 
     public Options withTaskHandlerWrapper(UnaryOperator<LambdaHandler> wrapper) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, wrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout);
     }
 
     /** Sync wait, lease and hand-off settings of the coordinator. */
     public Options withJobSettings(JobSettings settings) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          settings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout);
+          settings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout);
     }
 
     /** The coordinator function's time limit (Lambda's is at most 15 minutes). */
     public Options withCoordinatorTimeout(Duration timeout) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, timeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout);
+          jobSettings, timeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout);
     }
 
     /** Fault injection points inside the coordinator (tests). */
     public Options withCoordinatorHooks(DriverHooks hooks) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, hooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout);
+          jobSettings, coordinatorTimeout, hooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout);
     }
 
     /** How often the schedule invokes the coordinator's sweep (zero: never). */
     public Options withSweepInterval(Duration interval) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, interval, jobStore, objectRetention, faultPlan, taskTimeout);
+          jobSettings, coordinatorTimeout, coordinatorHooks, interval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout);
     }
   }
 
@@ -231,7 +238,8 @@ public final class LocalDeployment implements AutoCloseable {
           // Locally a Lambda costs nothing: splits down to 64 KiB let tiny data run as many tasks.
           .withQueryLimits(QueryProperties.Limits.defaults().withMinSplitSizeBytes(LOCAL_MIN_SPLIT_BYTES))
           // No lifecycle rule here: the sweep deletes answers and job objects past the job retention.
-          .withObjectRetention(options.objectRetention());
+          .withObjectRetention(options.objectRetention())
+          .withJobTimeout(options.jobTimeout());
       LambdaTaskInvoker invoker = track(new LambdaTaskInvoker(taskLambdaClient, TASK_FUNCTION, options.taskConcurrency(),
           new TaskPayloadStore(coordinatorS3)));
       jobs = options.jobStore() != null ? options.jobStore()

@@ -172,4 +172,39 @@ class BadInputTest {
         400);
     assertThat(total.get("message").asText()).contains("max_total_tasks = 1").contains("range 1 to 100000");
   }
+
+  @Test
+  void aFailingCastKeepsTheCellValueOutOfTheLogsAndTheErrorNamesTheType() throws Exception {
+    java.io.PrintStream err = System.err;
+    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+    // slf4j-simple looks System.err up at every line, so the stack's logs (task and coordinator
+    // functions run in this JVM) land here too.
+    System.setErr(new java.io.PrintStream(new java.io.OutputStream() {
+      @Override
+      public void write(int b) {
+        err.write(b);
+        captured.write(b);
+      }
+
+      @Override
+      public void write(byte[] b, int off, int len) {
+        err.write(b, off, len);
+        captured.write(b, off, len);
+      }
+    }, true, StandardCharsets.UTF_8));
+    JsonNode e;
+    try {
+      e = error(stack.post("select cast(r_name as integer) as n from tpch.region", Map.of(), JSON_TYPE), 400);
+    } finally {
+      System.setErr(err);
+    }
+    assertThat(e.get("code").asText()).isEqualTo("USER_ERROR");
+    assertThat(e.get("message").asText()).contains("cannot cast").contains("INTEGER");
+    String logs = captured.toString(StandardCharsets.UTF_8);
+    assertThat(logs).as("the failure is logged").contains("USER_ERROR");
+    for (String name : new String[] {"AFRICA", "AMERICA", "ASIA", "EUROPE", "MIDDLE EAST"}) {
+      assertThat(logs).doesNotContain(name);
+      assertThat(e.toString()).doesNotContain(name);
+    }
+  }
 }

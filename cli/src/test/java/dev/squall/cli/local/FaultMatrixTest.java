@@ -221,6 +221,9 @@ class FaultMatrixTest {
     JsonNode status = stack.awaitTerminal(id, Duration.ofMinutes(2));
     assertThat(status.get("state").asText()).as(status.toString()).isEqualTo("FAILED");
     assertThat(status.at("/error/code").asText()).isEqualTo("EXTERNAL");
+    // The crash is named, without the Java class names of the function's exception.
+    assertThat(status.at("/error/message").asText()).contains("task function failed")
+        .doesNotContainPattern("(?:[a-z_]+\\.){2,}[A-Z]").doesNotContain("Exception");
     HttpResponse<byte[]> result = stack.send("GET", "/v1/queries/" + id + "/result", JSON_TYPE);
     assertThat(result.statusCode()).isEqualTo(502);
   }
@@ -349,19 +352,43 @@ class FaultMatrixTest {
   }
 
   @Test
-  void aSixtyTermSumAnswersAndAnExpressionDeeperThanTasksAcceptIsRefusedAsTheUsersError() throws Exception {
-    StringBuilder sum = new StringBuilder("n_nationkey");
-    for (int i = 1; i < 60; i++) {
-      sum.append(" + ").append(i);
-    }
-    assertAnswerAsDuckDb("select n_nationkey, " + sum + " as s from tpch.nation");
-    StringBuilder deep = new StringBuilder("n_nationkey");
-    for (int i = 1; i < 700; i++) {
-      deep.append(" + n_nationkey");
-    }
-    HttpResponse<byte[]> r = stack.post("select " + deep + " from tpch.nation", Map.of(), JSON_TYPE);
+  void aCrossJoinFormingMoreRowsThanAllowedFailsNamingThePropertyAndAnOutOfRangeCapIsRefused() throws Exception {
+    Map<String, String> props = new HashMap<>(SMALL);
+    props.put("max_nested_loop_join_rows", "1000");
+    HttpResponse<byte[]> r = stack.post("select count(*) from tpch.orders, tpch.nation", props, JSON_TYPE);
+    assertThat(r.statusCode()).as(new String(r.body())).isEqualTo(400);
+    assertThat(JSON.readTree(r.body()).at("/error/code").asText()).isEqualTo("USER_ERROR");
+    assertThat(JSON.readTree(r.body()).at("/error/message").asText()).contains("max_nested_loop_join_rows");
+    props.put("max_nested_loop_join_rows", "10000000001");
+    HttpResponse<byte[]> over = stack.post("select count(*) from tpch.orders, tpch.nation", props, JSON_TYPE);
+    assertThat(over.statusCode()).isEqualTo(400);
+    assertThat(JSON.readTree(over.body()).at("/error/message").asText())
+        .contains("max_nested_loop_join_rows").contains("from 1 to 10000000000");
+    // Under the default cap the same query answers as DuckDB does.
+    assertAnswerAsDuckDb("select count(*) as n from tpch.orders, tpch.nation");
+  }
+
+  @Test
+  void longSumsOrsAndNestedCasesAnswerAndAnExpressionDeeperThanTasksAcceptIsRefusedAsTheUsersError() throws Exception {
+    assertAnswerAsDuckDb("select n_nationkey, n_nationkey + " + chain(49, " + ", k -> String.valueOf(k)) + " as s from tpch.nation");
+    assertAnswerAsDuckDb("select n_nationkey, n_nationkey + " + chain(699, " + ", k -> "n_regionkey") + " as s from tpch.nation");
+    assertAnswerAsDuckDb("select count(*) as n from tpch.lineitem where "
+        + chain(1000, " or ", k -> (k % 2 == 0 ? "l_orderkey = " : "l_partkey = ") + k));
+    assertAnswerAsDuckDb("select n_name, " + chain(500, " else ", k -> "case when n_nationkey = " + (k * 7 % 500)
+        + " then " + k) + " else -1" + " end".repeat(500) + " as c from tpch.nation");
+    // A chain of subtractions is not merged: 700 levels are more than a task spec may nest.
+    HttpResponse<byte[]> r = stack.post("select n_nationkey - " + chain(699, " - ", k -> "n_regionkey")
+        + " from tpch.nation", Map.of(), JSON_TYPE);
     assertThat(r.statusCode()).as(new String(r.body())).isEqualTo(400);
     assertThat(JSON.readTree(r.body()).at("/error/message").asText()).contains("nests too deeply");
+  }
+
+  private static String chain(int n, String separator, java.util.function.IntFunction<String> term) {
+    StringBuilder sb = new StringBuilder();
+    for (int k = 0; k < n; k++) {
+      sb.append(k == 0 ? "" : separator).append(term.apply(k));
+    }
+    return sb.toString();
   }
 
   // ---- what users may read

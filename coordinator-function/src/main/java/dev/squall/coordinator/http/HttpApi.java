@@ -38,8 +38,11 @@ import java.util.UUID;
  */
 public final class HttpApi {
   public static final String ARROW_STREAM = "application/vnd.apache.arrow.stream";
-  /** Largest JSON answer returned inline: below Lambda's 6 MB response limit with the envelope. */
-  static final int MAX_INLINE_JSON_CHARS = 5_000_000;
+  /**
+   * Largest JSON answer returned inline, in bytes as it stands in the response envelope (escaped
+   * again there, {@link EnvelopeSize}): below Lambda's 6 MB response limit with the envelope.
+   */
+  static final int MAX_INLINE_JSON_BYTES = 5_000_000;
 
   private final ObjectMapper mapper = new ObjectMapper();
   private final QueryRequestParser parser = new QueryRequestParser(mapper);
@@ -132,8 +135,9 @@ public final class HttpApi {
     boolean wantsJson = request.header("accept", "").contains("application/json");
     if (wantsJson) {
       String json = jsonResults.write(answer);
-      if (json.length() > MAX_INLINE_JSON_CHARS && answer.resultUrls().isEmpty()) {
-        // Rows as JSON take more room than as Arrow: too large for a Lambda response.
+      if (EnvelopeSize.of(json) > MAX_INLINE_JSON_BYTES && answer.resultUrls().isEmpty()) {
+        // Rows as JSON take more room than as Arrow, and more again once escaped in the envelope:
+        // too large for a Lambda response.
         json = jsonResults.write(answer.withUrls(answer.spill().toUrls(answer.arrowIpc())));
       }
       return HttpResponseEvent.json(200, json);

@@ -83,7 +83,7 @@ public final class JobPlanner {
     int depth = ProtoNesting.depth(graph);
     if (depth > ProtoNesting.MAX_DEPTH - 20) { // room for the TaskSpec around a stage's fragment
       throw SquallException.userError("the query nests too deeply: its plan is %d levels deep, at most %d are"
-          + " supported; split long chains of AND, OR, + or CASE branches", depth, ProtoNesting.MAX_DEPTH - 20);
+          + " supported; nest fewer expressions (chains of - or /, nested function calls, sub-queries)", depth, ProtoNesting.MAX_DEPTH - 20);
     }
     checkTaskCounts(graph, splits, plannerSettings.maxTasksPerStage(), query.maxTotalTasks());
     return new Planned(new JobPlan(jobId, graph, splits.tasksByStage(), settings.shuffleBucket(),

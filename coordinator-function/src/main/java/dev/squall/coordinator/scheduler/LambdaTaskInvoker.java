@@ -9,6 +9,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.lambda.model.InvocationType;
@@ -22,6 +24,7 @@ import software.amazon.awssdk.services.lambda.model.TooManyRequestsException;
  * a TaskResult with an EXTERNAL error naming what happened.
  */
 public final class LambdaTaskInvoker implements TaskInvoker, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(LambdaTaskInvoker.class);
   private final LambdaClient lambda;
   private final String functionName;
   private final ExecutorService pool;
@@ -67,8 +70,9 @@ public final class LambdaTaskInvoker implements TaskInvoker, AutoCloseable {
           .payload(SdkBytes.fromByteArray(payloads != null ? payloads.request(spec) : TaskPayloads.encodeSpec(spec))));
       byte[] payload = response.payload() == null ? new byte[0] : response.payload().asByteArray();
       if (response.functionError() != null) {
-        return failed(spec, ErrorCode.EXTERNAL, "task function failed (" + response.functionError() + "): "
-            + FunctionErrors.summary(payload));
+        LOG.warn("job {} task {}.{} attempt {}: the task function failed ({}): {}", spec.getJobId(), spec.getStageId(),
+            spec.getPartition(), spec.getAttempt(), response.functionError(), FunctionErrors.summary(payload));
+        return failed(spec, ErrorCode.EXTERNAL, "task function failed: " + FunctionErrors.forUsers(payload));
       }
       return payloads != null ? payloads.answer(payload) : TaskPayloads.decodeResult(payload);
     } catch (TooManyRequestsException e) {

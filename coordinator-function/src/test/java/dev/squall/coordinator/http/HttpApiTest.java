@@ -143,4 +143,48 @@ class HttpApiTest {
     assertThat(call(api, event("PUT", "/v1/queries/123e4567-e89b-12d3-a456-426614174000", null, false))
         .get("statusCode").asInt()).isEqualTo(405);
   }
+
+  /** A one-row, one-column VARCHAR answer as Arrow IPC. */
+  private static byte[] oneString(String value) throws Exception {
+    try (var allocator = new org.apache.arrow.memory.RootAllocator();
+        var vector = new org.apache.arrow.vector.VarCharVector("s", allocator)) {
+      vector.allocateNew();
+      vector.setSafe(0, value.getBytes(StandardCharsets.UTF_8));
+      vector.setValueCount(1);
+      try (var root = org.apache.arrow.vector.VectorSchemaRoot.of(vector);
+          var out = new java.io.ByteArrayOutputStream();
+          var writer = new org.apache.arrow.vector.ipc.ArrowStreamWriter(root, null, out)) {
+        writer.start();
+        writer.writeBatch();
+        writer.end();
+        return out.toByteArray();
+      }
+    }
+  }
+
+  private JsonNode jsonAnswer(String value) throws Exception {
+    QueryAnswer answer = new QueryAnswer("q1", oneString(value), java.util.List.of(),
+        dev.squall.proto.v1.QuerySummary.getDefaultInstance(), ipc -> java.util.List.of("https://results.example/q1"));
+    ObjectNode e = event("POST", "/v1/queries", "{\"sql\": \"select s from t\"}", false);
+    ((ObjectNode) e.get("headers")).put("accept", "application/json");
+    byte[] response = new HttpApi(submitting(sql -> Submission.answered(answer))).handle(mapper.writeValueAsBytes(e));
+    // Lambda refuses responses over 6 MB (6,291,456 bytes).
+    assertThat(response.length).isLessThan(6_291_456);
+    return mapper.readTree(response);
+  }
+
+  @Test
+  void aJsonAnswerIsSizedAsEscapedInTheEnvelope() throws Exception {
+    // 1.7 million quotes: 3.4 million characters of JSON (under the 5 MB inline limit), twice that
+    // once the body is escaped again as a string in the response envelope.
+    String quotes = "\"".repeat(1_700_000) + "\\\u0001";
+    JsonNode large = jsonAnswer(quotes);
+    assertThat(large.get("statusCode").asInt()).isEqualTo(200);
+    assertThat(body(large).get("resultUrls")).hasSize(1);
+    assertThat(body(large).path("rows").size()).isZero();
+    // A million quotes (4 MB escaped in the envelope) still come inline.
+    JsonNode small = jsonAnswer("\"".repeat(1_000_000));
+    assertThat(body(small).at("/rows/0/0").asText()).hasSize(1_000_000);
+    assertThat(body(small).has("resultUrls")).isFalse();
+  }
 }

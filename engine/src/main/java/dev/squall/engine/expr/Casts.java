@@ -47,8 +47,17 @@ public final class Casts {
     };
   }
 
+  /**
+   * The error of a value that is no valid {@code to}. The value itself stays out of the message:
+   * it is user data, and task errors are logged and stored in the job record.
+   */
   private static EngineException bad(Object value, SqlType to) {
-    return EngineException.user("cannot cast '" + value + "' to " + to);
+    return EngineException.user("cannot cast a value to " + to + ": it is not a valid " + to + " value");
+  }
+
+  /** The error of a value outside {@code to}'s range (the value stays out, as in {@link #bad}). */
+  private static EngineException overflow(SqlType to) {
+    return EngineException.user("numeric overflow: a value does not fit in " + to);
   }
 
   private static Column toLong(Column src, SqlType to, int n) {
@@ -137,7 +146,7 @@ public final class Casts {
 
   private static long checkRange(long x, SqlType to, Object original) {
     if (to.isIntegral() && (x < to.minValue() || x > to.maxValue())) {
-      throw EngineException.user("numeric overflow: cannot cast '" + original + "' to " + to);
+      throw overflow(to);
     }
     return x;
   }
@@ -201,12 +210,12 @@ public final class Casts {
         }
         if (d.isBig(i)) {
           if (!Decimals.fits(d.unscaledBig(i), p)) {
-            throw EngineException.user("numeric overflow: cannot cast '" + src.get(i) + "' to " + to);
+            throw overflow(to);
           }
           out.setBig(i, d.unscaledBig(i));
         } else {
           if (!Decimals.fits(d.unscaledLong(i), p)) {
-            throw EngineException.user("numeric overflow: cannot cast '" + src.get(i) + "' to " + to);
+            throw overflow(to);
           }
           out.setLong(i, d.unscaledLong(i));
         }
@@ -235,7 +244,7 @@ public final class Casts {
       }
       BigInteger u = v.setScale(s, RoundingMode.HALF_UP).unscaledValue();
       if (!Decimals.fits(u, p)) {
-        throw EngineException.user("numeric overflow: cannot cast '" + src.get(i) + "' to " + to);
+        throw overflow(to);
       }
       out.setBig(i, u);
     }

@@ -52,7 +52,17 @@ public final class ExprCompiler {
       args.add(compile(a));
     }
     switch (f) {
-      case ADD, SUBTRACT, MULTIPLY, DIVIDE, MOD:
+      case ADD, MULTIPLY: {
+        // n-ary: applied left to right, every step in the call's type (the planner merges only
+        // nested calls of that type).
+        arity(f, args, 2, Integer.MAX_VALUE);
+        Evaluator result = args.get(0);
+        for (int i = 1; i < args.size(); i++) {
+          result = new ArithmeticEvaluator(f, type, result, args.get(i));
+        }
+        return result;
+      }
+      case SUBTRACT, DIVIDE, MOD:
         arity(f, args, 2, 2);
         return new ArithmeticEvaluator(f, type, args.get(0), args.get(1));
       case NEGATE, ABS:

@@ -92,7 +92,7 @@ public final class OperatorBuilder {
           Evaluator residual = j.hasResidual() ? joinCompiler(left, right).compile(j.getResidual()) : null;
           if (j.getLeftKeysCount() == 0 && j.getRightKeysCount() == 0) {
             yield new NestedLoopJoinOperator(mem, schema(op, name), left, right, j.getJoinType(), residual,
-                j.getBuildSide() == HashJoin.BuildSide.BUILD_LEFT);
+                j.getBuildSide() == HashJoin.BuildSide.BUILD_LEFT, 0);
           }
           yield new HashJoinOperator(mem, schema(op, name), left, right, j.getJoinType(),
               j.getLeftKeysList().stream().mapToInt(Integer::intValue).toArray(),
@@ -105,7 +105,8 @@ public final class OperatorBuilder {
           BatchOperator right = child(j.getRight(), children);
           mem = memory.forOperator(name);
           Evaluator cond = j.hasCondition() ? joinCompiler(left, right).compile(j.getCondition()) : null;
-          yield new NestedLoopJoinOperator(mem, schema(op, name), left, right, j.getJoinType(), cond, false);
+          yield new NestedLoopJoinOperator(mem, schema(op, name), left, right, j.getJoinType(), cond, false,
+              j.getMaxRows());
         }
         case SORT -> {
           BatchOperator in = child(op.getSort().getInput(), children);

@@ -58,6 +58,14 @@ class ExpressionFamiliesTest {
         r.col("i").in(lit(1), lit(2), X.nullOf(SqlType.INTEGER)),
         // The division runs only on the rows where the guard holds: no division by zero.
         caseWhen(SqlType.INTEGER, lit(-1), r.col("i").ne(lit(0)), lit(100).div(r.col("i").abs()))));
+    // Long chains travel as one n-ary call (ADD, MULTIPLY, AND, OR), evaluated left to right.
+    FAMILIES.put("chains", r -> List.of(
+        X.sum(SqlType.INTEGER, terms(50, k -> k % 2 == 0 ? r.col("i") : lit(k))),
+        X.sum(SqlType.DOUBLE, terms(50, k -> k % 3 == 0 ? r.col("x") : dbl(k / 4.0))),
+        X.product(SqlType.DOUBLE, terms(20, k -> k % 2 == 0 ? r.col("x") : dbl(1.5))),
+        or(terms(1000, k -> r.col("i").eq(lit(k - 500)))),
+        and(terms(1000, k -> r.col("i").ne(lit(k * 3)))),
+        or(terms(1000, k -> k % 2 == 0 ? r.col("i").eq(lit(k)) : r.col("s").eq(str("s" + k))))));
     FAMILIES.put("cast", r -> List.of(
         r.col("i").cast(SqlType.DOUBLE), r.col("d").cast(SqlType.INTEGER), r.col("d").cast(SqlType.BIGINT), r.col("i").cast(SqlType.VARCHAR),
         r.col("dt").cast(SqlType.VARCHAR), r.col("d").cast(SqlType.decimal(20, 4)), r.col("d").cast(SqlType.decimal(12, 1)),
@@ -74,6 +82,14 @@ class ExpressionFamiliesTest {
         r.col("dt").plusInterval(X.daysInterval(10)), r.col("dt").minusInterval(X.monthsInterval(3)),
         r.col("dt").plusInterval(X.monthsInterval(13)), r.col("dt").lt(date("1996-01-01")),
         r.col("dt").cast(SqlType.TIMESTAMP).gt(date("1994-03-01"))));
+  }
+
+  private static X[] terms(int n, java.util.function.IntFunction<X> term) {
+    X[] terms = new X[n];
+    for (int k = 0; k < n; k++) {
+      terms[k] = term.apply(k);
+    }
+    return terms;
   }
 
   @TestFactory

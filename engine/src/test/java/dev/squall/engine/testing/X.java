@@ -210,6 +210,24 @@ public record X(Expr expr, String sql, SqlType type) {
     return call(f, SqlType.BOOLEAN, "(" + String.join(op, parts) + ")", xs);
   }
 
+  /** One n-ary ADD of all terms, every step in {@code type} (DuckDB reads it as a + b + c ...). */
+  public static X sum(SqlType type, X... xs) {
+    return chain(Function.ADD, type, " + ", xs);
+  }
+
+  /** One n-ary MULTIPLY of all terms, every step in {@code type}. */
+  public static X product(SqlType type, X... xs) {
+    return chain(Function.MULTIPLY, type, " * ", xs);
+  }
+
+  private static X chain(Function f, SqlType type, String op, X... xs) {
+    List<String> parts = new ArrayList<>();
+    for (X x : xs) {
+      parts.add(x.sql);
+    }
+    return call(f, type, "(" + String.join(op, parts) + ")", xs);
+  }
+
   public X orElse(X b) { return or(this, b); }
 
   public X not() { return call(Function.NOT, SqlType.BOOLEAN, "(NOT " + sql + ")", this); }

@@ -108,13 +108,17 @@ public final class FaultPlan {
         throw new IllegalArgumentException(where + ": key is not a regular expression: " + e.getDescription());
       }
     }
+    if (r.hasNonNull("seconds") && !r.get("seconds").isNumber()) {
+      throw new IllegalArgumentException(where + ": \"seconds\" must be a number, got " + r.get("seconds"));
+    }
     double seconds = r.path("seconds").asDouble(0);
     if ((action == FaultAction.HANG || action == FaultAction.DELAY) && seconds <= 0) {
       throw new IllegalArgumentException(where + ": " + action + " needs \"seconds\" > 0");
     }
-    return new FaultRule(target, intOrNull(r, "stage"), intOrNull(r, "partition"), intOrNull(r, "attempt"),
-        r.hasNonNull("operation") ? r.get("operation").asText() : null, key, action,
-        Duration.ofMillis((long) (seconds * 1000)), r.path("times").asInt(1));
+    Integer times = intOrNull(where, r, "times");
+    return new FaultRule(target, intOrNull(where, r, "stage"), intOrNull(where, r, "partition"),
+        intOrNull(where, r, "attempt"), r.hasNonNull("operation") ? r.get("operation").asText() : null, key, action,
+        Duration.ofMillis((long) (seconds * 1000)), times == null ? 1 : times);
   }
 
   private static Set<FaultAction> allowed(FaultTarget target) {
@@ -128,8 +132,19 @@ public final class FaultPlan {
     };
   }
 
-  private static Integer intOrNull(JsonNode r, String field) {
-    return r.hasNonNull(field) ? r.get(field).asInt() : null;
+  /**
+   * @throws IllegalArgumentException naming the rule and field when the value is not a whole number
+   *     (Jackson would read {@code "one"} as 0, matching stage 0)
+   */
+  private static Integer intOrNull(String where, JsonNode r, String field) {
+    if (!r.hasNonNull(field)) {
+      return null;
+    }
+    JsonNode v = r.get(field);
+    if (!v.isIntegralNumber() || !v.canConvertToInt()) {
+      throw new IllegalArgumentException(where + ": \"" + field + "\" must be a whole number, got " + v);
+    }
+    return v.asInt();
   }
 
   private static <E extends Enum<E>> E enumOf(Class<E> type, String where, String field, String value) {

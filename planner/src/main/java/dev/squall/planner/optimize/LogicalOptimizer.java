@@ -37,6 +37,9 @@ import org.apache.calcite.tools.RelBuilder;
  *   <li>clean-up: semi-joins from joins with a distinct right side, projects merged, filters
  *       pushed again.</li>
  * </ol>
+ *
+ * <p>A planning thread that is interrupted stops before the next rule or phase
+ * ({@link PlanningInterrupts}).
  */
 public final class LogicalOptimizer {
   private static final List<RelOptRule> SIMPLIFY = List.of(
@@ -86,10 +89,12 @@ public final class LogicalOptimizer {
         CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
         CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
         CoreRules.JOIN_SUB_QUERY_TO_CORRELATE));
+    PlanningInterrupts.check();
     plan = RelDecorrelator.decorrelateQuery(plan, builder);
     plan = hep(plan, HepMatchOrder.BOTTOM_UP, SIMPLIFY);
     plan = AggregateFilterToCase.rewrite(plan);
     plan = LiteralAggToProject.rewrite(plan);
+    PlanningInterrupts.check();
     plan = new RelFieldTrimmer(null, builder).trim(plan);
     plan = orderJoins(plan);
     plan = hep(plan, HepMatchOrder.BOTTOM_UP, CLEAN_UP);
@@ -118,7 +123,9 @@ public final class LogicalOptimizer {
   }
 
   private static RelNode run(RelNode rel, HepProgram program) {
+    PlanningInterrupts.check();
     HepPlanner planner = new HepPlanner(program);
+    planner.addListener(PlanningInterrupts.LISTENER);
     planner.setRoot(rel);
     return planner.findBestExp();
   }

@@ -35,7 +35,6 @@ import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
-import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.iceberg.catalog.Catalog;
 
@@ -141,7 +140,7 @@ public final class SqlFrontEnd {
       throw new PlanningException(Code.VALIDATION_ERROR, "Invalid query: " + e.getMessage(), 0, 0, e);
     }
     SqlToRelConverter converter = new SqlToRelConverter(null, validator, catalogReader, cluster,
-        StandardConvertletTable.INSTANCE,
+        WideJunctions.CONVERTLETS,
         SqlToRelConverter.config()
             .withExpand(false)
             .withTrimUnusedFields(false)

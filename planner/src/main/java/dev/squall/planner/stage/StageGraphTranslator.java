@@ -226,7 +226,7 @@ public final class StageGraphTranslator {
     Operator.Builder op = Operator.newBuilder().setOutputSchema(TypeTranslator.schema(join.getRowType()));
     if (leftKeys.isEmpty()) {
       NestedLoopJoin.Builder nlj = NestedLoopJoin.newBuilder().setLeft(leftOp).setRight(rightOp)
-          .setJoinType(joinType(type));
+          .setJoinType(joinType(type)).setMaxRows(settings.maxNestedLoopJoinRows());
       if (residual != null) {
         nlj.setCondition(RexTranslator.toProto(residual));
       }

@@ -1,12 +1,14 @@
 package dev.squall.planner.translate;
 
 import dev.squall.planner.PlanningException;
+import dev.squall.planner.sql.WideJunctions;
 import dev.squall.proto.v1.Call;
 import dev.squall.proto.v1.DataType;
 import dev.squall.proto.v1.Expr;
 import dev.squall.proto.v1.Function;
 import dev.squall.proto.v1.Literal;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import org.apache.calcite.avatica.util.TimeUnitRange;
@@ -65,6 +67,15 @@ public final class RexTranslator {
   private static Expr call(RexCall call) {
     SqlKind kind = call.getKind();
     RelDataType type = call.getType();
+    if (WideJunctions.isWide(call.getOperator())) {
+      return call(WideJunctions.isAnd(call.getOperator()) ? Function.AND : Function.OR, type, args(call.getOperands()));
+    }
+    if ((kind == SqlKind.PLUS || kind == SqlKind.TIMES) && !isDatetime(type) && !isInterval(type)) {
+      return call(kind == SqlKind.PLUS ? Function.ADD : Function.MULTIPLY, type, args(leftChain(call)));
+    }
+    if (kind == SqlKind.CASE) {
+      return call(Function.CASE, type, args(caseBranches(call)));
+    }
     if (kind == SqlKind.SEARCH) {
       return SargExpander.expand(call);
     }
@@ -124,6 +135,62 @@ public final class RexTranslator {
       default -> byName(call);
     };
     return call(function, type, args(call.getOperands()));
+  }
+
+  /**
+   * The operands of a left-nested chain of one associative operator, {@code ((a + b) + c) + d} as
+   * {@code a, b, c, d}, descending while the left operand is the same operator with the same type
+   * (nullability aside). The engine applies an n-ary ADD or MULTIPLY left to right, each step in
+   * the call's type, so the chain computes exactly what the nested calls do (including where an
+   * overflow is raised), with one message level instead of one per term.
+   */
+  private static List<RexNode> leftChain(RexCall call) {
+    List<RexNode> reversed = new ArrayList<>();
+    RexCall current = call;
+    while (true) {
+      reversed.add(current.getOperands().get(1));
+      RexNode left = current.getOperands().get(0);
+      if (left instanceof RexCall inner && inner.getKind() == call.getKind() && inner.getOperands().size() == 2
+          && sameType(inner.getType(), call.getType())) {
+        current = inner;
+      } else {
+        reversed.add(left);
+        break;
+      }
+    }
+    Collections.reverse(reversed);
+    return reversed;
+  }
+
+  /**
+   * A CASE's operands with a CASE in its ELSE merged in, repeatedly: {@code CASE WHEN a THEN x
+   * ELSE CASE WHEN b THEN y ELSE z END END} as {@code CASE WHEN a THEN x WHEN b THEN y ELSE z END}
+   * when both have the same type (so no conversion happens in between), which is the same
+   * function with one level instead of one per nested CASE.
+   */
+  private static List<RexNode> caseBranches(RexCall call) {
+    List<RexNode> operands = new ArrayList<>();
+    RexCall current = call;
+    while (true) {
+      List<RexNode> ops = current.getOperands();
+      boolean hasElse = ops.size() % 2 == 1;
+      operands.addAll(hasElse ? ops.subList(0, ops.size() - 1) : ops);
+      RexNode otherwise = hasElse ? ops.get(ops.size() - 1) : null;
+      if (otherwise instanceof RexCall inner && inner.getKind() == SqlKind.CASE
+          && sameType(inner.getType(), call.getType())) {
+        current = inner;
+      } else {
+        if (otherwise != null) {
+          operands.add(otherwise);
+        }
+        return operands;
+      }
+    }
+  }
+
+  private static boolean sameType(RelDataType a, RelDataType b) {
+    return a.getSqlTypeName() == b.getSqlTypeName() && a.getPrecision() == b.getPrecision()
+        && a.getScale() == b.getScale();
   }
 
   private static Function byName(RexCall call) {
