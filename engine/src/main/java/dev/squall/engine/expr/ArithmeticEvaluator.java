@@ -341,6 +341,8 @@ final class ArithmeticEvaluator implements Evaluator {
             out.setLong(i, q);
             continue;
           }
+        } else if (divideWide(num, scale, d, out, i, p)) {
+          continue;
         }
       }
       BigDecimal xd = decimalAt(a, i);
@@ -350,6 +352,41 @@ final class ArithmeticEvaluator implements Evaluator {
       }
       setChecked(out, i, xd.divide(yd, s, RoundingMode.HALF_UP).unscaledValue(), p);
     }
+  }
+
+  /**
+   * {@code round_half_up(num * scale / d)} when the scaled dividend passes the long range but the
+   * quotient fits one: the 128-bit product of the magnitudes divided by |d| in unsigned 128/64-bit
+   * arithmetic ({@link Decimals#divideUnsigned128}). False when the quotient needs more than 63
+   * bits (the caller takes the BigDecimal path).
+   *
+   * @throws EngineException overflow when the quotient has more than {@code p} digits
+   */
+  private boolean divideWide(long num, long scale, long d, DecimalColumn out, int i, int p) {
+    long m = num < 0 ? -num : num; // unsigned magnitude (MIN_VALUE's is 2^63)
+    long dm = d < 0 ? -d : d;
+    // Unsigned high word of m * scale: scale < 2^63, so only m's top bit needs a correction.
+    long hi = Math.multiplyHigh(m, scale) + ((m >> 63) & scale);
+    long lo = m * scale;
+    if (Long.compareUnsigned(hi, dm) >= 0) {
+      return false;
+    }
+    long[] remainder = new long[1];
+    long q = Decimals.divideUnsigned128(hi, lo, dm, remainder);
+    long r = remainder[0];
+    // Half up on magnitudes: r >= dm - r (unsigned; r < dm).
+    if (Long.compareUnsigned(r, dm - r) >= 0) {
+      q++;
+    }
+    if (q < 0) {
+      return false; // 2^63 or more
+    }
+    long signed = (num < 0) != (d < 0) ? -q : q;
+    if (!Decimals.fits(signed, p)) {
+      throw Decimals.overflow(type);
+    }
+    out.setLong(i, signed);
+    return true;
   }
 
   /** DECIMAL division or MOD through BigDecimal, row by row (operands that are not exact numbers, MOD). */

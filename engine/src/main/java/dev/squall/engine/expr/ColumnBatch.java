@@ -2,6 +2,7 @@ package dev.squall.engine.expr;
 
 import dev.squall.engine.column.ArrowColumns;
 import dev.squall.engine.column.Column;
+import java.util.function.IntFunction;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -19,6 +20,8 @@ public final class ColumnBatch implements Batch {
   private final int rows;
   private final ColumnBatch source;
   private final int[] selection;
+  /** Makes column i when first read (a join's output gathered from both sides), or null. */
+  private final IntFunction<Column> loader;
 
   /** A batch of materialised columns, each of at least {@code rows} rows. */
   public ColumnBatch(Column[] columns, int rows) {
@@ -26,6 +29,7 @@ public final class ColumnBatch implements Batch {
     this.rows = rows;
     this.source = null;
     this.selection = null;
+    this.loader = null;
   }
 
   private ColumnBatch(ColumnBatch source, int[] selection, int rows) {
@@ -33,6 +37,24 @@ public final class ColumnBatch implements Batch {
     this.rows = rows;
     this.source = source;
     this.selection = selection;
+    this.loader = null;
+  }
+
+  private ColumnBatch(int width, int rows, IntFunction<Column> loader) {
+    this.columns = new Column[width];
+    this.rows = rows;
+    this.source = null;
+    this.selection = null;
+    this.loader = loader;
+  }
+
+  /**
+   * A batch of {@code width} columns of {@code rows} rows each made by {@code loader} when first
+   * read, so that columns nobody reads are never built (a join's output: its consumer often reads
+   * few of the columns of both sides).
+   */
+  public static ColumnBatch lazy(int width, int rows, IntFunction<Column> loader) {
+    return new ColumnBatch(width, rows, loader);
   }
 
   /** Reads every column of an Arrow batch (the caller still owns and closes {@code root}). */
@@ -58,7 +80,7 @@ public final class ColumnBatch implements Batch {
   public Column column(int index) {
     Column c = columns[index];
     if (c == null) {
-      c = source.column(index).gather(selection, rows);
+      c = loader != null ? loader.apply(index) : source.column(index).gather(selection, rows);
       columns[index] = c;
     }
     return c;
@@ -76,6 +98,9 @@ public final class ColumnBatch implements Batch {
       if (c != null) {
         bytes += c.bytes();
       }
+    }
+    if (loader != null) {
+      bytes += 8L * rows; // the row maps the columns are gathered through
     }
     if (source != null) {
       long sourceRows = Math.max(1, source.rows());

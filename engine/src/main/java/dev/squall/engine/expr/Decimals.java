@@ -87,4 +87,42 @@ public final class Decimals {
   static EngineException overflow(SqlType type) {
     return EngineException.user("numeric overflow: value out of range for " + type);
   }
+
+  /**
+   * The unsigned quotient of the 128-bit {@code (u1 * 2^64 + u0)} by {@code v}, for unsigned
+   * {@code u1 < v} (so that it fits 64 bits); the remainder goes to {@code remainder[0]}. Knuth's
+   * algorithm D on 32-bit digits, as in Hacker's Delight (2nd ed., figure 9-3, {@code divlu}).
+   */
+  static long divideUnsigned128(long u1, long u0, long v, long[] remainder) {
+    final long b = 1L << 32;
+    int s = Long.numberOfLeadingZeros(v);
+    v <<= s;
+    long vn1 = v >>> 32;
+    long vn0 = v & 0xFFFFFFFFL;
+    long un32 = s == 0 ? u1 : (u1 << s) | (u0 >>> (64 - s));
+    long un10 = u0 << s;
+    long un1 = un10 >>> 32;
+    long un0 = un10 & 0xFFFFFFFFL;
+    long q1 = Long.divideUnsigned(un32, vn1);
+    long rhat = Long.remainderUnsigned(un32, vn1);
+    while (Long.compareUnsigned(q1, b) >= 0 || Long.compareUnsigned(q1 * vn0, b * rhat + un1) > 0) {
+      q1--;
+      rhat += vn1;
+      if (Long.compareUnsigned(rhat, b) >= 0) {
+        break;
+      }
+    }
+    long un21 = un32 * b + un1 - q1 * v;
+    long q0 = Long.divideUnsigned(un21, vn1);
+    rhat = Long.remainderUnsigned(un21, vn1);
+    while (Long.compareUnsigned(q0, b) >= 0 || Long.compareUnsigned(q0 * vn0, b * rhat + un0) > 0) {
+      q0--;
+      rhat += vn1;
+      if (Long.compareUnsigned(rhat, b) >= 0) {
+        break;
+      }
+    }
+    remainder[0] = (un21 * b + un0 - q0 * v) >>> s;
+    return q1 * b + q0;
+  }
 }

@@ -79,4 +79,28 @@ class DecimalFastPathTest {
     DecimalColumn nearMin = eval(Function.SUBTRACT, SqlType.decimal(38, 0), column(19, 0, Long.MIN_VALUE + 1), column(19, 0, 2));
     assertThat(nearMin.unscaledBig(0)).isEqualTo(BigInteger.valueOf(Long.MIN_VALUE).subtract(BigInteger.ONE));
   }
+
+  @Test
+  void quotientsWhoseScaledDividendPassesTheLongRangeAreExact() {
+    // DECIMAL(15,2) / DECIMAL(15,2) at scale 17: the dividend is scaled by 10^17, past 2^63 for
+    // |x| above 0.92, while most quotients still fit a long (128/64-bit path).
+    java.util.Random rnd = new java.util.Random(3);
+    int n = 4000;
+    long[] x = new long[n];
+    long[] y = new long[n];
+    for (int i = 0; i < n; i++) {
+      x[i] = (rnd.nextInt(2_000_000) - 1_000_000) * (i % 3 == 0 ? 1000L : 1L);
+      y[i] = rnd.nextInt(2_000_000) - 1_000_000;
+      if (y[i] == 0) {
+        y[i] = 7;
+      }
+    }
+    SqlType type = SqlType.decimal(38, 17);
+    DecimalColumn q = eval(Function.DIVIDE, type, column(15, 2, x), column(15, 2, y));
+    for (int i = 0; i < n; i++) {
+      java.math.BigDecimal expected = java.math.BigDecimal.valueOf(x[i], 2)
+          .divide(java.math.BigDecimal.valueOf(y[i], 2), 17, java.math.RoundingMode.HALF_UP);
+      assertThat(q.unscaledBig(i)).as("%s / %s", x[i], y[i]).isEqualTo(expected.unscaledValue());
+    }
+  }
 }

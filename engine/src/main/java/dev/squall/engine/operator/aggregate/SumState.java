@@ -13,14 +13,18 @@ import java.util.Arrays;
 
 /**
  * Per-group sums in the domain of a sum type: exact long (integral; overflow is an error), double,
- * or unscaled decimal at the type's scale (long, widened to BigInteger on overflow). A group with
- * no non-NULL input has a NULL sum.
+ * or unscaled decimal at the type's scale: a long, then a 128-bit two's-complement pair
+ * ({@code highs[g]}, {@code longs[g]}) once some group leaves the long range (sums of DECIMAL(38)
+ * values fit), and a BigInteger only past 128 bits or for inputs beyond the long range. A group
+ * with no non-NULL input has a NULL sum.
  */
 final class SumState {
   private final SqlType sumType;
   private long[] longs = new long[1024];
   private double[] doubles;
   private BigInteger[] wide;
+  /** High words of 128-bit decimal sums (low words in {@code longs}); null while every sum fits a long. */
+  private long[] highs;
   private boolean[] seen = new boolean[1024];
 
   SumState(SqlType sumType) {
@@ -46,6 +50,9 @@ final class SumState {
       }
       if (wide != null) {
         wide = Arrays.copyOf(wide, c);
+      }
+      if (highs != null) {
+        highs = Arrays.copyOf(highs, c);
       }
     }
   }
@@ -85,20 +92,45 @@ final class SumState {
         int g = ids[i];
         seen[g] = true;
         if ((wide == null || wide[g] == null) && !c.isBig(i)) {
-          long r = longs[g] + v[i];
-          // Overflow iff both operands have the sign opposite to the result (Hacker's Delight 2-13).
-          if (((longs[g] ^ r) & (v[i] ^ r)) >= 0) {
+          long x = v[i];
+          long lo = longs[g];
+          long r = lo + x;
+          if (highs == null) {
+            // Overflow iff both operands have the sign opposite to the result (Hacker's Delight 2-13).
+            if (((lo ^ r) & (x ^ r)) >= 0) {
+              longs[g] = r;
+              continue;
+            }
+            highs = new long[longs.length];
+            for (int k = 0; k < longs.length; k++) {
+              highs[k] = longs[k] >> 63;
+            }
+          }
+          // 128-bit add of the sign-extended value: carry out of the unsigned low words.
+          long carry = Long.compareUnsigned(r, lo) < 0 ? 1 : 0;
+          try {
+            highs[g] = Math.addExact(Math.addExact(highs[g], x >> 63), carry);
             longs[g] = r;
             continue;
+          } catch (ArithmeticException e) {
+            // past 128 bits: BigInteger below
           }
         }
         if (wide == null) {
           wide = new BigInteger[longs.length];
         }
-        BigInteger cur = wide[g] != null ? wide[g] : BigInteger.valueOf(longs[g]);
+        BigInteger cur = wide[g] != null ? wide[g] : unscaled(g);
         wide[g] = cur.add(c.unscaledBig(i));
       }
     }
+  }
+
+  /** The long or 128-bit sum of group g (not its BigInteger, see {@code wide}). */
+  private BigInteger unscaled(int g) {
+    if (highs == null || highs[g] == longs[g] >> 63) {
+      return BigInteger.valueOf(longs[g]);
+    }
+    return BigInteger.valueOf(highs[g]).shiftLeft(64).add(new BigInteger(Long.toUnsignedString(longs[g])));
   }
 
   /** Whether group g has had no non-NULL input (its sum is NULL). */
@@ -109,7 +141,7 @@ final class SumState {
   /** Sum of group g as an exact decimal (integral and decimal domains) or double. */
   BigDecimal decimal(int g) {
     if (sumType.isDecimal()) {
-      return wide != null && wide[g] != null ? new BigDecimal(wide[g], sumType.scale()) : BigDecimal.valueOf(longs[g], sumType.scale());
+      return new BigDecimal(wide != null && wide[g] != null ? wide[g] : unscaled(g), sumType.scale());
     }
     return BigDecimal.valueOf(longs[g]);
   }
@@ -139,11 +171,12 @@ final class SumState {
     } else {
       DecimalColumn d = new DecimalColumn(SqlType.decimal(38, sumType.scale()), new long[groups], null, nulls, groups);
       for (int g = 0; g < groups; g++) {
-        if (wide != null && wide[g] != null) {
-          if (!dev.squall.engine.expr.Decimals.fits(wide[g], 38)) {
+        if ((wide != null && wide[g] != null) || (highs != null && highs[g] != longs[g] >> 63)) {
+          BigInteger sum = wide != null && wide[g] != null ? wide[g] : unscaled(g);
+          if (!dev.squall.engine.expr.Decimals.fits(sum, 38)) {
             throw EngineException.user("numeric overflow: SUM out of range for " + out);
           }
-          d.setBig(g, wide[g]);
+          d.setBig(g, sum);
         } else {
           d.setLong(g, longs[g]);
         }
@@ -154,6 +187,7 @@ final class SumState {
   }
 
   long bytes() {
-    return seen.length * (doubles != null ? 17L : 9L) + (wide == null ? 0 : wide.length * 8L);
+    return seen.length * (doubles != null ? 17L : 9L) + (wide == null ? 0 : wide.length * 8L)
+        + (highs == null ? 0 : highs.length * 8L);
   }
 }

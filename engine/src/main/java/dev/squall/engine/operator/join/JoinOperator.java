@@ -343,20 +343,21 @@ public abstract class JoinOperator extends BatchOperator {
       int n = Math.min(BATCH_ROWS, k - start);
       int[] p = Arrays.copyOfRange(pi, start, start + n);
       int[] b = Arrays.copyOfRange(bi, start, start + n);
-      Column[] out = new Column[types.size()];
       int probeWidth = probe.schema().getFields().size();
       int buildWidth = build.schema().getFields().size();
       int probeOffset = buildLeft ? buildWidth : 0;
       int buildOffset = buildLeft ? 0 : probeWidth;
-      for (int c = 0; c < probeWidth && probeOffset + c < out.length; c++) {
-        out[probeOffset + c] = probeBatch.column(c).gather(p, n);
-      }
-      if (withBuild) {
-        for (int c = 0; c < buildWidth; c++) {
-          out[buildOffset + c] = buildCols[c].gather(b, n);
+      int width = types.size();
+      // Columns are gathered when the consumer reads them (an aggregate above often reads few).
+      pending.add(ColumnBatch.lazy(width, n, c -> {
+        if (c >= probeOffset && c < probeOffset + probeWidth) {
+          return probeBatch.column(c - probeOffset).gather(p, n);
         }
-      }
-      pending.add(new ColumnBatch(out, n));
+        if (withBuild && c >= buildOffset && c < buildOffset + buildWidth) {
+          return buildCols[c - buildOffset].gather(b, n);
+        }
+        return Column.nulls(types.get(c), n);
+      }));
     }
   }
 
