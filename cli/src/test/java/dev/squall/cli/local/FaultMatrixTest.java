@@ -277,6 +277,17 @@ class FaultMatrixTest {
   }
 
   @Test
+  void aShuffleGetHeldUpForAMinuteIsOvertakenByItsHedgeWithinTheSameAttempt() throws Exception {
+    // Past the task timeout of this stack (15 s): without a hedge the reading attempt would fail.
+    stack.installFaults(rule("{\"target\": \"s3\", \"operation\": \"GetObject\", \"key\": \"jobs/.+/s0/m0/.+\","
+        + " \"action\": \"delay\", \"seconds\": 60}"));
+    HttpResponse<byte[]> r = assertAnswerAsDuckDb(JOIN);
+    assertThat(fired()).isEqualTo(1);
+    JsonNode summary = JSON.readTree(r.headers().firstValue("x-squall-summary").orElseThrow());
+    assertThat(summary.get("attempts").asInt()).as("no attempt ran again").isEqualTo(summary.get("tasks").asInt());
+  }
+
+  @Test
   void aMapOutputLostWhileItsConsumerRunsIsRegeneratedByRunningItsProducerAgain() throws Exception {
     stack.installFaults(rule("{\"target\": \"s3\", \"operation\": \"GetObject\", \"key\": \"jobs/.+/s0/m0/a\\\\d+\\\\.arrows\","
         + " \"action\": \"deleteObject\", \"times\": 1}"));
