@@ -1,5 +1,7 @@
 package dev.squall.coordinator.job;
 
+import static dev.squall.coordinator.scheduler.FakeTasks.await;
+import static dev.squall.coordinator.scheduler.FakeTasks.sleep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.squall.coordinator.CoordinatorSettings;
@@ -32,7 +34,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
@@ -195,11 +196,7 @@ class JobDriverTest {
     runningJob("job-cancel");
     CountDownLatch mapsRunning = new CountDownLatch(3);
     CountDownLatch release = new CountDownLatch(1);
-    FakeTasks.Invoker invoker = new FakeTasks.Invoker(spec -> {
-      mapsRunning.countDown();
-      await(release);
-      return FakeTasks.succeed(spec);
-    });
+    FakeTasks.Invoker invoker = FakeTasks.heldUntil(mapsRunning, release);
     Thread canceller = new Thread(() -> {
       await(mapsRunning);
       store.requestCancel("job-cancel", Instant.now());
@@ -225,11 +222,7 @@ class JobDriverTest {
     runningJob("job-usurped");
     CountDownLatch mapsRunning = new CountDownLatch(3);
     CountDownLatch release = new CountDownLatch(1);
-    FakeTasks.Invoker invoker = new FakeTasks.Invoker(spec -> {
-      mapsRunning.countDown();
-      await(release);
-      return FakeTasks.succeed(spec);
-    });
+    FakeTasks.Invoker invoker = FakeTasks.heldUntil(mapsRunning, release);
     Thread usurper = new Thread(() -> {
       await(mapsRunning);
       // Another invocation takes the job as if this driver's lease had lapsed (its clock is ahead).
@@ -273,21 +266,5 @@ class JobDriverTest {
     assertThat(winnerAttempt("job-straggler", 0, 2)).as("the speculative copy won").isEqualTo(1);
     TaskSpec reducer = invoker.sent.stream().filter(s -> s.getStageId() == 1).findFirst().orElseThrow();
     assertThat(FakeTasks.producersRead(reducer)).containsExactly("0.0", "1.0", "2.1");
-  }
-
-  private static void await(CountDownLatch latch) {
-    try {
-      latch.await(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

@@ -20,8 +20,11 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -85,6 +88,8 @@ public final class FakeTasks {
     public final Set<String> started = ConcurrentHashMap.newKeySet();
     public final List<String> discarded = new ArrayList<>();
     public final Map<String, Integer> priorFailures = new HashMap<>();
+    /** Attempts whose end was recorded, as "stage.partition.attempt". */
+    public final List<String> ended = new CopyOnWriteArrayList<>();
     public volatile TaskSlots slots = TaskSlots.UNLIMITED;
 
     @Override
@@ -113,7 +118,9 @@ public final class FakeTasks {
     }
 
     @Override
-    public void attemptFinished(TaskSpec spec, TaskResult result) {}
+    public void attemptFinished(TaskSpec spec, TaskResult result) {
+      ended.add(spec.getStageId() + "." + spec.getPartition() + "." + spec.getAttempt());
+    }
 
     @Override
     public TaskResult recordWinner(TaskResult result) {
@@ -182,5 +189,35 @@ public final class FakeTasks {
   public static List<String> producersRead(TaskSpec reducer) {
     return reducer.getInputs(0).getShuffle().getSegmentsList().stream()
         .map(s -> s.getProducerPartition() + "." + s.getProducerAttempt()).toList();
+  }
+
+  /** Waits for {@code latch}, at most 30 s. */
+  public static void await(CountDownLatch latch) {
+    try {
+      latch.await(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Sleeps, keeping an interrupt. */
+  public static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Tasks that count themselves down on {@code running} and then wait for {@code release} before
+   * they succeed: a stage whose attempts are all in flight while the test acts.
+   */
+  public static Invoker heldUntil(CountDownLatch running, CountDownLatch release) {
+    return new Invoker(spec -> {
+      running.countDown();
+      await(release);
+      return succeed(spec);
+    });
   }
 }
