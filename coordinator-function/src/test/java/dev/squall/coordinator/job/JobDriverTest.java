@@ -111,6 +111,29 @@ class JobDriverTest {
     return driver.drive(jobId, Instant.now().plus(Duration.ofMinutes(10)), Duration.ofSeconds(1));
   }
 
+  /** The invoker of the last {@link #driveWhileMapsRun}. */
+  private FakeTasks.Invoker heldInvoker;
+
+  /**
+   * Drives the job with map tasks that hold until {@code meanwhile} has run, once all three are
+   * running, and {@code holdMillis} more have passed.
+   */
+  private JobDriver.Drive driveWhileMapsRun(String jobId, Runnable meanwhile, long holdMillis) throws Exception {
+    CountDownLatch mapsRunning = new CountDownLatch(3);
+    CountDownLatch release = new CountDownLatch(1);
+    heldInvoker = FakeTasks.heldUntil(mapsRunning, release);
+    Thread actor = new Thread(() -> {
+      await(mapsRunning);
+      meanwhile.run();
+      sleep(holdMillis);
+      release.countDown();
+    });
+    actor.start();
+    JobDriver.Drive drive = drive(driver(heldInvoker), jobId);
+    actor.join();
+    return drive;
+  }
+
   private List<String> attemptsOf(String jobId, int stage, int partition) {
     return store.attempts(jobId).stream().filter(a -> a.stageId() == stage && a.partition() == partition)
         .map(a -> a.attempt() + ":" + a.state()).toList();
@@ -194,19 +217,9 @@ class JobDriverTest {
   @Test
   void aCancelRequestedWhileTasksRunEndsTheJobCancelledAfterTheRunningAttempts() throws Exception {
     runningJob("job-cancel");
-    CountDownLatch mapsRunning = new CountDownLatch(3);
-    CountDownLatch release = new CountDownLatch(1);
-    FakeTasks.Invoker invoker = FakeTasks.heldUntil(mapsRunning, release);
-    Thread canceller = new Thread(() -> {
-      await(mapsRunning);
-      store.requestCancel("job-cancel", Instant.now());
-      sleep(600); // the driver sees the cancel at its next poll, while the attempts still run
-      release.countDown();
-    });
-    canceller.start();
-
-    JobDriver.Drive drive = drive(driver(invoker), "job-cancel");
-    canceller.join();
+    // The driver sees the cancel at its next poll, while the attempts still run.
+    JobDriver.Drive drive = driveWhileMapsRun("job-cancel", () -> store.requestCancel("job-cancel", Instant.now()),
+        600);
 
     assertThat(drive.outcome()).isEqualTo(JobDriver.Outcome.FINISHED);
     JobRecord job = store.get("job-cancel").orElseThrow();
@@ -220,26 +233,15 @@ class JobDriverTest {
   @Test
   void aDriverWhoseLeaseWasTakenOverStopsWithoutEndingOrCleaningUpTheJob() throws Exception {
     runningJob("job-usurped");
-    CountDownLatch mapsRunning = new CountDownLatch(3);
-    CountDownLatch release = new CountDownLatch(1);
-    FakeTasks.Invoker invoker = FakeTasks.heldUntil(mapsRunning, release);
-    Thread usurper = new Thread(() -> {
-      await(mapsRunning);
-      // Another invocation takes the job as if this driver's lease had lapsed (its clock is ahead).
-      store.acquire("job-usurped", "usurper", Instant.now().plus(Duration.ofHours(1)), Duration.ofHours(1));
-      sleep(1_000);
-      release.countDown();
-    });
-    usurper.start();
-
-    JobDriver.Drive drive = drive(driver(invoker), "job-usurped");
-    usurper.join();
+    // Another invocation takes the job as if this driver's lease had lapsed (its clock is ahead).
+    JobDriver.Drive drive = driveWhileMapsRun("job-usurped", () -> store.acquire("job-usurped", "usurper",
+        Instant.now().plus(Duration.ofHours(1)), Duration.ofHours(1)), 1_000);
 
     assertThat(drive.outcome()).isEqualTo(JobDriver.Outcome.NOT_OWNER);
     JobRecord job = store.get("job-usurped").orElseThrow();
     assertThat(job.state()).isEqualTo(JobState.RUNNING);
     assertThat(job.owner()).isEqualTo("usurper");
-    assertThat(invoker.attemptsOf(1, 0)).as("nothing started after the lease was lost").isEmpty();
+    assertThat(heldInvoker.attemptsOf(1, 0)).as("nothing started after the lease was lost").isEmpty();
     assertThat(hasObjects("jobs/job-usurped/plan.pb")).as("the new owner's plan is left alone").isTrue();
     assertThat(resumed).as("no hand-over requested").isEmpty();
   }
