@@ -7,7 +7,6 @@ import dev.squall.local.faults.FaultPlan;
 import dev.squall.local.faults.Faults;
 import dev.squall.local.faults.S3FaultInterceptor;
 import dev.squall.local.s3.EmbeddedS3;
-import dev.squall.proto.v1.Compression;
 import dev.squall.proto.v1.ShuffleSegment;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -15,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,16 +40,7 @@ class HedgedShuffleReadTest {
     direct = server.newClient();
     allocator = new RootAllocator();
     rows = ShuffleTestData.rows(31, MAP_OUTPUTS * 50);
-    segments = new ArrayList<>();
-    for (int m = 0; m < MAP_OUTPUTS; m++) {
-      ShuffleWriter writer = ShuffleWriter.open(direct, allocator, ShuffleRoundTripTest.output("hedged",
-          ShuffleRoundTripTest.hash(1, 0), Compression.LZ4_FRAME).toBuilder().setBucket(BUCKET).build(),
-          new MapTaskAttempt(1, m, 0), ShuffleWriterOptions.DEFAULT);
-      try (VectorSchemaRoot batch = ShuffleTestData.batch(allocator, rows.subList(m * 50, (m + 1) * 50))) {
-        writer.write(batch);
-      }
-      segments.addAll(writer.close().segmentsFor(0));
-    }
+    segments = ShuffleTestData.writeMapOutputs(direct, allocator, BUCKET, "hedged", rows, 50);
   }
 
   @AfterAll
