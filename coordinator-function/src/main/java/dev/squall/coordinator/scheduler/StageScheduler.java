@@ -173,8 +173,15 @@ public final class StageScheduler {
         if (held == null) {
           return false;
         }
-        if (stopped.get() || !control.attemptStarted(s)) {
-          held.close();
+        boolean started = false;
+        try {
+          started = !stopped.get() && control.attemptStarted(s);
+        } finally {
+          if (!started) {
+            held.close(); // never sent: its slots go back at once
+          }
+        }
+        if (!started) {
           return false;
         }
         slotsHeld.put(key(s), held);
