@@ -125,9 +125,10 @@ data "aws_iam_policy_document" "coordinator" {
     resources = [local.log_group_arns["coordinator"]]
   }
 
+  # DeleteItem: a lost winner is discarded, a concurrency slot given back.
   statement {
     sid       = "JobTable"
-    actions   = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query", "dynamodb:DescribeTable"]
+    actions   = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query", "dynamodb:DescribeTable"]
     resources = [local.table_arn, "${local.table_arn}/index/unfinished"]
   }
 

@@ -66,17 +66,18 @@ locals {
   }
 
   coordinator_settings = {
-    JAVA_TOOL_OPTIONS           = local.java_tool_options
-    SQUALL_TASK_FUNCTION        = aws_lambda_alias.task.arn
-    SQUALL_SELF_FUNCTION        = "${local.coordinator_arn}:${local.alias_name}"
-    SQUALL_SHUFFLE_BUCKET       = aws_s3_bucket.shuffle.bucket
-    SQUALL_JOB_TABLE            = aws_dynamodb_table.jobs.name
-    SQUALL_MAX_CONCURRENT_TASKS = tostring(var.max_concurrent_tasks)
-    SQUALL_TASK_MEMORY_MB       = tostring(local.task_memory_mb)
-    SQUALL_TASK_TIMEOUT_SECONDS = tostring(var.task_timeout_seconds)
-    SQUALL_SYNC_WAIT_SECONDS    = tostring(var.sync_wait_seconds)
-    SQUALL_JOB_RETENTION_HOURS  = tostring(var.job_retention_hours)
-    SQUALL_SCHEMA_ALLOW_LIST    = length(var.schema_allow_list) == 0 ? "" : jsonencode(var.schema_allow_list)
+    JAVA_TOOL_OPTIONS               = local.java_tool_options
+    SQUALL_TASK_FUNCTION            = aws_lambda_alias.task.arn
+    SQUALL_SELF_FUNCTION            = "${local.coordinator_arn}:${local.alias_name}"
+    SQUALL_SHUFFLE_BUCKET           = aws_s3_bucket.shuffle.bucket
+    SQUALL_JOB_TABLE                = aws_dynamodb_table.jobs.name
+    SQUALL_MAX_CONCURRENT_TASKS     = tostring(var.max_concurrent_tasks)
+    SQUALL_ACCOUNT_CONCURRENT_TASKS = tostring(coalesce(var.account_concurrent_tasks, var.task_reserved_concurrency))
+    SQUALL_TASK_MEMORY_MB           = tostring(local.task_memory_mb)
+    SQUALL_TASK_TIMEOUT_SECONDS     = tostring(var.task_timeout_seconds)
+    SQUALL_SYNC_WAIT_SECONDS        = tostring(var.sync_wait_seconds)
+    SQUALL_JOB_RETENTION_HOURS      = tostring(var.job_retention_hours)
+    SQUALL_SCHEMA_ALLOW_LIST        = length(var.schema_allow_list) == 0 ? "" : jsonencode(var.schema_allow_list)
   }
 
   coordinator_environment = merge(

@@ -106,6 +106,17 @@ variable "max_concurrent_tasks" {
   }
 }
 
+variable "account_concurrent_tasks" {
+  description = "Task invocations running at once for all queries of all coordinators, counted in the job table (SQUALL_ACCOUNT_CONCURRENT_TASKS); null: the task function's reserved concurrency, beyond which Lambda answers 429."
+  type        = number
+  default     = null
+
+  validation {
+    condition     = var.account_concurrent_tasks == null ? true : var.account_concurrent_tasks >= 1 && var.account_concurrent_tasks <= 10000
+    error_message = "account_concurrent_tasks must be within 1-10000."
+  }
+}
+
 variable "sync_wait_seconds" {
   description = "How long a synchronous query is awaited before the API answers 202 (SQUALL_SYNC_WAIT_SECONDS); below the API's 30 s integration timeout."
   type        = number

@@ -31,7 +31,9 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * Builds the coordinator's core from its Lambda environment. Every setting, its default and range
  * is listed in docs/configuration.md: {@code SQUALL_TASK_FUNCTION} (task function name, ARN or
  * alias ARN), {@code SQUALL_SHUFFLE_BUCKET}, {@code SQUALL_JOB_TABLE} (the DynamoDB job table),
- * {@code SQUALL_MAX_CONCURRENT_TASKS} (default 64), {@code SQUALL_TASK_MEMORY_MB} (the task
+ * {@code SQUALL_MAX_CONCURRENT_TASKS} (per coordinator invocation, default 64), {@code
+ * SQUALL_ACCOUNT_CONCURRENT_TASKS} (all jobs of all coordinators together, counted in the job
+ * store, default 800, 1-10,000), {@code SQUALL_TASK_MEMORY_MB} (the task
  * function's memory size, default 2048; tasks budget 60% of it), {@code SQUALL_TASK_TIMEOUT_SECONDS}
  * (the task function's timeout, default 300; synchronous task Invoke calls wait that long plus
  * {@link #TASK_INVOKE_MARGIN} and are never retried by the SDK, see {@link TaskLambdaClients}), {@code SQUALL_SYNC_WAIT_SECONDS}
@@ -45,6 +47,9 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 public final class CoordinatorEnvironment {
   /** Added to the task function's timeout for the Invoke client's read timeout. */
   public static final Duration TASK_INVOKE_MARGIN = TaskLambdaClients.MARGIN;
+
+  /** Added to the task Invoke timeout for the lease of a task's concurrency slots. */
+  static final Duration SLOT_LEASE_MARGIN = Duration.ofMinutes(1);
 
   private CoordinatorEnvironment() {}
 
@@ -64,7 +69,10 @@ public final class CoordinatorEnvironment {
         .withMaxConcurrentTasks(concurrency)
         .withTaskFunctionMemoryMb(taskMemoryMb);
     JobSettings jobSettings = JobSettings.defaults()
-        .withSyncWait(Duration.ofSeconds(setting(env, "SQUALL_SYNC_WAIT_SECONDS", 25, 1, 27)));
+        .withSyncWait(Duration.ofSeconds(setting(env, "SQUALL_SYNC_WAIT_SECONDS", 25, 1, 27)))
+        .withAccountConcurrency((int) setting(env, "SQUALL_ACCOUNT_CONCURRENT_TASKS",
+            JobSettings.DEFAULT_ACCOUNT_CONCURRENT_TASKS, 1, JobSettings.MAX_ACCOUNT_CONCURRENT_TASKS),
+            taskInvokeTimeout(env).plus(SLOT_LEASE_MARGIN));
     Duration retention = Duration.ofHours(setting(env, "SQUALL_JOB_RETENTION_HOURS", 24, 1, 24L * 365));
     JobStore store = JobStores.dynamoDb(required(env, "SQUALL_JOB_TABLE"), retention);
     LambdaClient taskLambda = TaskLambdaClients.configure(LambdaClient.builder(), taskTimeout(env)).build();

@@ -20,6 +20,9 @@ import java.util.function.BiFunction;
  *   <li>{@code max_total_tasks} 1 .. 100,000 (tasks of all stages of the job; 20,000 unless given);
  *   <li>{@code max_nested_loop_join_rows} 1 .. 10 billion (rows a nested-loop join, such as a cross
  *       join, may form in one task; 100 million unless given);
+ *   <li>{@code max_concurrent_tasks} 1 .. 10,000 (the job's task invocations running at once,
+ *       across every coordinator invocation that runs it; unless given, only the account-wide cap
+ *       applies);
  *   <li>{@code default_schema} a namespace of the catalog (checked when the query is planned).
  * </ul>
  *
@@ -71,9 +74,11 @@ public final class QueryProperties {
     n.put("max_tasks_per_stage", new Numeric(1, limits.maxTasksPerStage(), "tasks",
         (s, v) -> s.with(s.planner().withMaxTasksPerStage(v.intValue()))));
     n.put("max_total_tasks", new Numeric(1, limits.maxTotalTasks(), "tasks",
-        (s, v) -> new Settings(s.planner(), v.intValue())));
+        (s, v) -> new Settings(s.planner(), v.intValue(), s.maxConcurrentTasks())));
     n.put("max_nested_loop_join_rows", new Numeric(1, MAX_NESTED_LOOP_JOIN_ROWS, "rows",
         (s, v) -> s.with(s.planner().withMaxNestedLoopJoinRows(v))));
+    n.put(MAX_CONCURRENT_TASKS, new Numeric(1, MAX_CONCURRENT_TASKS_CAP, "tasks",
+        (s, v) -> new Settings(s.planner(), s.maxTotalTasks(), v.intValue())));
     return n;
   }
 
@@ -82,11 +87,28 @@ public final class QueryProperties {
    *
    * @param planner the planner's settings
    * @param maxTotalTasks cap on the tasks of all the job's stages together
+   * @param maxConcurrentTasks cap on the job's tasks running at once, or 0 for none beyond the
+   *     account's
    */
-  public record Settings(PlannerSettings planner, int maxTotalTasks) {
+  public record Settings(PlannerSettings planner, int maxTotalTasks, int maxConcurrentTasks) {
     Settings with(PlannerSettings p) {
-      return new Settings(p, maxTotalTasks);
+      return new Settings(p, maxTotalTasks, maxConcurrentTasks);
     }
+  }
+
+  /** The job-wide concurrency cap's property. */
+  public static final String MAX_CONCURRENT_TASKS = "max_concurrent_tasks";
+  /** Upper end of {@code max_concurrent_tasks} (the job store's largest slot pool). */
+  public static final int MAX_CONCURRENT_TASKS_CAP = 10_000;
+
+  /**
+   * The job-wide concurrency cap a job's (validated) properties set, or 0 when they set none.
+   *
+   * @throws SquallException USER_ERROR for a value outside its range
+   */
+  public static int maxConcurrentTasks(Map<String, String> properties) {
+    String v = properties.get(MAX_CONCURRENT_TASKS);
+    return v == null ? 0 : (int) inRange(MAX_CONCURRENT_TASKS, v, numeric(Limits.defaults()).get(MAX_CONCURRENT_TASKS));
   }
 
   private QueryProperties() {}
@@ -101,7 +123,7 @@ public final class QueryProperties {
     Settings s = new Settings(base.withMaxTasksPerStage(Math.min(base.maxTasksPerStage(), limits.maxTasksPerStage()))
         .withMaxNestedLoopJoinRows(base.maxNestedLoopJoinRows() == 0 ? MAX_NESTED_LOOP_JOIN_ROWS
             : Math.min(base.maxNestedLoopJoinRows(), MAX_NESTED_LOOP_JOIN_ROWS)),
-        Math.min(DEFAULT_MAX_TOTAL_TASKS, limits.maxTotalTasks()));
+        Math.min(DEFAULT_MAX_TOTAL_TASKS, limits.maxTotalTasks()), 0);
     for (Map.Entry<String, String> e : properties.entrySet()) {
       String name = e.getKey();
       if (name.equals("default_schema")) {

@@ -28,6 +28,16 @@ class QueryPropertiesTest {
     refused("broadcast_threshold_bytes", "536870913", "from 0 to 536870912");
     refused("broadcast_threshold_bytes", "-1", "from 0 to 536870912");
     refused("target_split_size_bytes", "12MB", "whole number of bytes");
+    refused("max_concurrent_tasks", "0", "from 1 to 10000");
+    refused("max_concurrent_tasks", "10001", "from 1 to 10000");
+  }
+
+  @Test
+  void theJobsConcurrencyCapIsReadFromItsPropertiesAndIsNoneUnlessGiven() {
+    assertThat(QueryProperties.maxConcurrentTasks(Map.of("max_concurrent_tasks", "12"))).isEqualTo(12);
+    assertThat(QueryProperties.maxConcurrentTasks(Map.of())).isZero();
+    assertThat(QueryProperties.apply(PlannerSettings.defaults(), LIMITS, Map.of("max_concurrent_tasks", " 3"))
+        .maxConcurrentTasks()).isEqualTo(3);
   }
 
   @Test

@@ -162,7 +162,8 @@ class TerraformModuleTest {
       assertThat(actions(document)).as(document).isNotEmpty().allSatisfy(a -> assertThat(a).doesNotContain("*"));
     }
     Set<String> coordinator = actions("coordinator");
-    assertThat(coordinator).contains("lambda:InvokeFunction", "dynamodb:UpdateItem", "dynamodb:Query",
+    // DeleteItem: the job store discards lost winners and gives concurrency slots back.
+    assertThat(coordinator).contains("lambda:InvokeFunction", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query",
         "glue:GetTable", "glue:UpdateTable", "secretsmanager:GetSecretValue", "s3:GetObject");
     assertThat(actions("scheduler")).containsExactly("lambda:InvokeFunction");
   }

@@ -126,6 +126,31 @@ public interface JobStore extends AutoCloseable {
   List<TaskWinner> winners(String jobId);
 
   /**
+   * Takes a free slot of the pool {@code pool}, which has {@code capacity} slots, for
+   * {@code holder} until {@code now + leaseFor}: a counter of concurrent work shared by every
+   * coordinator on the store (task invocations of one job, or of the whole account). A slot whose
+   * holder never released it is free again once its lease lapses, so a crashed coordinator's slots
+   * come back. Of racing callers, no more than {@code capacity} hold a slot at once.
+   *
+   * @param pool the pool's name, 1 to {@link JobStoreLimits#MAX_POOL_CHARS} characters
+   * @param capacity slots in the pool, 1 to {@link JobStoreLimits#MAX_SLOTS}
+   * @return the slot taken, or empty when {@code capacity} slots are held
+   * @throws JobStoreException if the pool name or capacity is out of range
+   */
+  Optional<ConcurrencySlot> acquireSlot(String pool, int capacity, String holder, Instant now, Duration leaseFor);
+
+  /**
+   * Frees a slot while its holder still has it; does nothing when it lapsed and was taken by
+   * another holder since.
+   *
+   * @return true if this call freed the slot
+   */
+  boolean releaseSlot(ConcurrencySlot slot);
+
+  /** The slots of {@code pool} held at {@code now}, by index. */
+  List<ConcurrencySlot> heldSlots(String pool, Instant now);
+
+  /**
    * Deletes jobs (with their attempts and winners) whose {@code expiresAt} passed. Stores with
    * native expiry (DynamoDB TTL) may do nothing here.
    *

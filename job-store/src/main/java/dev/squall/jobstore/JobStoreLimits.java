@@ -39,6 +39,11 @@ public final class JobStoreLimits {
   public static final int MAX_PARTITION = 999_999;
   public static final int MAX_ATTEMPT = 999_999;
 
+  /** Names of concurrency-slot pools, in chars. */
+  public static final int MAX_POOL_CHARS = 600;
+  /** Slots in one concurrency-slot pool. */
+  public static final int MAX_SLOTS = 10_000;
+
   private JobStoreLimits() {}
 
   /** Checks a new job; returns it unchanged. */
@@ -81,6 +86,10 @@ public final class JobStoreLimits {
     if (jobId.isEmpty() || jobId.length() > MAX_JOB_ID_CHARS) {
       throw new JobStoreException("Invalid job id: length " + jobId.length() + " (must be 1.." + MAX_JOB_ID_CHARS + ")");
     }
+    if (jobId.startsWith("#")) {
+      // Keys starting with '#' are the store's own (concurrency-slot pools).
+      throw new JobStoreException("Invalid job id: it must not start with '#'");
+    }
   }
 
   /** Checks a task's coordinates. */
@@ -93,6 +102,18 @@ public final class JobStoreLimits {
     }
     if (attempt < 0 || attempt > MAX_ATTEMPT) {
       throw new JobStoreException("Invalid attempt: " + attempt + " (must be 0.." + MAX_ATTEMPT + ")");
+    }
+  }
+
+  /** Checks a concurrency-slot pool's name and capacity. */
+  public static void checkPool(String pool, int capacity) {
+    if (pool.isEmpty() || pool.length() > MAX_POOL_CHARS) {
+      throw new JobStoreException("Invalid slot pool name: length " + pool.length() + " (must be 1.." + MAX_POOL_CHARS
+          + ")");
+    }
+    if (capacity < 1 || capacity > MAX_SLOTS) {
+      throw new JobStoreException("Invalid capacity of slot pool " + pool + ": " + capacity + " (must be 1.."
+          + MAX_SLOTS + ")");
     }
   }
 

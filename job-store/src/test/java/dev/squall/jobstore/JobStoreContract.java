@@ -542,6 +542,58 @@ public abstract class JobStoreContract {
     assertThat(store.recordWinner("job-lost", 0, 4, 6, bytes("attempt-6")).attempt()).isEqualTo(5);
   }
 
+  // ---- concurrency slots
+
+  @Test
+  void slotsAreGrantedUpToThePoolsCapacityAndAFreedSlotIsGrantedAgain() {
+    ConcurrencySlot a = store.acquireSlot("account", 2, "job-1/0.0.0", at(0), LEASE).orElseThrow();
+    ConcurrencySlot b = store.acquireSlot("account", 2, "job-1/0.1.0", at(0), LEASE).orElseThrow();
+    assertThat(Set.of(a.index(), b.index())).containsExactlyInAnyOrder(0, 1);
+    assertThat(a.expiresAt()).isEqualTo(at(30));
+    assertThat(store.acquireSlot("account", 2, "job-2/0.0.0", at(1), LEASE)).isEmpty();
+    // Pools are independent.
+    assertThat(store.acquireSlot("job/job-2", 2, "job-2/0.0.0", at(1), LEASE)).isPresent();
+    assertThat(store.heldSlots("account", at(1))).extracting(ConcurrencySlot::holder)
+        .containsExactlyInAnyOrder("job-1/0.0.0", "job-1/0.1.0");
+
+    assertThat(store.releaseSlot(a)).isTrue();
+    assertThat(store.releaseSlot(a)).as("a slot is freed once").isFalse();
+    ConcurrencySlot c = store.acquireSlot("account", 2, "job-2/0.0.0", at(2), LEASE).orElseThrow();
+    assertThat(c.index()).isEqualTo(a.index());
+    assertThat(store.heldSlots("account", at(2))).extracting(ConcurrencySlot::holder)
+        .containsExactlyInAnyOrder("job-1/0.1.0", "job-2/0.0.0");
+  }
+
+  @Test
+  void aSlotWhoseHolderVanishedIsFreeOnceItsLeaseLapsesAndTheOldHolderCannotFreeItsSuccessor() {
+    ConcurrencySlot crashed = store.acquireSlot("account", 1, "dead-coordinator", at(0), LEASE).orElseThrow();
+    assertThat(store.acquireSlot("account", 1, "live", at(29), LEASE)).isEmpty();
+    ConcurrencySlot next = store.acquireSlot("account", 1, "live", at(30), LEASE).orElseThrow();
+    assertThat(store.heldSlots("account", at(30))).containsExactly(next);
+    assertThat(store.releaseSlot(crashed)).isFalse();
+    assertThat(store.heldSlots("account", at(31))).containsExactly(next);
+  }
+
+  @Test
+  void slotsAboveALoweredCapacityStillCountUntilFreed() {
+    store.acquireSlot("account", 3, "h0", at(0), LEASE).orElseThrow();
+    store.acquireSlot("account", 3, "h1", at(0), LEASE).orElseThrow();
+    store.acquireSlot("account", 3, "h2", at(0), LEASE).orElseThrow();
+    ConcurrencySlot freed = store.heldSlots("account", at(0)).get(0);
+    store.releaseSlot(freed);
+    assertThat(store.acquireSlot("account", 2, "h3", at(1), LEASE)).isEmpty();
+  }
+
+  @Test
+  void slotPoolsOutsideTheirRangesAreRefusedNamingTheRange() {
+    assertThatThrownBy(() -> store.acquireSlot("account", 0, "h", at(0), LEASE))
+        .isInstanceOf(JobStoreException.class).hasMessageContaining("1.." + JobStoreLimits.MAX_SLOTS);
+    assertThatThrownBy(() -> store.acquireSlot("", 1, "h", at(0), LEASE))
+        .isInstanceOf(JobStoreException.class).hasMessageContaining("slot pool name");
+    assertThatThrownBy(() -> store.create(new NewJob("#SLOTS#account", "SELECT 1", Map.of()), at(0)))
+        .isInstanceOf(JobStoreException.class).hasMessageContaining("must not start with '#'");
+  }
+
   // ---- races
 
   @Test
@@ -567,6 +619,15 @@ public abstract class JobStoreContract {
     assertThat(attempts).hasSize(1);
     assertThat(store.winners("job-race-win")).singleElement()
         .satisfies(w -> assertThat(w.attempt()).isEqualTo(results.get(0).attempt()));
+  }
+
+  @Test
+  void racingHoldersNeverHoldMoreSlotsThanThePoolHas() throws Exception {
+    List<Optional<ConcurrencySlot>> results = race(i -> store.acquireSlot("account", 3, "holder-" + i, at(0), LEASE));
+    List<ConcurrencySlot> granted = results.stream().flatMap(Optional::stream).toList();
+    assertThat(granted).hasSize(3);
+    assertThat(granted).extracting(ConcurrencySlot::index).containsExactlyInAnyOrder(0, 1, 2);
+    assertThat(store.heldSlots("account", at(0))).containsExactlyInAnyOrderElementsOf(granted);
   }
 
   @Test

@@ -4,6 +4,7 @@ import dev.squall.proto.v1.ShuffleInput;
 import dev.squall.proto.v1.ShuffleSegment;
 import dev.squall.shuffle.format.Codecs;
 import dev.squall.shuffle.format.ShuffleIndex;
+import dev.squall.engine.io.HedgedRequests;
 import dev.squall.shuffle.s3.RangeFetcher;
 import java.io.IOException;
 import java.io.InputStream;
@@ -66,7 +67,7 @@ public final class ShuffleReader implements Iterator<VectorSchemaRoot>, AutoClos
     }
     this.segments = nonEmpty;
     this.fetcher = new RangeFetcher(s3, nonEmpty, options.maxInFlight(), options.chunkBytes(),
-        options.maxBufferedBytes(), options.retry(), metrics);
+        options.maxBufferedBytes(), options.retry(), new HedgedRequests(options.hedging()), metrics);
   }
 
   /**
@@ -89,6 +90,11 @@ public final class ShuffleReader implements Iterator<VectorSchemaRoot>, AutoClos
   /** Live counters: bytes and rows read, GET requests. */
   public ShuffleMetrics metrics() {
     return metrics;
+  }
+
+  /** GETs this reader sent a second time because the first was slow ({@link HedgedRequests}). */
+  public long hedgedGets() {
+    return fetcher.hedging().hedged();
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.squall.shuffle;
 
+import dev.squall.engine.io.HedgeSettings;
 import dev.squall.shuffle.s3.RetryPolicy;
 
 /**
@@ -10,11 +11,14 @@ import dev.squall.shuffle.s3.RetryPolicy;
  * @param maxBufferedBytes bytes fetched ahead of the decoder (in flight or waiting), at least
  *     one chunk; with one decoded batch this bounds the reader's memory
  * @param retry backoff for GETs answered with 5xx / SlowDown or failing on I/O
+ * @param hedging when a GET that has not answered is sent a second time (each try of the retry
+ *     policy is hedged on its own)
  */
-public record ShuffleReaderOptions(int maxInFlight, int chunkBytes, long maxBufferedBytes, RetryPolicy retry) {
-  /** 8 GETs in flight, 8 MiB chunks, 64 MiB read ahead, default retries. */
+public record ShuffleReaderOptions(int maxInFlight, int chunkBytes, long maxBufferedBytes, RetryPolicy retry,
+    HedgeSettings hedging) {
+  /** 8 GETs in flight, 8 MiB chunks, 64 MiB read ahead, default retries and hedging. */
   public static final ShuffleReaderOptions DEFAULT =
-      new ShuffleReaderOptions(8, 8 << 20, 64L << 20, RetryPolicy.DEFAULT);
+      new ShuffleReaderOptions(8, 8 << 20, 64L << 20, RetryPolicy.DEFAULT, HedgeSettings.DEFAULT);
 
   public ShuffleReaderOptions {
     if (maxInFlight < 1) {
@@ -29,14 +33,18 @@ public record ShuffleReaderOptions(int maxInFlight, int chunkBytes, long maxBuff
   }
 
   public ShuffleReaderOptions withMaxInFlight(int n) {
-    return new ShuffleReaderOptions(n, chunkBytes, maxBufferedBytes, retry);
+    return new ShuffleReaderOptions(n, chunkBytes, maxBufferedBytes, retry, hedging);
   }
 
   public ShuffleReaderOptions withChunkBytes(int bytes) {
-    return new ShuffleReaderOptions(maxInFlight, bytes, Math.max(bytes, maxBufferedBytes), retry);
+    return new ShuffleReaderOptions(maxInFlight, bytes, Math.max(bytes, maxBufferedBytes), retry, hedging);
   }
 
   public ShuffleReaderOptions withRetry(RetryPolicy policy) {
-    return new ShuffleReaderOptions(maxInFlight, chunkBytes, maxBufferedBytes, policy);
+    return new ShuffleReaderOptions(maxInFlight, chunkBytes, maxBufferedBytes, policy, hedging);
+  }
+
+  public ShuffleReaderOptions withHedging(HedgeSettings settings) {
+    return new ShuffleReaderOptions(maxInFlight, chunkBytes, maxBufferedBytes, retry, settings);
   }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.squall.local.s3.EmbeddedS3;
-import dev.squall.proto.v1.Compression;
 import dev.squall.proto.v1.ShuffleSegment;
 import dev.squall.shuffle.s3.RetryPolicy;
 import java.net.URI;
@@ -13,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -44,17 +42,7 @@ class ShuffleReaderRetryTest {
   }
 
   private static List<ShuffleSegment> writeThreeMapOutputs(S3Client s3, BufferAllocator allocator, List<List<Object>> rows) {
-    List<ShuffleSegment> segments = new ArrayList<>();
-    for (int m = 0; m < 3; m++) {
-      ShuffleWriter writer = ShuffleWriter.open(s3, allocator, ShuffleRoundTripTest.output("throttled", 
-          ShuffleRoundTripTest.hash(1, 0), Compression.LZ4_FRAME).toBuilder().setBucket(BUCKET).build(),
-          new MapTaskAttempt(1, m, 0), ShuffleWriterOptions.DEFAULT);
-      try (VectorSchemaRoot batch = ShuffleTestData.batch(allocator, rows.subList(m * 200, (m + 1) * 200))) {
-        writer.write(batch);
-      }
-      segments.addAll(writer.close().segmentsFor(0));
-    }
-    return segments;
+    return ShuffleTestData.writeMapOutputs(s3, allocator, BUCKET, "throttled", rows, rows.size() / 3);
   }
 
   @Test

@@ -1,5 +1,7 @@
 package dev.squall.shuffle;
 
+import dev.squall.proto.v1.Compression;
+import dev.squall.proto.v1.ShuffleSegment;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -30,6 +32,7 @@ import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import software.amazon.awssdk.services.s3.S3Client;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -196,5 +199,26 @@ final class ShuffleTestData {
       counts.merge(row, 1, Integer::sum);
     }
     return counts;
+  }
+
+  /**
+   * Writes {@code rows} as map outputs of stage 1 in one shuffle partition, {@code perOutput} rows
+   * each (map task m gets rows m × perOutput onwards), to {@code bucket} under the job {@code job};
+   * returns the reduce side's segments.
+   */
+  static List<ShuffleSegment> writeMapOutputs(S3Client s3, BufferAllocator allocator, String bucket, String job,
+      List<List<Object>> rows, int perOutput) {
+    List<ShuffleSegment> segments = new ArrayList<>();
+    for (int m = 0; m * perOutput < rows.size(); m++) {
+      ShuffleWriter writer = ShuffleWriter.open(s3, allocator, ShuffleRoundTripTest.output(job,
+          ShuffleRoundTripTest.hash(1, 0), Compression.LZ4_FRAME).toBuilder().setBucket(bucket).build(),
+          new MapTaskAttempt(1, m, 0), ShuffleWriterOptions.DEFAULT);
+      try (VectorSchemaRoot batch = batch(allocator, rows.subList(m * perOutput, Math.min(rows.size(),
+          (m + 1) * perOutput)))) {
+        writer.write(batch);
+      }
+      segments.addAll(writer.close().segmentsFor(0));
+    }
+    return segments;
   }
 }

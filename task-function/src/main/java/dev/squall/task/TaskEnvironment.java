@@ -1,6 +1,8 @@
 package dev.squall.task;
 
+import dev.squall.engine.io.HedgeSettings;
 import java.net.URI;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.iceberg.CatalogProperties;
@@ -22,7 +24,7 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
  * override, e.g. the local S3Proxy; unset on AWS) and {@code SQUALL_S3_PATH_STYLE} ("true" for
  * path-style addressing). Credentials come from the AWS SDK's default provider chain (the
  * function's role on AWS) unless static ones are given (the local stack's loopback keys); they are
- * never part of a task spec.
+ * never part of a task spec. Hedged reads are set by {@link #hedging}.
  *
  * @param region AWS region
  * @param endpoint S3 endpoint override, or null
@@ -76,5 +78,44 @@ public record TaskEnvironment(Region region, URI endpoint, boolean pathStyle, Aw
     S3FileIO io = new S3FileIO();
     io.initialize(props);
     return io;
+  }
+
+  /**
+   * When the task's ranged reads (data files, shuffle objects) are sent a second time, from the
+   * environment: {@code SQUALL_HEDGE_PERCENTILE} (latency percentile of recent reads, default 95,
+   * 50-99), {@code SQUALL_HEDGE_MIN_DELAY_MS} (floor, default 50, 1-10,000), {@code
+   * SQUALL_HEDGE_MAX_DELAY_MS} (cap, default 2,000, 1-60,000, at least the floor) and {@code
+   * SQUALL_HEDGE_BUDGET_PERCENT} (largest share of reads sent twice, default 5, 0-50; 0 turns
+   * hedging off).
+   *
+   * @throws IllegalArgumentException naming the variable and its range for a bad value
+   */
+  public static HedgeSettings hedging(Map<String, String> env) {
+    long percentile = setting(env, "SQUALL_HEDGE_PERCENTILE", 95, 50, 99);
+    long min = setting(env, "SQUALL_HEDGE_MIN_DELAY_MS", 50, 1, 10_000);
+    long max = setting(env, "SQUALL_HEDGE_MAX_DELAY_MS", 2_000, 1, 60_000);
+    long budget = setting(env, "SQUALL_HEDGE_BUDGET_PERCENT", 5, 0, 50);
+    if (max < min) {
+      throw new IllegalArgumentException("SQUALL_HEDGE_MAX_DELAY_MS (" + max + ") must be at least"
+          + " SQUALL_HEDGE_MIN_DELAY_MS (" + min + ")");
+    }
+    return new HedgeSettings(percentile, Duration.ofMillis(min), Duration.ofMillis(max), budget / 100.0);
+  }
+
+  private static long setting(Map<String, String> env, String name, long defaultValue, long min, long max) {
+    String raw = env.get(name);
+    if (raw == null || raw.isBlank()) {
+      return defaultValue;
+    }
+    try {
+      long v = Long.parseLong(raw.trim());
+      if (v >= min && v <= max) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // refused below
+    }
+    throw new IllegalArgumentException(name + " must be a whole number within " + min + "-" + max + ", not '" + raw
+        + "'");
   }
 }

@@ -26,12 +26,14 @@ final class TaskInputs implements InputProvider {
   private final TaskSpec spec;
   private final FileIO fileIO;
   private final S3Client s3;
+  private final ShuffleReaderOptions shuffleOptions;
   private final List<ShuffleReader> readers = new ArrayList<>();
 
-  TaskInputs(TaskSpec spec, FileIO fileIO, S3Client s3) {
+  TaskInputs(TaskSpec spec, FileIO fileIO, S3Client s3, ShuffleReaderOptions shuffleOptions) {
     this.spec = spec;
     this.fileIO = fileIO;
     this.s3 = s3;
+    this.shuffleOptions = shuffleOptions;
   }
 
   private TaskInput input(int index) {
@@ -62,7 +64,7 @@ final class TaskInputs implements InputProvider {
     if (!in.hasShuffle()) {
       throw new IllegalArgumentException("input " + inputIndex + " is not a shuffle input but " + in.getKindCase());
     }
-    ShuffleReader reader = ShuffleReader.open(s3, allocator, in.getShuffle(), ShuffleReaderOptions.DEFAULT);
+    ShuffleReader reader = ShuffleReader.open(s3, allocator, in.getShuffle(), shuffleOptions);
     readers.add(reader);
     return new BatchSource() {
       @Override

@@ -21,6 +21,9 @@ import dev.squall.shuffle.ShuffleWriterOptions;
 import dev.squall.task.write.DataFileOutputSink;
 import java.util.function.BooleanSupplier;
 import org.apache.arrow.memory.BufferAllocator;
+import dev.squall.engine.io.HedgeSettings;
+import dev.squall.engine.io.HedgedFileIO;
+import dev.squall.shuffle.ShuffleReaderOptions;
 import org.apache.iceberg.io.FileIO;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +46,7 @@ public final class TaskRunner {
   private final S3Client s3;
   private final FileIO fileIO;
   private final BufferAllocator rootAllocator;
+  private final ShuffleReaderOptions shuffleOptions;
 
   /**
    * @param s3 client for shuffle objects (not closed here)
@@ -50,9 +54,18 @@ public final class TaskRunner {
    * @param rootAllocator the allocator tasks take their child allocators from
    */
   public TaskRunner(S3Client s3, FileIO fileIO, BufferAllocator rootAllocator) {
+    this(s3, fileIO, rootAllocator, HedgeSettings.DEFAULT);
+  }
+
+  /**
+   * @param hedging when a ranged read of a data file or a shuffle object is sent a second time
+   *     ({@link HedgedFileIO}, {@link ShuffleReaderOptions#hedging()})
+   */
+  public TaskRunner(S3Client s3, FileIO fileIO, BufferAllocator rootAllocator, HedgeSettings hedging) {
     this.s3 = s3;
-    this.fileIO = fileIO;
+    this.fileIO = HedgedFileIO.wrap(fileIO, hedging);
     this.rootAllocator = rootAllocator;
+    this.shuffleOptions = ShuffleReaderOptions.DEFAULT.withHedging(hedging);
   }
 
   /**
@@ -72,7 +85,7 @@ public final class TaskRunner {
     } catch (IncompatiblePlanException e) {
       return result.setError(error(ErrorCode.INCOMPATIBLE_PLAN, e.getMessage())).build();
     }
-    TaskInputs inputs = new TaskInputs(spec, fileIO, s3);
+    TaskInputs inputs = new TaskInputs(spec, fileIO, s3, shuffleOptions);
     try (BufferAllocator allocator = rootAllocator.newChildAllocator(
         "task " + spec.getStageId() + "." + spec.getPartition() + " attempt " + spec.getAttempt(), 0, Long.MAX_VALUE)) {
       OutputSink writer = openSink(spec, allocator, cancelled);

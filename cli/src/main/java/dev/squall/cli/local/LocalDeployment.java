@@ -247,7 +247,7 @@ public final class LocalDeployment implements AutoCloseable {
               : SqliteJobStore.open(options.dataDir().resolve("jobs.db"), JOB_RETENTION));
       CoordinatorFunction coordinator = CoordinatorEnvironment.assemble(jobs, catalog.catalog(),
           new StageScheduler(invoker, RetryPolicy.defaults()), coordinatorS3, presigner, allocator,
-          new LambdaSelfInvoker(lambdaClient, COORDINATOR_FUNCTION), settings, options.jobSettings(),
+          new LambdaSelfInvoker(lambdaClient, COORDINATOR_FUNCTION), settings, localJobSettings(options),
           PlannerSettings.defaults(), localFaults.coordinator(options.coordinatorHooks()));
       lambda.register(FunctionDefinition.of(COORDINATOR_FUNCTION,
               (payload, ctx) -> coordinator.handle(payload, Duration.ofMillis(ctx.remainingTimeMillis())))
@@ -341,5 +341,15 @@ public final class LocalDeployment implements AutoCloseable {
       }
     }
     parts.clear();
+  }
+
+  /**
+   * The job settings with the account-wide task cap of this stack: the task function's reserved
+   * concurrency, beyond which the emulator answers 429 as Lambda does; slots are leased for the
+   * task Invoke timeout plus a minute.
+   */
+  private static JobSettings localJobSettings(Options options) {
+    return options.jobSettings().withAccountConcurrency(options.taskConcurrency(),
+        TaskLambdaClients.readTimeout(options.taskTimeout()).plus(Duration.ofMinutes(1)));
   }
 }

@@ -152,9 +152,7 @@ class FaultMatrixTest {
 
   /** Runs an INSERT into a new table under {@code plan} asynchronously; checks the outcome: one snapshot, no orphan, DuckDB's rows. */
   private void assertWriteSurvives(String table, String plan) throws Exception {
-    HttpResponse<byte[]> created = stack.post("create table " + table + " as " + WRITE_QUERY + " and 1 = 0", SMALL,
-        JSON_TYPE);
-    assertThat(created.statusCode()).as(new String(created.body())).isEqualTo(200);
+    createEmpty(table);
     stack.installFaults(plan);
     String jobId = stack.submitAsync("insert into " + table + " " + WRITE_QUERY, SMALL);
     JsonNode status = stack.awaitTerminal(jobId, Duration.ofMinutes(3));
@@ -162,11 +160,36 @@ class FaultMatrixTest {
     stack.installFaults(rule(""));
     assertThat(injected).as("the fault acted").isEqualTo(1);
     assertThat(status.get("state").asText()).as(status.toString()).isEqualTo("SUCCEEDED");
+    assertCommittedOnce(table, jobId, WRITE_QUERY, 2); // the empty CTAS, then the one insert
+  }
+
+  /** Creates {@code table} with the write query's columns and no rows (one snapshot). */
+  private void createEmpty(String table) throws Exception {
+    HttpResponse<byte[]> created = stack.post("create table " + table + " as " + WRITE_QUERY + " and 1 = 0", SMALL,
+        JSON_TYPE);
+    assertThat(created.statusCode()).as(new String(created.body())).isEqualTo(200);
+  }
+
+  /**
+   * The write {@code jobId} left exactly one snapshot and no data file outside it; the table has
+   * {@code snapshots} snapshots and DuckDB's rows of {@code expectedSql}.
+   */
+  private void assertCommittedOnce(String table, String jobId, String expectedSql, int snapshots) throws Exception {
     assertThat(snapshotsOfJob(table, jobId)).isEqualTo(1);
-    assertThat(snapshotsOf(table)).hasSize(2); // the empty CTAS, then the one insert
+    assertThat(snapshotsOf(table)).hasSize(snapshots);
     HttpResponse<byte[]> rows = stack.post("select * from " + table, Map.of(), ARROW);
-    assertThat(ResultRows.difference(ResultRows.fromArrow(rows.body()), duckRows(WRITE_QUERY), false)).isNull();
+    assertThat(ResultRows.difference(ResultRows.fromArrow(rows.body()), duckRows(expectedSql), false)).isNull();
     assertThat(orphansOf(table, jobId)).isEmpty();
+  }
+
+  /** Waits until the query is in {@code state} (fails past a minute). */
+  private void awaitState(String queryId, String state) throws Exception {
+    long until = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+    String now;
+    while (!(now = stack.status(queryId).get("state").asText()).equals(state)) {
+      assertThat(System.nanoTime()).as("query %s still %s, not %s", queryId, now, state).isLessThan(until);
+      Thread.sleep(50);
+    }
   }
 
   // ---- task faults
@@ -257,6 +280,17 @@ class FaultMatrixTest {
   }
 
   @Test
+  void aShuffleGetHeldUpForAMinuteIsOvertakenByItsHedgeWithinTheSameAttempt() throws Exception {
+    // Past the task timeout of this stack (15 s): without a hedge the reading attempt would fail.
+    stack.installFaults(rule("{\"target\": \"s3\", \"operation\": \"GetObject\", \"key\": \"jobs/.+/s0/m0/.+\","
+        + " \"action\": \"delay\", \"seconds\": 60}"));
+    HttpResponse<byte[]> r = assertAnswerAsDuckDb(JOIN);
+    assertThat(fired()).isEqualTo(1);
+    JsonNode summary = JSON.readTree(r.headers().firstValue("x-squall-summary").orElseThrow());
+    assertThat(summary.get("attempts").asInt()).as("no attempt ran again").isEqualTo(summary.get("tasks").asInt());
+  }
+
+  @Test
   void aMapOutputLostWhileItsConsumerRunsIsRegeneratedByRunningItsProducerAgain() throws Exception {
     stack.installFaults(rule("{\"target\": \"s3\", \"operation\": \"GetObject\", \"key\": \"jobs/.+/s0/m0/a\\\\d+\\\\.arrows\","
         + " \"action\": \"deleteObject\", \"times\": 1}"));
@@ -306,6 +340,53 @@ class FaultMatrixTest {
   @Test
   void aCommitCutOffWithoutAnAnswerIsSettledByTheNextRun() throws Exception {
     assertWriteSurvives("tpch.f_cut", rule("{\"target\": \"commit\", \"key\": \"tpch\\\\.f_cut\", \"action\": \"crash\"}"));
+  }
+
+  @Test
+  void aCancelArrivingWhileAWriteFinalizesIsTooLateAndTheWriteCommitsOnce() throws Exception {
+    String table = "tpch.f_cancel_finalizing";
+    createEmpty(table);
+    // The coordinator waits in FINALIZING, before its commit, long enough for the cancel to land.
+    stack.installFaults(rule("{\"target\": \"coordinator\", \"operation\": \"FINALIZING\", \"action\": \"delay\","
+        + " \"seconds\": 3}"));
+    String jobId = stack.submitAsync("insert into " + table + " " + WRITE_QUERY, SMALL);
+    awaitState(jobId, "FINALIZING");
+    HttpResponse<byte[]> cancel = stack.send("DELETE", "/v1/queries/" + jobId, JSON_TYPE);
+    assertThat(cancel.statusCode()).as(new String(cancel.body())).isEqualTo(202);
+
+    JsonNode status = stack.awaitTerminal(jobId, Duration.ofMinutes(2));
+    assertThat(fired()).isEqualTo(1);
+    assertThat(status.get("state").asText()).as("a commit under way is not undone: " + status).isEqualTo("SUCCEEDED");
+    assertCommittedOnce(table, jobId, WRITE_QUERY, 2);
+    assertThat(stack.objectsLeftBy(jobId, Duration.ofSeconds(10))).as("no cancel marker or shuffle object left")
+        .isEmpty();
+  }
+
+  @Test
+  void aWriteWhoseTableGainedAnotherCommitSincePlanningCommitsOnTopOfIt() throws Exception {
+    String table = "tpch.f_concurrent";
+    String other = "select o_orderkey, o_custkey, o_orderstatus from tpch.orders where o_custkey >= 1400";
+    createEmpty(table);
+    // The first insert is planned and run against the empty table, then waits before its commit
+    // while a second insert commits.
+    stack.installFaults(rule("{\"target\": \"coordinator\", \"operation\": \"FINALIZING\", \"action\": \"delay\","
+        + " \"seconds\": 4}"));
+    String first = stack.submitAsync("insert into " + table + " " + WRITE_QUERY, SMALL);
+    awaitState(first, "FINALIZING");
+    HttpResponse<byte[]> second = stack.post("insert into " + table + " " + other, SMALL, JSON_TYPE);
+    assertThat(second.statusCode()).as(new String(second.body())).isEqualTo(200);
+    String secondId = JSON.readTree(second.body()).get("queryId").asText();
+    assertThat(stack.status(first).get("state").asText()).as("the concurrent commit landed in between")
+        .isEqualTo("FINALIZING");
+
+    JsonNode status = stack.awaitTerminal(first, Duration.ofMinutes(2));
+    assertThat(fired()).isEqualTo(1);
+    assertThat(status.get("state").asText()).as(status.toString()).isEqualTo("SUCCEEDED");
+    String both = WRITE_QUERY + " union all " + other;
+    assertCommittedOnce(table, first, both, 3);
+    assertCommittedOnce(table, secondId, both, 3);
+    assertThat(snapshotsOf(table).get(2).summary().get(IcebergCommitter.JOB_ID_PROPERTY)).as("committed last")
+        .isEqualTo(first);
   }
 
   @Test

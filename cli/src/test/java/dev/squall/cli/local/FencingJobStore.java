@@ -1,6 +1,7 @@
 package dev.squall.cli.local;
 
 import dev.squall.jobstore.AttemptState;
+import dev.squall.jobstore.ConcurrencySlot;
 import dev.squall.jobstore.JobRecord;
 import dev.squall.jobstore.JobState;
 import dev.squall.jobstore.JobStore;
@@ -121,6 +122,22 @@ final class FencingJobStore implements JobStore {
   @Override
   public List<TaskWinner> winners(String jobId) {
     return delegate.winners(jobId);
+  }
+
+  @Override
+  public Optional<ConcurrencySlot> acquireSlot(String pool, int capacity, String holder, Instant now,
+      Duration leaseFor) {
+    return delegate.acquireSlot(pool, capacity, holder, now, leaseFor);
+  }
+
+  @Override
+  public boolean releaseSlot(ConcurrencySlot slot) {
+    return delegate.releaseSlot(slot);
+  }
+
+  @Override
+  public List<ConcurrencySlot> heldSlots(String pool, Instant now) {
+    return delegate.heldSlots(pool, now);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.squall.coordinator.job;
 
+import dev.squall.coordinator.QueryProperties;
 import dev.squall.coordinator.api.PublicErrors;
 import dev.squall.coordinator.api.SquallException;
 import dev.squall.coordinator.commit.WriteCommitException;
@@ -181,7 +182,7 @@ public final class JobDriver {
         plan = plan != null ? plan : plans.load(jobId);
         Map<Integer, TaskResult[]> prior = priorWinners(plan);
         control = new StoreJobControl(store, clock, keeper, settings.withSuspendGrace(grace), handOffAt, hooks,
-            progressOf(plan, prior), () -> putCancelMarker(jobId), winnerRecords, publicErrors);
+            progressOf(plan, prior), () -> putCancelMarker(jobId), winnerRecords, publicErrors, slotsFor(job));
         winners = scheduler.run(plan, prior, control, Duration.between(clock.instant(), deadlineOf(job)));
         job = store.transition(keeper.lease(), JobState.RUNNING, JobState.FINALIZING,
             JobUpdate.progress(control.progress()), clock.instant());
@@ -279,6 +280,12 @@ public final class JobDriver {
     } finally {
       thread.shutdownNow();
     }
+  }
+
+  /** The concurrency slots the job's attempts hold: its own cap (a query property) and the account's. */
+  private StoreTaskSlots slotsFor(JobRecord job) {
+    return new StoreTaskSlots(store, clock, job.jobId(), QueryProperties.maxConcurrentTasks(job.properties()),
+        settings.accountConcurrentTasks(), settings.taskSlotLease());
   }
 
   private JobRecord current(String jobId, JobRecord fallback) {

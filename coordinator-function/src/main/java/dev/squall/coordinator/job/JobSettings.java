@@ -19,40 +19,70 @@ import java.time.Duration;
  *     planning cannot finish fails instead of being planned again by every invocation
  * @param maxInvocations most coordinator invocations that may take a job up (counted by the
  *     store's lease epoch, so across invocations); a job taken up more often fails
+ * @param accountConcurrentTasks cap on the task invocations running at once for all jobs of every
+ *     coordinator sharing the job store (slots of the store's account pool); keep it under the
+ *     account's Lambda concurrency minus what coordinators use
+ * @param taskSlotLease how long an attempt's concurrency slot is held unless given back: above
+ *     the longest a task invocation may wait for its answer, so that only a dead coordinator's slots
+ *     lapse
  */
 public record JobSettings(Duration syncWait, Duration lease, Duration handOffMargin, Duration suspendGrace,
-    Duration cancelPoll, Duration planningTimeout, int maxInvocations) {
+    Duration cancelPoll, Duration planningTimeout, int maxInvocations, int accountConcurrentTasks,
+    Duration taskSlotLease) {
+  /** The account cap unless configured: well under Lambda's default account concurrency of 1,000. */
+  public static final int DEFAULT_ACCOUNT_CONCURRENT_TASKS = 800;
+  /** Upper end of the account cap's range (the job store's largest slot pool). */
+  public static final int MAX_ACCOUNT_CONCURRENT_TASKS = 10_000;
+
 
   /**
    * 25 s sync wait, 30 s lease, hand over 90 s before the limit, 5 s grace, 250 ms cancel poll,
-   * 2 minutes of planning, 50 invocations.
+   * 2 minutes of planning, 50 invocations, 800 concurrent tasks per account, slots leased for 16
+   * minutes (Lambda's longest task, 15 minutes, plus a margin).
    */
   public static JobSettings defaults() {
     return new JobSettings(Duration.ofSeconds(25), Duration.ofSeconds(30), Duration.ofSeconds(90),
-        Duration.ofSeconds(5), Duration.ofMillis(250), Duration.ofMinutes(2), 50);
+        Duration.ofSeconds(5), Duration.ofMillis(250), Duration.ofMinutes(2), 50, DEFAULT_ACCOUNT_CONCURRENT_TASKS,
+        Duration.ofMinutes(16));
+  }
+
+  /** These settings with another account-wide task cap and slot lease. */
+  public JobSettings withAccountConcurrency(int tasks, Duration slotLease) {
+    if (tasks < 1 || tasks > MAX_ACCOUNT_CONCURRENT_TASKS) {
+      throw new IllegalArgumentException("Invalid account concurrent tasks: " + tasks + " (must be 1.."
+          + MAX_ACCOUNT_CONCURRENT_TASKS + ")");
+    }
+    return new JobSettings(syncWait, lease, handOffMargin, suspendGrace, cancelPoll, planningTimeout, maxInvocations,
+        tasks, slotLease);
   }
 
   public JobSettings withPlanningTimeout(Duration d) {
-    return new JobSettings(syncWait, lease, handOffMargin, suspendGrace, cancelPoll, d, maxInvocations);
+    return new JobSettings(syncWait, lease, handOffMargin, suspendGrace, cancelPoll, d, maxInvocations,
+        accountConcurrentTasks, taskSlotLease);
   }
 
   public JobSettings withMaxInvocations(int n) {
-    return new JobSettings(syncWait, lease, handOffMargin, suspendGrace, cancelPoll, planningTimeout, n);
+    return new JobSettings(syncWait, lease, handOffMargin, suspendGrace, cancelPoll, planningTimeout, n,
+        accountConcurrentTasks, taskSlotLease);
   }
 
   public JobSettings withSyncWait(Duration d) {
-    return new JobSettings(d, lease, handOffMargin, suspendGrace, cancelPoll, planningTimeout, maxInvocations);
+    return new JobSettings(d, lease, handOffMargin, suspendGrace, cancelPoll, planningTimeout, maxInvocations,
+        accountConcurrentTasks, taskSlotLease);
   }
 
   public JobSettings withLease(Duration d) {
-    return new JobSettings(syncWait, d, handOffMargin, suspendGrace, cancelPoll, planningTimeout, maxInvocations);
+    return new JobSettings(syncWait, d, handOffMargin, suspendGrace, cancelPoll, planningTimeout, maxInvocations,
+        accountConcurrentTasks, taskSlotLease);
   }
 
   public JobSettings withSuspendGrace(Duration d) {
-    return new JobSettings(syncWait, lease, handOffMargin, d, cancelPoll, planningTimeout, maxInvocations);
+    return new JobSettings(syncWait, lease, handOffMargin, d, cancelPoll, planningTimeout, maxInvocations,
+        accountConcurrentTasks, taskSlotLease);
   }
 
   public JobSettings withHandOffMargin(Duration d) {
-    return new JobSettings(syncWait, lease, d, suspendGrace, cancelPoll, planningTimeout, maxInvocations);
+    return new JobSettings(syncWait, lease, d, suspendGrace, cancelPoll, planningTimeout, maxInvocations,
+        accountConcurrentTasks, taskSlotLease);
   }
 }

@@ -3,6 +3,7 @@ package dev.squall.coordinator.job;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.squall.coordinator.api.PublicErrors;
 import dev.squall.coordinator.scheduler.JobControl;
+import dev.squall.coordinator.scheduler.TaskSlots;
 import dev.squall.jobstore.AttemptState;
 import dev.squall.jobstore.JobRecord;
 import dev.squall.jobstore.JobStore;
@@ -55,10 +56,12 @@ final class StoreJobControl implements JobControl {
   private boolean cancelSeen;
   private final Map<String, Integer> priorFailures = new HashMap<>();
   private final PublicErrors publicErrors;
+  private final TaskSlots slots;
 
   StoreJobControl(JobStore store, Clock clock, LeaseKeeper keeper, JobSettings settings, Instant handOffAt,
       DriverHooks hooks, List<StageProgress> initial, Runnable onCancel, WinnerRecords winners,
-      PublicErrors publicErrors) {
+      PublicErrors publicErrors, TaskSlots slots) {
+    this.slots = slots;
     this.publicErrors = publicErrors;
     this.winners = winners;
     this.onCancel = onCancel;
@@ -218,5 +221,10 @@ final class StoreJobControl implements JobControl {
     } catch (JobStoreException e) {
       LOG.warn("job {}: writing progress failed: {}", jobId(), e.getMessage());
     }
+  }
+
+  @Override
+  public TaskSlots slots() {
+    return slots;
   }
 }

@@ -72,6 +72,14 @@ public interface JobControl {
    */
   default void discardWinner(int stageId, int partition, int lostAttempt) {}
 
+  /**
+   * The concurrency slots an attempt of this job holds while it runs (job-wide and account-wide
+   * caps); none beyond the invoker's own by default.
+   */
+  default TaskSlots slots() {
+    return TaskSlots.UNLIMITED;
+  }
+
   /** A stage's count of tasks with a winner changed. */
   void progress(int stageId, int tasksDone, int tasksTotal);
 }

@@ -27,10 +27,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs a job's stage graph: a stage starts when every stage it reads has finished, all its tasks
- * at once (the invoker caps concurrency); a failed attempt runs again as a new attempt after a
- * backoff while the {@link RetryPolicy} allows; the first successful attempt of a partition wins
- * (recorded through {@link JobControl#recordWinner}, first writer wins across invocations) and
- * consumers read only winners' outputs.
+ * at once (the invoker caps concurrency per coordinator; each attempt also holds the job's
+ * {@link JobControl#slots() concurrency slots} while it runs, job-wide and account-wide); a failed
+ * attempt runs again as a new attempt after a backoff while the {@link RetryPolicy} allows; the
+ * first successful attempt of a partition wins (recorded through {@link JobControl#recordWinner},
+ * first writer wins across invocations) and consumers read only winners' outputs.
  *
  * <p>A consumer that finds a producer's shuffle output missing (MISSING_SHUFFLE_OUTPUT) is not
  * retried as it is: the producer task runs again as a new attempt, and the consumer runs after it
@@ -97,6 +98,9 @@ public final class StageScheduler {
     final Map<Integer, List<Long>> finishedNanos = new HashMap<>();
     /** Tasks that got a speculative attempt (one each). */
     final Set<String> speculated = new HashSet<>();
+    /** Concurrency slots of running attempts, by attempt key; written from invoker threads. */
+    final Map<String, TaskSlots.Held> slotsHeld = new ConcurrentHashMap<>();
+    final TaskSlots slots;
     final ScheduledExecutorService timer;
 
     Run(JobPlan plan, Map<Integer, TaskResult[]> prior, JobControl control) {
@@ -105,6 +109,7 @@ public final class StageScheduler {
       this.taskCounts = plan.taskCounts();
       this.topology = new StageTopology(plan.graph(), taskCounts);
       this.specs = new TaskSpecFactory(plan, topology);
+      this.slots = control.slots();
       for (var e : taskCounts.entrySet()) {
         if (e.getValue() == 0) {
           throw new IllegalArgumentException("invalid stage graph: stage " + e.getKey() + " has no tasks");
@@ -164,13 +169,30 @@ public final class StageScheduler {
 
     void send(TaskSpec spec) {
       TaskInvoker.StartGate gate = s -> {
-        boolean admitted = !stopped.get() && control.attemptStarted(s);
-        if (admitted) {
-          sentAt.put(key(s), System.nanoTime());
+        TaskSlots.Held held = stopped.get() ? null : takeSlots(s);
+        if (held == null) {
+          return false;
         }
-        return admitted;
+        boolean started = false;
+        try {
+          started = !stopped.get() && control.attemptStarted(s);
+        } finally {
+          if (!started) {
+            held.close(); // never sent: its slots go back at once
+          }
+        }
+        if (!started) {
+          return false;
+        }
+        slotsHeld.put(key(s), held);
+        sentAt.put(key(s), System.nanoTime());
+        return true;
       };
       invoker.invoke(spec, gate).whenComplete((result, error) -> {
+        TaskSlots.Held held = slotsHeld.remove(key(spec));
+        if (held != null) {
+          held.close();
+        }
         if (result == null && error == null) {
           done.add(new Completion(spec, null, false));
           return;
@@ -179,6 +201,16 @@ public final class StageScheduler {
             : LambdaTaskInvoker.failed(spec, ErrorCode.INTERNAL_ERROR, "task invocation failed: " + error);
         done.add(new Completion(spec, r, true));
       });
+    }
+
+    /** Waits for the attempt's concurrency slots on the invoker's thread; null when the run stopped first. */
+    TaskSlots.Held takeSlots(TaskSpec s) {
+      try {
+        return slots.acquire(s, stopped::get);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return null;
+      }
     }
 
     /** Applies one completion; returns a failure to throw, or null. */

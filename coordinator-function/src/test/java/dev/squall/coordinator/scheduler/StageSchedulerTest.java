@@ -2,33 +2,25 @@ package dev.squall.coordinator.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static dev.squall.coordinator.scheduler.FakeTasks.await;
+import static dev.squall.coordinator.scheduler.FakeTasks.failure;
+import static dev.squall.coordinator.scheduler.FakeTasks.mapOutput;
+import static dev.squall.coordinator.scheduler.FakeTasks.producersRead;
+import static dev.squall.coordinator.scheduler.FakeTasks.reduce;
+import static dev.squall.coordinator.scheduler.FakeTasks.sleep;
 
-import dev.squall.proto.v1.Compression;
-import dev.squall.proto.v1.Edge;
 import dev.squall.proto.v1.ErrorCode;
-import dev.squall.proto.v1.PartitionRange;
-import dev.squall.proto.v1.Partitioning;
-import dev.squall.proto.v1.ShuffleSegment;
-import dev.squall.proto.v1.Stage;
-import dev.squall.proto.v1.StageGraph;
-import dev.squall.proto.v1.TaskError;
 import dev.squall.proto.v1.TaskResult;
 import dev.squall.proto.v1.TaskSpec;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
-import org.apache.arrow.vector.types.pojo.Schema;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,144 +31,15 @@ class StageSchedulerTest {
   private static final RetryPolicy FAST = new RetryPolicy(4, Duration.ofMillis(1), Duration.ofMillis(5));
 
   private static JobPlan mapReducePlan() {
-    Partitioning single = Partitioning.newBuilder().setSingle(Partitioning.Single.getDefaultInstance()).build();
-    StageGraph graph = StageGraph.newBuilder()
-        .addStages(Stage.newBuilder().setStageId(0).setTaskCount(3))
-        .addStages(Stage.newBuilder().setStageId(1).setTaskCount(1))
-        .addEdges(Edge.newBuilder().setProducerStageId(0).setConsumerStageId(1).setConsumerInputIndex(0)
-            .setPartitioning(single))
-        .setRootStageId(1).build();
-    return new JobPlan("job-s", graph, Map.of(), "bucket", "jobs/job-s", Compression.LZ4_FRAME, 1 << 20, new Schema(List.of()), null);
-  }
-
-  /** Answers every spec through {@code behaviour}, on another thread; keeps every spec sent. */
-  private static final class FakeInvoker implements TaskInvoker {
-    final ConcurrentLinkedQueue<TaskSpec> sent = new ConcurrentLinkedQueue<>();
-    final Function<TaskSpec, TaskResult> behaviour;
-
-    FakeInvoker(Function<TaskSpec, TaskResult> behaviour) {
-      this.behaviour = behaviour;
-    }
-
-    /** Its own threads: a task that blocks must not hold up the others. */
-    final ExecutorService threads = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "fake-task");
-      t.setDaemon(true);
-      return t;
-    });
-
-    @Override
-    public CompletableFuture<TaskResult> invoke(TaskSpec spec, StartGate gate) {
-      return CompletableFuture.supplyAsync(() -> {
-        if (!gate.admit(spec)) {
-          return null;
-        }
-        sent.add(spec);
-        return behaviour.apply(spec);
-      }, threads);
-    }
-
-    List<Integer> attemptsOf(int stage, int partition) {
-      return sent.stream().filter(s -> s.getStageId() == stage && s.getPartition() == partition)
-          .map(TaskSpec::getAttempt).toList();
-    }
-  }
-
-  /** The job store's part, in memory: first-writer-wins winners, prior failures given by the test. */
-  private static final class FakeControl implements JobControl {
-    final Map<String, TaskResult> winners = new ConcurrentHashMap<>();
-    final Set<String> started = ConcurrentHashMap.newKeySet();
-    final List<String> discarded = new ArrayList<>();
-    final Map<String, Integer> priorFailures = new HashMap<>();
-
-    @Override
-    public int attemptBase() {
-      return 0;
-    }
-
-    @Override
-    public Directive check() {
-      return Directive.CONTINUE;
-    }
-
-    @Override
-    public Duration suspendGrace() {
-      return Duration.ofSeconds(1);
-    }
-
-    @Override
-    public Duration timeLeft() {
-      return Duration.ofMinutes(1);
-    }
-
-    @Override
-    public boolean attemptStarted(TaskSpec spec) {
-      return started.add(spec.getStageId() + "." + spec.getPartition() + "." + spec.getAttempt());
-    }
-
-    @Override
-    public void attemptFinished(TaskSpec spec, TaskResult result) {}
-
-    @Override
-    public TaskResult recordWinner(TaskResult result) {
-      return winners.computeIfAbsent(result.getStageId() + "." + result.getPartition(), k -> result);
-    }
-
-    @Override
-    public int priorFailures(int stageId, int partition) {
-      return priorFailures.getOrDefault(stageId + "." + partition, 0);
-    }
-
-    @Override
-    public void discardWinner(int stageId, int partition, int lostAttempt) {
-      String key = stageId + "." + partition;
-      if (winners.get(key).getAttempt() == lostAttempt) {
-        winners.remove(key);
-        discarded.add(key + "." + lostAttempt);
-      }
-    }
-
-    @Override
-    public void progress(int stageId, int tasksDone, int tasksTotal) {}
-  }
-
-  private static TaskResult.Builder resultOf(TaskSpec spec) {
-    return TaskResult.newBuilder().setJobId(spec.getJobId()).setStageId(spec.getStageId())
-        .setPartition(spec.getPartition()).setAttempt(spec.getAttempt());
-  }
-
-  private static TaskResult mapOutput(TaskSpec spec) {
-    return resultOf(spec).setOutputObjectKey("jobs/job-s/s0/m" + spec.getPartition() + "/a" + spec.getAttempt())
-        .addPartitions(PartitionRange.newBuilder().setPartition(0).setOffset(0).setLength(10).setRows(1)).build();
-  }
-
-  private static TaskResult failure(TaskSpec spec, ErrorCode code) {
-    return resultOf(spec).setError(TaskError.newBuilder().setCode(code).setMessage("injected " + code)).build();
-  }
-
-  /** The reducer: fails with MISSING_SHUFFLE_OUTPUT naming the first segment whose map output is in {@code lost}. */
-  private static TaskResult reduce(TaskSpec spec, Set<String> lost) {
-    for (ShuffleSegment s : spec.getInputs(0).getShuffle().getSegmentsList()) {
-      String id = s.getProducerStageId() + "." + s.getProducerPartition() + "." + s.getProducerAttempt();
-      if (lost.contains(id)) {
-        return resultOf(spec).setError(TaskError.newBuilder().setCode(ErrorCode.MISSING_SHUFFLE_OUTPUT)
-            .setMessage("missing map output " + id).setMissing(s)).build();
-      }
-    }
-    return resultOf(spec).setOutputObjectKey("jobs/job-s/s1/m0/a" + spec.getAttempt()).build();
-  }
-
-  private static List<String> producersRead(TaskSpec reducer) {
-    return reducer.getInputs(0).getShuffle().getSegmentsList().stream()
-        .map(s -> s.getProducerPartition() + "." + s.getProducerAttempt()).toList();
+    return FakeTasks.mapReducePlan("job-s", 3);
   }
 
   @Test
   void aLostMapOutputRunsItsProducerAgainAndThenTheConsumerReadingTheNewOutput() throws Exception {
     Set<String> lost = ConcurrentHashMap.newKeySet();
     lost.add("0.1.0"); // the first attempt of map task 1 wins, then its object disappears
-    FakeInvoker invoker = new FakeInvoker(spec -> spec.getStageId() == 0 ? mapOutput(spec) : reduce(spec, lost));
-    FakeControl control = new FakeControl();
+    FakeTasks.Invoker invoker = new FakeTasks.Invoker(spec -> spec.getStageId() == 0 ? mapOutput(spec) : reduce(spec, lost));
+    FakeTasks.Control control = new FakeTasks.Control();
 
     Map<Integer, TaskResult[]> winners = new StageScheduler(invoker, FAST)
         .run(mapReducePlan(), Map.of(), control, Duration.ofMinutes(1));
@@ -195,10 +58,10 @@ class StageSchedulerTest {
   @Test
   void outputLostMoreOftenThanTheRetryPolicyAllowsFailsTheJob() {
     // Every output of map task 2 is lost: the job must end, not loop.
-    FakeInvoker invoker = new FakeInvoker(spec -> spec.getStageId() == 0 ? mapOutput(spec)
+    FakeTasks.Invoker invoker = new FakeTasks.Invoker(spec -> spec.getStageId() == 0 ? mapOutput(spec)
         : reduce(spec, Set.of("0.2.0", "0.2.1", "0.2.2", "0.2.3", "0.2.4", "0.2.5")));
     JobFailedException failed = catchThrowableOfType(JobFailedException.class, () -> new StageScheduler(invoker, FAST)
-        .run(mapReducePlan(), Map.of(), new FakeControl(), Duration.ofMinutes(1)));
+        .run(mapReducePlan(), Map.of(), new FakeTasks.Control(), Duration.ofMinutes(1)));
     assertThat(failed).isNotNull();
     assertThat(failed.code()).isEqualTo(ErrorCode.MISSING_SHUFFLE_OUTPUT);
     assertThat(invoker.attemptsOf(0, 2)).hasSize(FAST.maxAttempts());
@@ -206,9 +69,9 @@ class StageSchedulerTest {
 
   @Test
   void aTasksRetryBudgetCountsTheFailuresOfEarlierInvocations() {
-    FakeInvoker invoker = new FakeInvoker(spec -> spec.getStageId() == 0 && spec.getPartition() == 2
+    FakeTasks.Invoker invoker = new FakeTasks.Invoker(spec -> spec.getStageId() == 0 && spec.getPartition() == 2
         ? failure(spec, ErrorCode.EXTERNAL) : spec.getStageId() == 0 ? mapOutput(spec) : reduce(spec, Set.of()));
-    FakeControl control = new FakeControl();
+    FakeTasks.Control control = new FakeTasks.Control();
     control.priorFailures.put("0.2", FAST.maxAttempts() - 1);
     JobFailedException failed = catchThrowableOfType(JobFailedException.class, () -> new StageScheduler(invoker, FAST)
         .run(mapReducePlan(), Map.of(), control, Duration.ofMinutes(1)));
@@ -218,11 +81,11 @@ class StageSchedulerTest {
 
   @Test
   void aTaskStoppedAtItsDeadlineIsRetriedAsANewAttempt() throws Exception {
-    FakeInvoker invoker = new FakeInvoker(spec -> spec.getStageId() == 0 && spec.getPartition() == 0
+    FakeTasks.Invoker invoker = new FakeTasks.Invoker(spec -> spec.getStageId() == 0 && spec.getPartition() == 0
         && spec.getAttempt() == 0 ? failure(spec, ErrorCode.TIMEOUT)
         : spec.getStageId() == 0 ? mapOutput(spec) : reduce(spec, Set.of()));
     Map<Integer, TaskResult[]> winners = new StageScheduler(invoker, FAST)
-        .run(mapReducePlan(), Map.of(), new FakeControl(), Duration.ofMinutes(1));
+        .run(mapReducePlan(), Map.of(), new FakeTasks.Control(), Duration.ofMinutes(1));
     assertThat(invoker.attemptsOf(0, 0)).containsExactly(0, 1);
     assertThat(winners.get(0)[0].getAttempt()).isEqualTo(1);
   }
@@ -230,7 +93,7 @@ class StageSchedulerTest {
   @Test
   void aStragglerIsOvertakenByItsSpeculativeCopyAndTheFirstSuccessWins() throws Exception {
     CountDownLatch straggler = new CountDownLatch(1);
-    FakeInvoker invoker = new FakeInvoker(spec -> {
+    FakeTasks.Invoker invoker = new FakeTasks.Invoker(spec -> {
       if (spec.getStageId() == 0 && spec.getPartition() == 2 && spec.getAttempt() == 0) {
         try {
           straggler.await(30, TimeUnit.SECONDS);
@@ -243,7 +106,7 @@ class StageSchedulerTest {
     SpeculationPolicy quick = new SpeculationPolicy(0.5, 2.0, Duration.ofMillis(200));
     Map<Integer, TaskResult[]> winners;
     try {
-      winners = new StageScheduler(invoker, FAST, quick).run(mapReducePlan(), Map.of(), new FakeControl(),
+      winners = new StageScheduler(invoker, FAST, quick).run(mapReducePlan(), Map.of(), new FakeTasks.Control(),
           Duration.ofMinutes(1));
     } finally {
       straggler.countDown();
@@ -256,9 +119,108 @@ class StageSchedulerTest {
 
   @Test
   void noSpeculativeCopyStartsBeforeMostOfTheStageHasFinished() throws Exception {
-    FakeInvoker invoker = new FakeInvoker(spec -> spec.getStageId() == 0 ? mapOutput(spec) : reduce(spec, Set.of()));
+    FakeTasks.Invoker invoker = new FakeTasks.Invoker(spec -> spec.getStageId() == 0 ? mapOutput(spec) : reduce(spec, Set.of()));
     new StageScheduler(invoker, FAST, new SpeculationPolicy(0.75, 2.0, Duration.ofSeconds(30)))
-        .run(mapReducePlan(), Map.of(), new FakeControl(), Duration.ofMinutes(1));
+        .run(mapReducePlan(), Map.of(), new FakeTasks.Control(), Duration.ofMinutes(1));
     assertThat(invoker.sent).hasSize(4); // three map tasks and the reducer, once each
+  }
+
+  @Test
+  void aTaskThatAlwaysFailsRunsAsManyAttemptsAsTheBudgetAllowsThenFailsTheJobWithItsError() {
+    FakeTasks.Invoker invoker = new FakeTasks.Invoker(spec -> spec.getStageId() == 0 && spec.getPartition() == 1
+        ? failure(spec, ErrorCode.EXTERNAL) : FakeTasks.succeed(spec));
+    JobFailedException failed = catchThrowableOfType(JobFailedException.class, () -> new StageScheduler(invoker, FAST)
+        .run(mapReducePlan(), Map.of(), new FakeTasks.Control(), Duration.ofMinutes(1)));
+    assertThat(failed.code()).isEqualTo(ErrorCode.EXTERNAL);
+    assertThat(invoker.attemptsOf(0, 1)).containsExactly(0, 1, 2, 3);
+    assertThat(invoker.attemptsOf(1, 0)).as("the reducer never started").isEmpty();
+  }
+
+  @Test
+  void aUserErrorIsNotRetried() {
+    FakeTasks.Invoker invoker = new FakeTasks.Invoker(spec -> spec.getStageId() == 0 && spec.getPartition() == 0
+        ? failure(spec, ErrorCode.USER_ERROR) : FakeTasks.succeed(spec));
+    JobFailedException failed = catchThrowableOfType(JobFailedException.class, () -> new StageScheduler(invoker, FAST)
+        .run(mapReducePlan(), Map.of(), new FakeTasks.Control(), Duration.ofMinutes(1)));
+    assertThat(failed.code()).isEqualTo(ErrorCode.USER_ERROR);
+    assertThat(invoker.attemptsOf(0, 0)).containsExactly(0);
+  }
+
+  @Test
+  void aCancelSeenByTheControlStartsNothingMoreAndAwaitsTheRunningAttempts() {
+    CountDownLatch mapsRunning = new CountDownLatch(3);
+    CountDownLatch release = new CountDownLatch(1);
+    FakeTasks.Invoker invoker = FakeTasks.heldUntil(mapsRunning, release);
+    FakeTasks.Control control = new FakeTasks.Control() {
+      @Override
+      public Directive check() {
+        if (mapsRunning.getCount() == 0) {
+          release.countDown(); // the running attempts end only after the cancel was seen
+          return Directive.CANCEL;
+        }
+        return Directive.CONTINUE;
+      }
+    };
+    JobFailedException failed = catchThrowableOfType(JobFailedException.class, () -> new StageScheduler(invoker, FAST)
+        .run(mapReducePlan(), Map.of(), control, Duration.ofMinutes(1)));
+    assertThat(failed.code()).isEqualTo(ErrorCode.CANCELLED);
+    assertThat(control.ended).as("every running attempt ended before the run did").hasSize(3);
+    assertThat(invoker.attemptsOf(1, 0)).as("the reducer never started").isEmpty();
+  }
+
+  @Test
+  void aLostLeaseSuspendsTheRunNamingTheAttemptsItAbandoned() {
+    CountDownLatch release = new CountDownLatch(1);
+    FakeTasks.Invoker invoker = new FakeTasks.Invoker(spec -> {
+      if (spec.getPartition() == 2) {
+        await(release);
+      }
+      return FakeTasks.succeed(spec);
+    });
+    FakeTasks.Control control = new FakeTasks.Control() {
+      @Override
+      public Directive check() {
+        // Once partition 2 was sent (an attempt not sent yet is simply not sent) and the others won.
+        return winners.size() == 2 && started.contains("0.2.0") ? Directive.SUSPEND : Directive.CONTINUE;
+      }
+
+      @Override
+      public Duration suspendGrace() {
+        return Duration.ofMillis(100);
+      }
+    };
+    try {
+      JobSuspendedException suspended = catchThrowableOfType(JobSuspendedException.class,
+          () -> new StageScheduler(invoker, FAST).run(mapReducePlan(), Map.of(), control, Duration.ofMinutes(1)));
+      assertThat(suspended.abandoned()).extracting(TaskSpec::getPartition).containsExactly(2);
+      assertThat(invoker.attemptsOf(1, 0)).isEmpty();
+    } finally {
+      release.countDown();
+    }
+  }
+
+  @Test
+  void everyAttemptHoldsItsSlotsWhileItRunsAndGivesThemBack() throws Exception {
+    AtomicInteger held = new AtomicInteger();
+    AtomicInteger mostHeld = new AtomicInteger();
+    Semaphore two = new Semaphore(2);
+    FakeTasks.Control control = new FakeTasks.Control();
+    control.slots = (spec, stop) -> {
+      two.acquire();
+      mostHeld.accumulateAndGet(held.incrementAndGet(), Math::max);
+      return () -> {
+        held.decrementAndGet();
+        two.release();
+      };
+    };
+    FakeTasks.Invoker invoker = new FakeTasks.Invoker(spec -> {
+      sleep(30);
+      return FakeTasks.succeed(spec);
+    });
+    new StageScheduler(invoker, FAST).run(FakeTasks.mapReducePlan("job-slots", 6), Map.of(), control,
+        Duration.ofMinutes(1));
+    assertThat(invoker.sent).hasSize(7);
+    assertThat(mostHeld.get()).isEqualTo(2);
+    assertThat(held.get()).as("every slot given back").isZero();
   }
 }

@@ -7,6 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import dev.squall.engine.EngineException;
 import dev.squall.engine.column.Column;
 import dev.squall.engine.testing.DuckDbOracle;
+import dev.squall.engine.io.HedgeSettings;
+import dev.squall.engine.io.HedgedFileIO;
+import dev.squall.engine.io.HedgedRequests;
+import java.io.InterruptedIOException;
+import java.io.RandomAccessFile;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.OutputFile;
+import org.apache.iceberg.io.RangeReadable;
+import org.apache.iceberg.io.SeekableInputStream;
 import dev.squall.engine.testing.LocalFileIO;
 import dev.squall.engine.testing.Rows;
 import dev.squall.proto.v1.ErrorCode;
@@ -242,6 +255,138 @@ class ParquetSplitReaderTest {
         .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USER_ERROR))
         .hasMessageContaining("st");
     assertThat(read(task, schema.select("id"), 10)).containsExactly(List.of(BigDecimal.ONE));
+  }
+
+  @Test
+  void aRangedReadDelayedFarPastItsPeersIsOvertakenByItsHedge() throws Exception {
+    Path file = ParquetFiles.writeAllTypes(dir.resolve("hedged.parquet"), ROWS, 19,
+        new ParquetFiles.Layout(WriterVersion.PARQUET_1_0, CompressionCodecName.SNAPPY, 3_000, 1_000, 4_096));
+    FileScanTask task = ParquetFiles.task(file, ParquetFiles.ICEBERG_SCHEMA, ROWS);
+    // The read of the first row group's column chunks (they start after the 4-byte magic) waits a minute once.
+    HedgedFileIO io = new HedgedFileIO(new SlowOnceFileIO(4, Duration.ofMinutes(1)),
+        new HedgedRequests(new HedgeSettings(95, Duration.ofMillis(20), Duration.ofMillis(300), 0.2)));
+    long start = System.nanoTime();
+    List<List<Object>> rows = new ArrayList<>();
+    try (ParquetSplitReader r = ParquetSplitReader.open(task, ParquetFiles.ICEBERG_SCHEMA, null, io, 8192)) {
+      Column[] out = new Column[ParquetFiles.ICEBERG_SCHEMA.columns().size()];
+      int n;
+      while ((n = r.next(out)) > 0) {
+        rows.addAll(rowsOf(out, n));
+      }
+    }
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the scan did not wait for the slow read")
+        .isLessThan(Duration.ofSeconds(30));
+    assertThat(io.hedged().hedgesWon()).isEqualTo(1);
+    assertThat(io.hedged().hedged()).isEqualTo(1);
+    assertNull(Rows.difference(duckdb(file), sortById(rows), true));
+  }
+
+  /**
+   * Local files whose streams read ranges ({@link RangeReadable}, as S3FileIO's do), the first
+   * ranged read at {@code slowAt} waiting {@code delay} (interruptibly): a GET that hangs once.
+   */
+  private static final class SlowOnceFileIO implements FileIO {
+    private final long slowAt;
+    private final Duration delay;
+    private final AtomicBoolean slowed = new AtomicBoolean();
+
+    SlowOnceFileIO(long slowAt, Duration delay) {
+      this.slowAt = slowAt;
+      this.delay = delay;
+    }
+
+    @Override
+    public InputFile newInputFile(String path) {
+      InputFile local = new LocalFileIO().newInputFile(path);
+      return new InputFile() {
+        @Override
+        public long getLength() {
+          return local.getLength();
+        }
+
+        @Override
+        public SeekableInputStream newStream() {
+          return new RangedStream(local.location().replaceFirst("^file:", ""));
+        }
+
+        @Override
+        public String location() {
+          return local.location();
+        }
+
+        @Override
+        public boolean exists() {
+          return local.exists();
+        }
+      };
+    }
+
+    @Override
+    public OutputFile newOutputFile(String path) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void deleteFile(String path) {
+      throw new UnsupportedOperationException();
+    }
+
+    private final class RangedStream extends SeekableInputStream implements RangeReadable {
+      private final RandomAccessFile raf;
+
+      RangedStream(String path) {
+        try {
+          raf = new RandomAccessFile(path, "r");
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+
+      @Override
+      public long getPos() throws IOException {
+        return raf.getFilePointer();
+      }
+
+      @Override
+      public void seek(long pos) throws IOException {
+        raf.seek(pos);
+      }
+
+      @Override
+      public int read() throws IOException {
+        return raf.read();
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        return raf.read(b, off, len);
+      }
+
+      @Override
+      public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
+        if (position == slowAt && slowed.compareAndSet(false, true)) {
+          try {
+            Thread.sleep(delay.toMillis());
+          } catch (InterruptedException e) {
+            throw new InterruptedIOException("cancelled");
+          }
+        }
+        raf.seek(position);
+        raf.readFully(buffer, offset, length);
+      }
+
+      @Override
+      public int readTail(byte[] buffer, int offset, int length) throws IOException {
+        int n = (int) Math.min(length, raf.length());
+        readFully(raf.length() - n, buffer, offset, n);
+        return n;
+      }
+
+      @Override
+      public void close() throws IOException {
+        raf.close();
+      }
+    }
   }
 
   /** The encodings of a column's chunks, from the file's footer. */

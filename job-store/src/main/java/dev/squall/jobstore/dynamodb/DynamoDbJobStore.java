@@ -1,6 +1,8 @@
 package dev.squall.jobstore.dynamodb;
 
 import dev.squall.jobstore.AttemptState;
+import dev.squall.jobstore.ConcurrencySlot;
+import dev.squall.jobstore.ConditionalJobStore;
 import dev.squall.jobstore.JobError;
 import dev.squall.jobstore.JobRecord;
 import dev.squall.jobstore.JobState;
@@ -10,12 +12,9 @@ import dev.squall.jobstore.JobStoreLimits;
 import dev.squall.jobstore.JobUpdate;
 import dev.squall.jobstore.Lease;
 import dev.squall.jobstore.NewJob;
-import dev.squall.jobstore.NoSuchJobException;
 import dev.squall.jobstore.StageProgress;
-import dev.squall.jobstore.StateConflictException;
 import dev.squall.jobstore.TaskAttempt;
 import dev.squall.jobstore.TaskWinner;
-import dev.squall.jobstore.WriteRefusals;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,8 +52,9 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 /**
  * The job store on one DynamoDB table (AWS SDK v2). Every write that advances a job is a single
  * {@code UpdateItem} or {@code PutItem} with a {@code ConditionExpression}; when DynamoDB refuses
- * it ({@code ConditionalCheckFailedException}) the item is read again, consistently, to throw the
- * exception the {@link JobStore} contract names. Every read is strongly consistent.
+ * it ({@code ConditionalCheckFailedException}) the protocol ({@link ConditionalJobStore}) reads the
+ * item again, consistently, to throw the exception the {@link JobStore} contract names. This class
+ * holds only the item layout and the conditional requests. Every read is strongly consistent.
  *
  * <h2>Table schema</h2>
  *
@@ -74,6 +74,12 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  *       {@code detail} B. Zero-padding makes the sort key order stage, partition, attempt.
  *   <li>Winner item, {@code item = "WINNER#<stage, 4 digits>#<partition, 6 digits>"}: {@code
  *       stage_id}, {@code partition_id}, {@code attempt} N, {@code result} B.
+ *   <li>Concurrency-slot item: partition {@code job_id = "#SLOTS#<pool>"}, {@code item =
+ *       "SLOT#<index, 5 digits>"}: {@code slot} N, {@code holder} S, {@code lease_expires_at} N
+ *       (epoch milliseconds); taken with a {@code PutItem} conditional on the item being absent or
+ *       its lease lapsed, freed with a {@code DeleteItem} conditional on holder and lease. Its TTL is
+ *       the lease's end plus a day. All slots of a pool share one partition (about 1,000 writes a
+ *       second), far above the rate at which Squall starts tasks.
  *   <li>Global secondary index {@value #UNFINISHED_INDEX} (keys only): partition key {@code sweep}
  *       (S), sort key {@code sweep_key} (S). A job item carries {@code sweep = "UNFINISHED"} from
  *       creation until its terminal transition removes it, so the index holds exactly the
@@ -105,7 +111,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * <p>Thread-safe (the SDK client is). {@link #close} closes the client only if the store was
  * told it owns it.
  */
-public final class DynamoDbJobStore implements JobStore {
+public final class DynamoDbJobStore extends ConditionalJobStore {
   private static final Logger LOG = LoggerFactory.getLogger(DynamoDbJobStore.class);
 
   /** The TTL attribute (epoch seconds). */
@@ -118,6 +124,10 @@ public final class DynamoDbJobStore implements JobStore {
   static final String JOB_ITEM = "JOB";
   private static final String ATTEMPT_PREFIX = "ATTEMPT#";
   private static final String WINNER_PREFIX = "WINNER#";
+  private static final String SLOT_PARTITION_PREFIX = "#SLOTS#";
+  private static final String SLOT_PREFIX = "SLOT#";
+  /** How long a slot item outlives its lease before TTL deletes it. */
+  private static final Duration SLOT_ITEM_EXTRA_LIFETIME = Duration.ofDays(1);
   private static final int MAX_ITEM_KB = 400;
   /** The sparse index of non-terminal jobs in creation order, for the sweep. */
   public static final String UNFINISHED_INDEX = "unfinished";
@@ -129,7 +139,6 @@ public final class DynamoDbJobStore implements JobStore {
 
   private final DynamoDbClient client;
   private final String table;
-  private final Duration retention;
   private final Duration taskItemLifetime;
   private final Clock clock;
   private final boolean ownsClient;
@@ -146,15 +155,14 @@ public final class DynamoDbJobStore implements JobStore {
    */
   public DynamoDbJobStore(DynamoDbClient client, String table, Duration retention, Duration taskItemLifetime,
       Clock clock, boolean ownsClient) {
+    super(retention);
     this.client = Objects.requireNonNull(client, "client");
     this.table = Objects.requireNonNull(table, "table");
-    this.retention = Objects.requireNonNull(retention, "retention");
     this.taskItemLifetime = Objects.requireNonNull(taskItemLifetime, "taskItemLifetime");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.ownsClient = ownsClient;
-    if (retention.isNegative() || taskItemLifetime.isNegative()) {
-      throw new IllegalArgumentException("Invalid retention " + retention + " or task item lifetime "
-          + taskItemLifetime + " (must not be negative)");
+    if (taskItemLifetime.isNegative()) {
+      throw new IllegalArgumentException("Invalid task item lifetime " + taskItemLifetime + " (must not be negative)");
     }
   }
 
@@ -262,8 +270,7 @@ public final class DynamoDbJobStore implements JobStore {
   // ---- jobs
 
   @Override
-  public JobRecord create(NewJob job, Instant now) {
-    JobStoreLimits.check(job);
+  protected Optional<JobRecord> insertJob(NewJob job, Instant now) {
     Map<String, AttributeValue> item = new HashMap<>();
     item.put(JOB_ID, s(job.jobId()));
     item.put(ITEM, s(JOB_ITEM));
@@ -283,15 +290,7 @@ public final class DynamoDbJobStore implements JobStore {
     item.put("progress", AttributeValue.fromL(List.of()));
     item.put(SWEEP, s(UNFINISHED));
     item.put(SWEEP_KEY, s(sweepKey(now, job.jobId())));
-    try {
-      client.putItem(r -> r.tableName(table).item(item).conditionExpression("attribute_not_exists(#k)")
-          .expressionAttributeNames(Map.of("#k", JOB_ID)));
-    } catch (ConditionalCheckFailedException e) {
-      throw new StateConflictException("Job " + job.jobId() + " exists already");
-    } catch (SdkException e) {
-      throw failure("create job " + job.jobId(), e);
-    }
-    return toJob(item);
+    return putIfAbsent(item, "create job " + job.jobId()) ? Optional.of(toJob(item)) : Optional.empty();
   }
 
   @Override
@@ -300,128 +299,80 @@ public final class DynamoDbJobStore implements JobStore {
   }
 
   @Override
-  public Optional<Lease> acquire(String jobId, String owner, Instant now, Duration leaseFor) {
-    Objects.requireNonNull(owner, "owner");
+  protected Optional<JobRecord> tryAcquire(String jobId, String owner, Instant now, Instant expires) {
     Expr x = new Expr();
     String nowV = x.value(n(now.toEpochMilli()));
     String ownerV = x.value(s(owner));
     String one = x.value(n(1));
     String update = "SET " + x.name("owner") + " = " + ownerV
-        + ", " + x.name("lease_expires_at") + " = " + x.value(n(now.plus(leaseFor).toEpochMilli()))
+        + ", " + x.name("lease_expires_at") + " = " + x.value(n(expires.toEpochMilli()))
         + ", " + x.name("updated_at") + " = " + nowV
         + ", " + x.name("lease_epoch") + " = " + x.name("lease_epoch") + " + " + one
         + ", " + x.name("version") + " = " + x.name("version") + " + " + one;
     String condition = "attribute_exists(" + x.name(JOB_ID) + ") AND " + notTerminal(x)
         + " AND (attribute_not_exists(" + x.name("owner") + ") OR " + x.name("lease_expires_at") + " <= " + nowV
         + " OR " + x.name("owner") + " = " + ownerV + ")";
-    try {
-      JobRecord job = updateJob(jobId, update, condition, x);
-      return Optional.of(new Lease(jobId, owner, job.leaseEpoch(), job.leaseExpiresAt()));
-    } catch (ConditionalCheckFailedException e) {
-      if (get(jobId).isEmpty()) {
-        throw new NoSuchJobException(jobId);
-      }
-      return Optional.empty();
-    } catch (SdkException e) {
-      throw failure("acquire job " + jobId, e);
-    }
+    return updateJob(jobId, update, condition, x, "acquire job " + jobId);
   }
 
   @Override
-  public Lease renew(Lease lease, Instant now, Duration leaseFor) {
+  protected boolean tryRenew(Lease lease, Instant now, Instant expires) {
     Expr x = new Expr();
-    Instant expires = now.plus(leaseFor);
     String update = "SET " + x.name("lease_expires_at") + " = " + x.value(n(expires.toEpochMilli()))
         + ", " + x.name("updated_at") + " = " + x.value(n(now.toEpochMilli()))
         + ", " + bump(x);
     String condition = holds(x, lease) + " AND " + notTerminal(x);
-    try {
-      JobRecord job = updateJob(lease.jobId(), update, condition, x);
-      return new Lease(lease.jobId(), lease.owner(), lease.epoch(), job.leaseExpiresAt());
-    } catch (ConditionalCheckFailedException e) {
-      throw WriteRefusals.leaseLost(lease, get(lease.jobId()));
-    } catch (SdkException e) {
-      throw failure("renew the lease of job " + lease.jobId(), e);
-    }
+    return updateJob(lease.jobId(), update, condition, x, "renew the lease of job " + lease.jobId()).isPresent();
   }
 
   @Override
-  public void release(Lease lease, Instant now) {
+  protected boolean tryRelease(Lease lease, Instant now) {
     Expr x = new Expr();
     String update = "SET " + x.name("updated_at") + " = " + x.value(n(now.toEpochMilli())) + ", " + bump(x)
         + " REMOVE " + x.name("owner") + ", " + x.name("lease_expires_at");
-    try {
-      updateJob(lease.jobId(), update, holds(x, lease), x);
-    } catch (ConditionalCheckFailedException e) {
-      LOG.debug("Lease of job {} (epoch {}) was lost before its release", lease.jobId(), lease.epoch());
-    } catch (SdkException e) {
-      throw failure("release the lease of job " + lease.jobId(), e);
-    }
+    return updateJob(lease.jobId(), update, holds(x, lease), x, "release the lease of job " + lease.jobId())
+        .isPresent();
   }
 
   @Override
-  public JobRecord transition(Lease lease, JobState from, JobState to, JobUpdate update, Instant now) {
-    if (!from.canMoveTo(to)) {
-      throw new StateConflictException("Job " + lease.jobId() + " may not move from " + from + " to " + to);
-    }
-    JobUpdate u = JobStoreLimits.check(lease.jobId(), update);
+  protected Optional<JobRecord> tryTransition(Lease lease, JobState from, JobState to, JobUpdate u, Instant now,
+      Terminal terminal) {
     Expr x = new Expr();
     List<String> sets = new ArrayList<>();
     List<String> removes = new ArrayList<>();
     sets.add(x.name("state") + " = " + x.value(s(to.name())));
     commonSets(x, sets, u, now);
-    if (to.isTerminal()) {
-      Instant expires = now.plus(retention);
-      sets.add(x.name("finished_at") + " = " + x.value(n(now.toEpochMilli())));
-      sets.add(x.name("expires_at_ms") + " = " + x.value(n(expires.toEpochMilli())));
-      sets.add(x.name(TTL_ATTRIBUTE) + " = " + x.value(n(ttlSeconds(expires))));
+    if (terminal != null) {
+      sets.add(x.name("finished_at") + " = " + x.value(n(terminal.finishedAt().toEpochMilli())));
+      sets.add(x.name("expires_at_ms") + " = " + x.value(n(terminal.expiresAt().toEpochMilli())));
+      sets.add(x.name(TTL_ATTRIBUTE) + " = " + x.value(n(ttlSeconds(terminal.expiresAt()))));
       removes.add(x.name("owner"));
       removes.add(x.name("lease_expires_at"));
       removes.add(x.name(SWEEP));
     }
     String expression = "SET " + String.join(", ", sets) + (removes.isEmpty() ? "" : " REMOVE " + String.join(", ", removes));
     String condition = holds(x, lease) + " AND " + x.name("state") + " = " + x.value(s(from.name()));
-    try {
-      return updateJob(lease.jobId(), expression, condition, x);
-    } catch (ConditionalCheckFailedException e) {
-      Optional<JobRecord> current = get(lease.jobId());
-      throw WriteRefusals.ofTransition(lease, current, from, to);
-    } catch (SdkException e) {
-      throw failure("move job " + lease.jobId() + " from " + from + " to " + to, e);
-    }
+    return updateJob(lease.jobId(), expression, condition, x, "move job " + lease.jobId() + " from " + from + " to "
+        + to);
   }
 
   @Override
-  public JobRecord update(Lease lease, JobUpdate update, Instant now) {
-    JobUpdate u = JobStoreLimits.check(lease.jobId(), update);
+  protected Optional<JobRecord> tryUpdate(Lease lease, JobUpdate u, Instant now) {
     Expr x = new Expr();
     List<String> sets = new ArrayList<>();
     commonSets(x, sets, u, now);
     String condition = holds(x, lease) + " AND " + notTerminal(x);
-    try {
-      return updateJob(lease.jobId(), "SET " + String.join(", ", sets), condition, x);
-    } catch (ConditionalCheckFailedException e) {
-      Optional<JobRecord> current = get(lease.jobId());
-      throw WriteRefusals.ofUpdate(lease, current);
-    } catch (SdkException e) {
-      throw failure("update job " + lease.jobId(), e);
-    }
+    return updateJob(lease.jobId(), "SET " + String.join(", ", sets), condition, x, "update job " + lease.jobId());
   }
 
   @Override
-  public JobRecord requestCancel(String jobId, Instant now) {
+  protected Optional<JobRecord> tryRequestCancel(String jobId, Instant now) {
     Expr x = new Expr();
     String update = "SET " + x.name("cancel_requested") + " = " + x.value(AttributeValue.fromBool(true))
         + ", " + x.name("updated_at") + " = " + x.value(n(now.toEpochMilli())) + ", " + bump(x);
     String condition = "attribute_exists(" + x.name(JOB_ID) + ") AND " + notTerminal(x)
         + " AND " + x.name("cancel_requested") + " = " + x.value(AttributeValue.fromBool(false));
-    try {
-      return updateJob(jobId, update, condition, x);
-    } catch (ConditionalCheckFailedException e) {
-      return get(jobId).orElseThrow(() -> new NoSuchJobException(jobId));
-    } catch (SdkException e) {
-      throw failure("request cancel of job " + jobId, e);
-    }
+    return updateJob(jobId, update, condition, x, "request cancel of job " + jobId);
   }
 
   /**
@@ -433,14 +384,8 @@ public final class DynamoDbJobStore implements JobStore {
    * created a moment ago may be missing until the next sweep.
    */
   @Override
-  public List<JobRecord> unfinished(int limit) {
-    if (limit < 0) {
-      throw new IllegalArgumentException("Invalid limit: " + limit);
-    }
+  protected List<JobRecord> listUnfinished(int limit) {
     List<JobRecord> jobs = new ArrayList<>();
-    if (limit == 0) {
-      return jobs;
-    }
     QueryRequest request = QueryRequest.builder().tableName(table).indexName(UNFINISHED_INDEX)
         .keyConditionExpression("#p = :p")
         .expressionAttributeNames(Map.of("#p", SWEEP))
@@ -464,40 +409,20 @@ public final class DynamoDbJobStore implements JobStore {
   // ---- attempts and winners
 
   @Override
-  public void attemptStarted(String jobId, int stageId, int partition, int attempt, long leaseEpoch, Instant now) {
-    JobStoreLimits.checkTask(stageId, partition, attempt);
+  protected boolean insertAttempt(String jobId, int stageId, int partition, int attempt, long leaseEpoch,
+      Instant now) {
     Map<String, AttributeValue> item = taskItem(jobId, attemptKey(stageId, partition, attempt), stageId, partition,
         now);
     item.put("attempt", n(attempt));
     item.put("lease_epoch", n(leaseEpoch));
     item.put("state", s(AttemptState.RUNNING.name()));
     item.put("started_at", n(now.toEpochMilli()));
-    try {
-      client.putItem(r -> r.tableName(table).item(item).conditionExpression("attribute_not_exists(#k)")
-          .expressionAttributeNames(Map.of("#k", JOB_ID)));
-    } catch (ConditionalCheckFailedException e) {
-      throw new StateConflictException("Attempt " + attempt + " of task " + stageId + "/" + partition + " of job "
-          + jobId + " was recorded before");
-    } catch (SdkException e) {
-      throw failure("record the start of attempt " + attempt + " of task " + stageId + "/" + partition, e);
-    }
+    return putIfAbsent(item, "record the start of attempt " + attempt + " of task " + stageId + "/" + partition);
   }
 
-  /**
-   * {@inheritDoc}
-   *
-   * <p>An attempt whose start was not recorded gets lease epoch 0 and a null start time. Finishing
-   * an attempt again in the same state only overwrites the detail; finishing it in the other state
-   * is refused with {@link StateConflictException}.
-   */
   @Override
-  public void attemptFinished(String jobId, int stageId, int partition, int attempt, AttemptState state,
+  protected boolean endAttempt(String jobId, int stageId, int partition, int attempt, AttemptState state,
       byte[] detail, Instant now) {
-    JobStoreLimits.checkTask(stageId, partition, attempt);
-    JobStoreLimits.checkDetail(jobId, stageId, partition, attempt, detail);
-    if (state == AttemptState.RUNNING) {
-      throw new IllegalArgumentException("An attempt finishes as SUCCEEDED or FAILED, not RUNNING");
-    }
     Expr x = new Expr();
     String stateV = x.value(s(state.name()));
     List<String> sets = new ArrayList<>();
@@ -522,9 +447,9 @@ public final class DynamoDbJobStore implements JobStore {
         .expressionAttributeNames(x.names).expressionAttributeValues(x.values).build();
     try {
       client.updateItem(request);
+      return true;
     } catch (ConditionalCheckFailedException e) {
-      throw new StateConflictException("Attempt " + attempt + " of task " + stageId + "/" + partition + " of job "
-          + jobId + " finished before in another state than " + state);
+      return false;
     } catch (SdkException e) {
       throw failure("record the end of attempt " + attempt + " of task " + stageId + "/" + partition, e);
     }
@@ -542,33 +467,25 @@ public final class DynamoDbJobStore implements JobStore {
   }
 
   @Override
-  public TaskWinner recordWinner(String jobId, int stageId, int partition, int attempt, byte[] result) {
-    JobStoreLimits.checkTask(stageId, partition, attempt);
-    Objects.requireNonNull(result, "result");
-    JobStoreLimits.checkResult(jobId, stageId, partition, attempt, result);
+  protected TaskWinner insertWinnerIfAbsent(String jobId, int stageId, int partition, int attempt, byte[] result) {
     String sortKey = winnerKey(stageId, partition);
     Map<String, AttributeValue> item = taskItem(jobId, sortKey, stageId, partition, clock.instant());
     item.put("attempt", n(attempt));
     item.put("result", b(result));
-    try {
-      client.putItem(r -> r.tableName(table).item(item).conditionExpression("attribute_not_exists(#k)")
-          .expressionAttributeNames(Map.of("#k", JOB_ID)));
+    if (putIfAbsent(item, "record the winner of task " + stageId + "/" + partition + " of job " + jobId)) {
       return new TaskWinner(jobId, stageId, partition, attempt, result.clone());
-    } catch (ConditionalCheckFailedException e) {
-      Map<String, AttributeValue> winner = readItem(jobId, sortKey, "read the winner of task " + stageId + "/"
-          + partition).orElseThrow(() -> new JobStoreException("The winner of task " + stageId + "/" + partition
-              + " of job " + jobId + " was refused as existing but cannot be read"));
-      return new TaskWinner(jobId, stageId, partition, intOf(winner, "attempt"), bytesOf(winner, "result"));
-    } catch (SdkException e) {
-      throw failure("record the winner of task " + stageId + "/" + partition + " of job " + jobId, e);
     }
+    Map<String, AttributeValue> winner = readItem(jobId, sortKey, "read the winner of task " + stageId + "/"
+        + partition).orElseThrow(() -> new JobStoreException("The winner of task " + stageId + "/" + partition
+            + " of job " + jobId + " was refused as existing but cannot be read"));
+    return new TaskWinner(jobId, stageId, partition, intOf(winner, "attempt"), bytesOf(winner, "result"));
   }
 
   @Override
-  public boolean discardWinner(String jobId, int stageId, int partition, int lostAttempt) {
+  protected boolean deleteWinner(String jobId, int stageId, int partition, int attempt) {
     try {
       client.deleteItem(r -> r.tableName(table).key(key(jobId, winnerKey(stageId, partition)))
-          .conditionExpression("attempt = :a").expressionAttributeValues(Map.of(":a", n(lostAttempt))));
+          .conditionExpression("attempt = :a").expressionAttributeValues(Map.of(":a", n(attempt))));
       return true;
     } catch (ConditionalCheckFailedException e) {
       return false;
@@ -585,6 +502,76 @@ public final class DynamoDbJobStore implements JobStore {
           bytesOf(item, "result")));
     }
     return out;
+  }
+
+  // ---- concurrency slots
+
+  @Override
+  protected List<ConcurrencySlot> readSlots(String pool) {
+    List<ConcurrencySlot> out = new ArrayList<>();
+    for (Map<String, AttributeValue> item : queryPrefix(slotPartition(pool), SLOT_PREFIX, "read slot pool " + pool)) {
+      out.add(new ConcurrencySlot(pool, intOf(item, "slot"), stringOf(item, "holder"),
+          instantOf(item, "lease_expires_at")));
+    }
+    return out;
+  }
+
+  @Override
+  protected boolean tryTakeSlot(String pool, int index, String holder, Instant now, Instant expires) {
+    Map<String, AttributeValue> item = new HashMap<>(key(slotPartition(pool), slotKey(index)));
+    item.put("slot", n(index));
+    item.put("holder", s(holder));
+    item.put("lease_expires_at", n(expires.toEpochMilli()));
+    item.put(TTL_ATTRIBUTE, n(ttlSeconds(expires.plus(SLOT_ITEM_EXTRA_LIFETIME))));
+    try {
+      client.putItem(r -> r.tableName(table).item(item)
+          .conditionExpression("attribute_not_exists(#k) OR #e <= :now")
+          .expressionAttributeNames(Map.of("#k", JOB_ID, "#e", "lease_expires_at"))
+          .expressionAttributeValues(Map.of(":now", n(now.toEpochMilli()))));
+      return true;
+    } catch (ConditionalCheckFailedException e) {
+      return false;
+    } catch (SdkException e) {
+      throw failure("take slot " + index + " of pool " + pool, e);
+    }
+  }
+
+  @Override
+  protected boolean tryFreeSlot(ConcurrencySlot slot) {
+    try {
+      client.deleteItem(r -> r.tableName(table).key(key(slotPartition(slot.pool()), slotKey(slot.index())))
+          .conditionExpression("#h = :h AND #e = :e")
+          .expressionAttributeNames(Map.of("#h", "holder", "#e", "lease_expires_at"))
+          .expressionAttributeValues(Map.of(":h", s(slot.holder()), ":e", n(slot.expiresAt().toEpochMilli()))));
+      return true;
+    } catch (ConditionalCheckFailedException e) {
+      return false;
+    } catch (SdkException e) {
+      throw failure("free slot " + slot.index() + " of pool " + slot.pool(), e);
+    }
+  }
+
+  /** The partition key of a slot pool's items; {@code #} keeps it apart from job ids, which never start with it. */
+  static String slotPartition(String pool) {
+    return SLOT_PARTITION_PREFIX + pool;
+  }
+
+  /** The sort key of a slot item. */
+  static String slotKey(int index) {
+    return String.format("%s%05d", SLOT_PREFIX, index);
+  }
+
+  /** Puts an item unless one with its key exists; false when one does. */
+  private boolean putIfAbsent(Map<String, AttributeValue> item, String what) {
+    try {
+      client.putItem(r -> r.tableName(table).item(item).conditionExpression("attribute_not_exists(#k)")
+          .expressionAttributeNames(Map.of("#k", JOB_ID)));
+      return true;
+    } catch (ConditionalCheckFailedException e) {
+      return false;
+    } catch (SdkException e) {
+      throw failure(what, e);
+    }
   }
 
   /** Does nothing: DynamoDB TTL on {@link #TTL_ATTRIBUTE} deletes expired items. */
@@ -695,13 +682,19 @@ public final class DynamoDbJobStore implements JobStore {
     }
   }
 
-  /** One conditional UpdateItem on the job item; returns the job after the write. */
-  private JobRecord updateJob(String jobId, String update, String condition, Expr x) {
+  /** One conditional UpdateItem on the job item; the job after the write, or empty when the condition refused it. */
+  private Optional<JobRecord> updateJob(String jobId, String update, String condition, Expr x, String what) {
     UpdateItemRequest request = UpdateItemRequest.builder().tableName(table).key(key(jobId, JOB_ITEM))
         .updateExpression(update).conditionExpression(condition)
         .expressionAttributeNames(x.names).expressionAttributeValues(x.values)
         .returnValues(ReturnValue.ALL_NEW).build();
-    return toJob(client.updateItem(request).attributes());
+    try {
+      return Optional.of(toJob(client.updateItem(request).attributes()));
+    } catch (ConditionalCheckFailedException e) {
+      return Optional.empty();
+    } catch (SdkException e) {
+      throw failure(what, e);
+    }
   }
 
   private Optional<Map<String, AttributeValue>> readItem(String jobId, String sortKey, String what) {

@@ -4,21 +4,18 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.squall.jobstore.AttemptState;
+import dev.squall.jobstore.ConcurrencySlot;
+import dev.squall.jobstore.ConditionalJobStore;
 import dev.squall.jobstore.JobError;
 import dev.squall.jobstore.JobRecord;
 import dev.squall.jobstore.JobState;
-import dev.squall.jobstore.JobStore;
 import dev.squall.jobstore.JobStoreException;
-import dev.squall.jobstore.JobStoreLimits;
 import dev.squall.jobstore.JobUpdate;
 import dev.squall.jobstore.Lease;
 import dev.squall.jobstore.NewJob;
-import dev.squall.jobstore.NoSuchJobException;
 import dev.squall.jobstore.StageProgress;
-import dev.squall.jobstore.StateConflictException;
 import dev.squall.jobstore.TaskAttempt;
 import dev.squall.jobstore.TaskWinner;
-import dev.squall.jobstore.WriteRefusals;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,13 +24,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -58,9 +53,16 @@ import org.sqlite.SQLiteConfig;
  * front so that two writers never deadlock upgrading read locks. Several stores (or processes) may
  * open the same file. A store keeps a small pool of connections and is thread-safe.
  *
- * <p>Expired jobs stay until {@link #purgeExpired} deletes them with their attempts and winners.
+ * <p>Concurrency slots are rows of {@code slots} (key pool, slot; holder and lease expiry); a slot
+ * is taken with {@code INSERT ... ON CONFLICT DO UPDATE ... WHERE expires_at <= now}.
+ *
+ * <p>The protocol (checks, allowed transitions, refusal diagnosis) is {@link ConditionalJobStore}'s;
+ * this class holds only the statements.
+ *
+ * <p>Expired jobs stay until {@link #purgeExpired} deletes them with their attempts and winners
+ * (and lapsed slots).
  */
-public final class SqliteJobStore implements JobStore {
+public final class SqliteJobStore extends ConditionalJobStore {
   private static final Logger LOG = LoggerFactory.getLogger(SqliteJobStore.class);
   private static final int POOL_SIZE = 4;
   private static final int BUSY_TIMEOUT_MILLIS = 30_000;
@@ -75,18 +77,14 @@ public final class SqliteJobStore implements JobStore {
 
   private final Path file;
   private final boolean deleteOnClose;
-  private final Duration retention;
   private final BlockingQueue<Connection> pool = new ArrayBlockingQueue<>(POOL_SIZE);
   private final List<Connection> all = new ArrayList<>();
   private volatile boolean closed;
 
   private SqliteJobStore(Path file, boolean deleteOnClose, Duration retention) {
+    super(retention);
     this.file = file;
     this.deleteOnClose = deleteOnClose;
-    this.retention = Objects.requireNonNull(retention, "retention");
-    if (retention.isNegative()) {
-      throw new IllegalArgumentException("Invalid retention: " + retention + " (must not be negative)");
-    }
     try {
       for (int i = 0; i < POOL_SIZE; i++) {
         Connection c = connect(file);
@@ -164,14 +162,15 @@ public final class SqliteJobStore implements JobStore {
         s.executeUpdate("CREATE TABLE IF NOT EXISTS winners ("
             + " job_id TEXT NOT NULL, stage_id INTEGER NOT NULL, partition_id INTEGER NOT NULL,"
             + " attempt INTEGER NOT NULL, result BLOB NOT NULL, PRIMARY KEY (job_id, stage_id, partition_id))");
+        s.executeUpdate("CREATE TABLE IF NOT EXISTS slots (pool TEXT NOT NULL, slot INTEGER NOT NULL,"
+            + " holder TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (pool, slot))");
       }
       return null;
     });
   }
 
   @Override
-  public JobRecord create(NewJob job, Instant now) {
-    JobStoreLimits.check(job);
+  protected Optional<JobRecord> insertJob(NewJob job, Instant now) {
     long t = now.toEpochMilli();
     return write("create job " + job.jobId(), c -> {
       try (PreparedStatement ps = c.prepareStatement("INSERT INTO jobs (" + JOB_COLUMNS + ")"
@@ -183,11 +182,8 @@ public final class SqliteJobStore implements JobStore {
         ps.setLong(4, t);
         ps.setLong(5, t);
         ps.setString(6, job.caller());
-        if (ps.executeUpdate() == 0) {
-          throw new StateConflictException("Job " + job.jobId() + " exists already");
-        }
+        return ps.executeUpdate() == 0 ? Optional.<JobRecord>empty() : read(c, job.jobId());
       }
-      return read(c, job.jobId()).orElseThrow();
     });
   }
 
@@ -197,112 +193,56 @@ public final class SqliteJobStore implements JobStore {
   }
 
   @Override
-  public Optional<Lease> acquire(String jobId, String owner, Instant now, Duration leaseFor) {
-    Objects.requireNonNull(owner, "owner");
+  protected Optional<JobRecord> tryAcquire(String jobId, String owner, Instant now, Instant expires) {
     long t = now.toEpochMilli();
-    Instant expires = now.plus(leaseFor);
-    return write("acquire job " + jobId, c -> {
-      try (PreparedStatement ps = c.prepareStatement("UPDATE jobs SET owner = ?, lease_epoch = lease_epoch + 1,"
-          + " lease_expires_at = ?, version = version + 1, updated_at = ?"
-          + " WHERE job_id = ? AND state NOT IN " + TERMINAL
-          + " AND (owner IS NULL OR lease_expires_at <= ? OR owner = ?)")) {
-        ps.setString(1, owner);
-        ps.setLong(2, expires.toEpochMilli());
-        ps.setLong(3, t);
-        ps.setString(4, jobId);
-        ps.setLong(5, t);
-        ps.setString(6, owner);
-        int n = ps.executeUpdate();
-        JobRecord job = read(c, jobId).orElseThrow(() -> new NoSuchJobException(jobId));
-        if (n == 0) {
-          return Optional.<Lease>empty();
-        }
-        return Optional.of(new Lease(jobId, owner, job.leaseEpoch(), job.leaseExpiresAt()));
-      }
-    });
+    return writeThenRead("acquire job " + jobId, jobId, "UPDATE jobs SET owner = ?, lease_epoch = lease_epoch + 1,"
+        + " lease_expires_at = ?, version = version + 1, updated_at = ?"
+        + " WHERE job_id = ? AND state NOT IN " + TERMINAL
+        + " AND (owner IS NULL OR lease_expires_at <= ? OR owner = ?)",
+        List.of(owner, expires.toEpochMilli(), t, jobId, t, owner));
   }
 
   @Override
-  public Lease renew(Lease lease, Instant now, Duration leaseFor) {
-    Instant expires = now.plus(leaseFor);
-    return write("renew lease of job " + lease.jobId(), c -> {
-      try (PreparedStatement ps = c.prepareStatement("UPDATE jobs SET lease_expires_at = ?, version = version + 1,"
-          + " updated_at = ? WHERE job_id = ? AND lease_epoch = ? AND owner = ? AND state NOT IN " + TERMINAL)) {
-        ps.setLong(1, expires.toEpochMilli());
-        ps.setLong(2, now.toEpochMilli());
-        ps.setString(3, lease.jobId());
-        ps.setLong(4, lease.epoch());
-        ps.setString(5, lease.owner());
-        if (ps.executeUpdate() == 0) {
-          throw WriteRefusals.leaseLost(lease, read(c, lease.jobId()));
-        }
-      }
-      return new Lease(lease.jobId(), lease.owner(), lease.epoch(), Instant.ofEpochMilli(expires.toEpochMilli()));
-    });
+  protected boolean tryRenew(Lease lease, Instant now, Instant expires) {
+    return write("renew lease of job " + lease.jobId(), c -> execute(c, "UPDATE jobs SET lease_expires_at = ?,"
+        + " version = version + 1, updated_at = ? WHERE job_id = ? AND lease_epoch = ? AND owner = ?"
+        + " AND state NOT IN " + TERMINAL,
+        List.of(expires.toEpochMilli(), now.toEpochMilli(), lease.jobId(), lease.epoch(), lease.owner())) == 1);
   }
 
   @Override
-  public void release(Lease lease, Instant now) {
-    write("release lease of job " + lease.jobId(), c -> {
-      try (PreparedStatement ps = c.prepareStatement("UPDATE jobs SET owner = NULL, lease_expires_at = NULL,"
-          + " version = version + 1, updated_at = ? WHERE job_id = ? AND lease_epoch = ? AND owner = ?")) {
-        ps.setLong(1, now.toEpochMilli());
-        ps.setString(2, lease.jobId());
-        ps.setLong(3, lease.epoch());
-        ps.setString(4, lease.owner());
-        ps.executeUpdate();
-      }
-      return null;
-    });
+  protected boolean tryRelease(Lease lease, Instant now) {
+    return write("release lease of job " + lease.jobId(), c -> execute(c, "UPDATE jobs SET owner = NULL,"
+        + " lease_expires_at = NULL, version = version + 1, updated_at = ?"
+        + " WHERE job_id = ? AND lease_epoch = ? AND owner = ?",
+        List.of(now.toEpochMilli(), lease.jobId(), lease.epoch(), lease.owner())) == 1);
   }
 
   @Override
-  public JobRecord transition(Lease lease, JobState from, JobState to, JobUpdate update, Instant now) {
-    if (!from.canMoveTo(to)) {
-      throw new StateConflictException("Job " + lease.jobId() + " may not move from " + from + " to " + to);
+  protected Optional<JobRecord> tryTransition(Lease lease, JobState from, JobState to, JobUpdate u, Instant now,
+      Terminal terminal) {
+    List<Object> params = new ArrayList<>();
+    StringBuilder set = new StringBuilder("state = ?");
+    params.add(to.name());
+    appendCommonSets(set, params, u, now);
+    if (terminal != null) {
+      set.append(", owner = NULL, lease_expires_at = NULL, finished_at = ?, expires_at = ?");
+      params.add(terminal.finishedAt().toEpochMilli());
+      params.add(terminal.expiresAt().toEpochMilli());
     }
-    JobUpdate u = JobStoreLimits.check(lease.jobId(), update);
-    return write("move job " + lease.jobId() + " from " + from + " to " + to, c -> {
-      List<Object> params = new ArrayList<>();
-      StringBuilder set = new StringBuilder("state = ?");
-      params.add(to.name());
-      appendCommonSets(set, params, u, now);
-      if (to.isTerminal()) {
-        set.append(", owner = NULL, lease_expires_at = NULL, finished_at = ?, expires_at = ?");
-        params.add(now.toEpochMilli());
-        params.add(now.plus(retention).toEpochMilli());
-      }
-      String sql = "UPDATE jobs SET " + set + " WHERE job_id = ? AND lease_epoch = ? AND owner = ? AND state = ?";
-      params.add(lease.jobId());
-      params.add(lease.epoch());
-      params.add(lease.owner());
-      params.add(from.name());
-      if (execute(c, sql, params) == 0) {
-        Optional<JobRecord> current = read(c, lease.jobId());
-        throw WriteRefusals.ofTransition(lease, current, from, to);
-      }
-      return read(c, lease.jobId()).orElseThrow();
-    });
+    params.addAll(List.of(lease.jobId(), lease.epoch(), lease.owner(), from.name()));
+    return writeThenRead("move job " + lease.jobId() + " from " + from + " to " + to, lease.jobId(),
+        "UPDATE jobs SET " + set + " WHERE job_id = ? AND lease_epoch = ? AND owner = ? AND state = ?", params);
   }
 
   @Override
-  public JobRecord update(Lease lease, JobUpdate update, Instant now) {
-    JobUpdate u = JobStoreLimits.check(lease.jobId(), update);
-    return write("update job " + lease.jobId(), c -> {
-      List<Object> params = new ArrayList<>();
-      StringBuilder set = new StringBuilder("state = state");
-      appendCommonSets(set, params, u, now);
-      String sql = "UPDATE jobs SET " + set + " WHERE job_id = ? AND lease_epoch = ? AND owner = ?"
-          + " AND state NOT IN " + TERMINAL;
-      params.add(lease.jobId());
-      params.add(lease.epoch());
-      params.add(lease.owner());
-      if (execute(c, sql, params) == 0) {
-        Optional<JobRecord> current = read(c, lease.jobId());
-        throw WriteRefusals.ofUpdate(lease, current);
-      }
-      return read(c, lease.jobId()).orElseThrow();
-    });
+  protected Optional<JobRecord> tryUpdate(Lease lease, JobUpdate u, Instant now) {
+    List<Object> params = new ArrayList<>();
+    StringBuilder set = new StringBuilder("state = state");
+    appendCommonSets(set, params, u, now);
+    params.addAll(List.of(lease.jobId(), lease.epoch(), lease.owner()));
+    return writeThenRead("update job " + lease.jobId(), lease.jobId(), "UPDATE jobs SET " + set
+        + " WHERE job_id = ? AND lease_epoch = ? AND owner = ? AND state NOT IN " + TERMINAL, params);
   }
 
   /** Appends the version bump, the update time and the update's non-null fields. */
@@ -331,23 +271,19 @@ public final class SqliteJobStore implements JobStore {
   }
 
   @Override
-  public JobRecord requestCancel(String jobId, Instant now) {
-    return write("request cancel of job " + jobId, c -> {
-      try (PreparedStatement ps = c.prepareStatement("UPDATE jobs SET cancel_requested = 1, version = version + 1,"
-          + " updated_at = ? WHERE job_id = ? AND cancel_requested = 0 AND state NOT IN " + TERMINAL)) {
-        ps.setLong(1, now.toEpochMilli());
-        ps.setString(2, jobId);
-        ps.executeUpdate();
-      }
-      return read(c, jobId).orElseThrow(() -> new NoSuchJobException(jobId));
-    });
+  protected Optional<JobRecord> tryRequestCancel(String jobId, Instant now) {
+    return writeThenRead("request cancel of job " + jobId, jobId, "UPDATE jobs SET cancel_requested = 1,"
+        + " version = version + 1, updated_at = ? WHERE job_id = ? AND cancel_requested = 0 AND state NOT IN "
+        + TERMINAL, List.of(now.toEpochMilli(), jobId));
+  }
+
+  /** One conditional UPDATE of a job row; the row after it, or empty when the condition refused it. */
+  private Optional<JobRecord> writeThenRead(String what, String jobId, String sql, List<Object> params) {
+    return write(what, c -> execute(c, sql, params) == 0 ? Optional.<JobRecord>empty() : read(c, jobId));
   }
 
   @Override
-  public List<JobRecord> unfinished(int limit) {
-    if (limit < 0) {
-      throw new IllegalArgumentException("Invalid limit: " + limit);
-    }
+  protected List<JobRecord> listUnfinished(int limit) {
     return withConnection("list unfinished jobs", c -> {
       try (PreparedStatement ps = c.prepareStatement("SELECT " + JOB_COLUMNS + " FROM jobs WHERE state NOT IN "
           + TERMINAL + " ORDER BY created_at, job_id LIMIT ?")) {
@@ -364,65 +300,24 @@ public final class SqliteJobStore implements JobStore {
   }
 
   @Override
-  public void attemptStarted(String jobId, int stageId, int partition, int attempt, long leaseEpoch, Instant now) {
-    JobStoreLimits.checkTask(stageId, partition, attempt);
-    write("record start of attempt " + attempt + " of task " + stageId + "/" + partition + " of job " + jobId, c -> {
-      try (PreparedStatement ps = c.prepareStatement("INSERT INTO attempts (job_id, stage_id, partition_id, attempt,"
-          + " lease_epoch, state, started_at, finished_at, detail) VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, NULL, NULL)"
-          + " ON CONFLICT DO NOTHING")) {
-        ps.setString(1, jobId);
-        ps.setInt(2, stageId);
-        ps.setInt(3, partition);
-        ps.setInt(4, attempt);
-        ps.setLong(5, leaseEpoch);
-        ps.setLong(6, now.toEpochMilli());
-        if (ps.executeUpdate() == 0) {
-          throw new StateConflictException("Attempt " + attempt + " of task " + stageId + "/" + partition + " of job "
-              + jobId + " was recorded before");
-        }
-      }
-      return null;
-    });
+  protected boolean insertAttempt(String jobId, int stageId, int partition, int attempt, long leaseEpoch,
+      Instant now) {
+    return write("record start of attempt " + attempt + " of task " + stageId + "/" + partition + " of job " + jobId,
+        c -> execute(c, "INSERT INTO attempts (job_id, stage_id, partition_id, attempt, lease_epoch, state,"
+            + " started_at, finished_at, detail) VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, NULL, NULL) ON CONFLICT DO NOTHING",
+            List.of(jobId, stageId, partition, attempt, leaseEpoch, now.toEpochMilli())) == 1);
   }
 
-  /**
-   * {@inheritDoc}
-   *
-   * <p>An attempt whose start was not recorded gets lease epoch 0 and a null start time. Finishing
-   * an attempt again in the same state does nothing more than overwrite the detail; finishing it
-   * in the other state is refused with {@link StateConflictException}.
-   */
   @Override
-  public void attemptFinished(String jobId, int stageId, int partition, int attempt, AttemptState state,
+  protected boolean endAttempt(String jobId, int stageId, int partition, int attempt, AttemptState state,
       byte[] detail, Instant now) {
-    JobStoreLimits.checkTask(stageId, partition, attempt);
-    JobStoreLimits.checkDetail(jobId, stageId, partition, attempt, detail);
-    if (state == AttemptState.RUNNING) {
-      throw new IllegalArgumentException("An attempt finishes as SUCCEEDED or FAILED, not RUNNING");
-    }
-    write("record end of attempt " + attempt + " of task " + stageId + "/" + partition + " of job " + jobId, c -> {
-      try (PreparedStatement ps = c.prepareStatement("INSERT INTO attempts (job_id, stage_id, partition_id, attempt,"
-          + " lease_epoch, state, started_at, finished_at, detail) VALUES (?, ?, ?, ?, 0, ?, NULL, ?, ?)"
-          + " ON CONFLICT DO UPDATE SET state = excluded.state, finished_at = excluded.finished_at,"
-          + " detail = excluded.detail WHERE attempts.state IN ('RUNNING', excluded.state)")) {
-        ps.setString(1, jobId);
-        ps.setInt(2, stageId);
-        ps.setInt(3, partition);
-        ps.setInt(4, attempt);
-        ps.setString(5, state.name());
-        ps.setLong(6, now.toEpochMilli());
-        if (detail == null) {
-          ps.setNull(7, Types.BLOB);
-        } else {
-          ps.setBytes(7, detail);
-        }
-        if (ps.executeUpdate() == 0) {
-          throw new StateConflictException("Attempt " + attempt + " of task " + stageId + "/" + partition + " of job "
-              + jobId + " finished before in another state than " + state);
-        }
-      }
-      return null;
-    });
+    List<Object> params = new ArrayList<>(List.of(jobId, stageId, partition, attempt, state.name(), now.toEpochMilli()));
+    params.add(detail);
+    return write("record end of attempt " + attempt + " of task " + stageId + "/" + partition + " of job " + jobId,
+        c -> execute(c, "INSERT INTO attempts (job_id, stage_id, partition_id, attempt, lease_epoch, state,"
+            + " started_at, finished_at, detail) VALUES (?, ?, ?, ?, 0, ?, NULL, ?, ?)"
+            + " ON CONFLICT DO UPDATE SET state = excluded.state, finished_at = excluded.finished_at,"
+            + " detail = excluded.detail WHERE attempts.state IN ('RUNNING', excluded.state)", params) == 1);
   }
 
   @Override
@@ -445,20 +340,10 @@ public final class SqliteJobStore implements JobStore {
   }
 
   @Override
-  public TaskWinner recordWinner(String jobId, int stageId, int partition, int attempt, byte[] result) {
-    JobStoreLimits.checkTask(stageId, partition, attempt);
-    Objects.requireNonNull(result, "result");
-    JobStoreLimits.checkResult(jobId, stageId, partition, attempt, result);
+  protected TaskWinner insertWinnerIfAbsent(String jobId, int stageId, int partition, int attempt, byte[] result) {
     return write("record winner of task " + stageId + "/" + partition + " of job " + jobId, c -> {
-      try (PreparedStatement ps = c.prepareStatement("INSERT INTO winners (job_id, stage_id, partition_id, attempt,"
-          + " result) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
-        ps.setString(1, jobId);
-        ps.setInt(2, stageId);
-        ps.setInt(3, partition);
-        ps.setInt(4, attempt);
-        ps.setBytes(5, result);
-        ps.executeUpdate();
-      }
+      execute(c, "INSERT INTO winners (job_id, stage_id, partition_id, attempt, result) VALUES (?, ?, ?, ?, ?)"
+          + " ON CONFLICT DO NOTHING", List.of(jobId, stageId, partition, attempt, result));
       try (PreparedStatement ps = c.prepareStatement("SELECT attempt, result FROM winners"
           + " WHERE job_id = ? AND stage_id = ? AND partition_id = ?")) {
         ps.setString(1, jobId);
@@ -473,17 +358,41 @@ public final class SqliteJobStore implements JobStore {
   }
 
   @Override
-  public boolean discardWinner(String jobId, int stageId, int partition, int lostAttempt) {
-    return write("discard winner of task " + stageId + "/" + partition + " of job " + jobId, c -> {
-      try (PreparedStatement ps = c.prepareStatement("DELETE FROM winners"
-          + " WHERE job_id = ? AND stage_id = ? AND partition_id = ? AND attempt = ?")) {
-        ps.setString(1, jobId);
-        ps.setInt(2, stageId);
-        ps.setInt(3, partition);
-        ps.setInt(4, lostAttempt);
-        return ps.executeUpdate() == 1;
+  protected boolean deleteWinner(String jobId, int stageId, int partition, int attempt) {
+    return write("discard winner of task " + stageId + "/" + partition + " of job " + jobId, c -> execute(c,
+        "DELETE FROM winners WHERE job_id = ? AND stage_id = ? AND partition_id = ? AND attempt = ?",
+        List.of(jobId, stageId, partition, attempt)) == 1);
+  }
+
+  @Override
+  protected List<ConcurrencySlot> readSlots(String pool) {
+    return withConnection("read slot pool " + pool, c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT slot, holder, expires_at FROM slots WHERE pool = ?")) {
+        ps.setString(1, pool);
+        List<ConcurrencySlot> out = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            out.add(new ConcurrencySlot(pool, rs.getInt(1), rs.getString(2), Instant.ofEpochMilli(rs.getLong(3))));
+          }
+        }
+        return out;
       }
     });
+  }
+
+  @Override
+  protected boolean tryTakeSlot(String pool, int index, String holder, Instant now, Instant expires) {
+    return write("take slot " + index + " of pool " + pool, c -> execute(c, "INSERT INTO slots (pool, slot, holder,"
+        + " expires_at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET holder = excluded.holder,"
+        + " expires_at = excluded.expires_at WHERE slots.expires_at <= ?",
+        List.of(pool, index, holder, expires.toEpochMilli(), now.toEpochMilli())) == 1);
+  }
+
+  @Override
+  protected boolean tryFreeSlot(ConcurrencySlot slot) {
+    return write("free slot " + slot.index() + " of pool " + slot.pool(), c -> execute(c, "DELETE FROM slots"
+        + " WHERE pool = ? AND slot = ? AND holder = ? AND expires_at = ?",
+        List.of(slot.pool(), slot.index(), slot.holder(), slot.expiresAt().toEpochMilli())) == 1);
   }
 
   @Override
@@ -507,6 +416,7 @@ public final class SqliteJobStore implements JobStore {
   public int purgeExpired(Instant now) {
     long t = now.toEpochMilli();
     return write("purge expired jobs", c -> {
+      execute(c, "DELETE FROM slots WHERE expires_at <= ?", List.of(t));
       String expired = "SELECT job_id FROM jobs WHERE expires_at IS NOT NULL AND expires_at <= ?";
       for (String table : List.of("attempts", "winners")) {
         try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE job_id IN (" + expired + ")")) {

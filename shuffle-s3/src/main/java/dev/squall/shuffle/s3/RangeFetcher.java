@@ -1,5 +1,6 @@
 package dev.squall.shuffle.s3;
 
+import dev.squall.engine.io.HedgedRequests;
 import dev.squall.proto.v1.ShuffleSegment;
 import dev.squall.shuffle.MissingShuffleOutputException;
 import dev.squall.shuffle.ShuffleMetrics;
@@ -22,7 +23,8 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * Fetches the bytes of a list of shuffle segments with ranged GETs, in order, ahead of the
  * consumer: at most {@code maxInFlight} GETs at once and at most {@code maxBufferedBytes}
  * fetched but not yet taken. Segments longer than {@code chunkBytes} are split into several
- * GETs. Failures surface when the consumer takes the failed chunk: a 404 as
+ * GETs. Each GET is hedged ({@link HedgedRequests}: sent again when it is slow, the first answer
+ * wins). Failures surface when the consumer takes the failed chunk: a 404 as
  * {@link MissingShuffleOutputException}, anything else after {@link RetryPolicy} gave up.
  */
 public final class RangeFetcher implements AutoCloseable {
@@ -35,6 +37,7 @@ public final class RangeFetcher implements AutoCloseable {
   private final int maxInFlight;
   private final long maxBufferedBytes;
   private final RetryPolicy retry;
+  private final HedgedRequests hedging;
   private final ShuffleMetrics metrics;
   private final List<Chunk> chunks = new ArrayList<>();
   private final ArrayDeque<Future<byte[]>> window = new ArrayDeque<>();
@@ -44,8 +47,9 @@ public final class RangeFetcher implements AutoCloseable {
   private int nextToFetch;
 
   public RangeFetcher(S3Client s3, List<ShuffleSegment> segments, int maxInFlight, int chunkBytes,
-      long maxBufferedBytes, RetryPolicy retry, ShuffleMetrics metrics) {
+      long maxBufferedBytes, RetryPolicy retry, HedgedRequests hedging, ShuffleMetrics metrics) {
     this.s3 = s3;
+    this.hedging = hedging;
     this.segments = segments;
     this.maxInFlight = maxInFlight;
     this.maxBufferedBytes = maxBufferedBytes;
@@ -62,6 +66,11 @@ public final class RangeFetcher implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
+  }
+
+  /** The hedging of this fetcher's GETs (its counters). */
+  public HedgedRequests hedging() {
+    return hedging;
   }
 
   /** Number of chunks (GETs without retries) this fetcher will make. */
@@ -116,8 +125,10 @@ public final class RangeFetcher implements AutoCloseable {
     String range = "bytes=" + chunk.offset() + "-" + (chunk.offset() + chunk.length() - 1);
     ResponseBytes<GetObjectResponse> response;
     try {
-      response = retry.run(() -> s3.getObjectAsBytes(b -> b.bucket(segment.getBucket())
-          .key(segment.getObjectKey()).range(range)), metrics::countGet);
+      response = retry.run(() -> hedging.callUnchecked(() -> {
+        metrics.countGet(); // every copy sent is a request
+        return s3.getObjectAsBytes(b -> b.bucket(segment.getBucket()).key(segment.getObjectKey()).range(range));
+      }), () -> { });
     } catch (NoSuchKeyException e) {
       throw new MissingShuffleOutputException(segment, e);
     } catch (S3Exception e) {

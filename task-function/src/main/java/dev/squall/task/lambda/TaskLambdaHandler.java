@@ -29,7 +29,8 @@ public final class TaskLambdaHandler implements RequestStreamHandler {
   public TaskLambdaHandler() {
     TaskEnvironment env = TaskEnvironment.fromEnv(System.getenv());
     S3Client s3 = env.newS3Client();
-    this.function = new TaskFunction(new TaskRunner(s3, env.newFileIO(), new RootAllocator()), s3);
+    this.function = new TaskFunction(new TaskRunner(s3, env.newFileIO(), new RootAllocator(),
+        TaskEnvironment.hedging(System.getenv())), s3);
   }
 
   @Override
