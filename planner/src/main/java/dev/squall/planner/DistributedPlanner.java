@@ -1,9 +1,12 @@
 package dev.squall.planner;
 
 import dev.squall.planner.explain.ExplainRenderer;
+import dev.squall.planner.meta.MetadataAnswers;
+import dev.squall.planner.meta.MetadataRelation;
 import dev.squall.planner.optimize.LogicalOptimizer;
 import dev.squall.planner.sql.CreateTableAsStatement;
 import dev.squall.planner.sql.ExplainStatement;
+import dev.squall.planner.sql.MetadataStatement;
 import dev.squall.planner.sql.SqlFrontEnd;
 import dev.squall.planner.stage.StageGraphTranslator;
 import dev.squall.planner.translate.TypeTranslator;
@@ -64,8 +67,13 @@ public final class DistributedPlanner {
       RelNode logical;
       List<String> names;
       Optional<WriteTarget> write = Optional.empty();
-      SqlNode parsed = ctas.isPresent() ? null : SqlFrontEnd.parse(statement.query());
-      if (ctas.isPresent() || parsed instanceof SqlInsert) {
+      Optional<MetadataStatement> metadata = MetadataStatement.parse(statement.query());
+      SqlNode parsed = ctas.isPresent() || metadata.isPresent() ? null : SqlFrontEnd.parse(statement.query());
+      if (metadata.isPresent()) {
+        MetadataRelation relation = new MetadataAnswers(frontEnd, settings.defaultSchema()).answer(metadata.get());
+        logical = relation.toValues(frontEnd.cluster());
+        names = logical.getRowType().getFieldNames();
+      } else if (ctas.isPresent() || parsed instanceof SqlInsert) {
         WritePlanner.PlannedWrite planned = ctas.isPresent()
             ? writes.createTableAs(ctas.get()) : writes.insert((SqlInsert) parsed);
         logical = planned.plan();

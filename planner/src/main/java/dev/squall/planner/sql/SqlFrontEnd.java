@@ -5,6 +5,8 @@ import dev.squall.planner.PlanningException;
 import dev.squall.planner.PlanningException.Code;
 import dev.squall.planner.catalog.IcebergCatalogSchema;
 import dev.squall.planner.catalog.IcebergTable;
+import dev.squall.planner.meta.CatalogListing;
+import dev.squall.planner.meta.InformationSchema;
 import dev.squall.planner.optimize.SquallMetadata;
 import java.util.List;
 import java.util.Optional;
@@ -51,6 +53,7 @@ public final class SqlFrontEnd {
   private final CalciteCatalogReader catalogReader;
   private final RelOptCluster cluster;
   private final SqlValidator validator;
+  private final CatalogListing listing;
 
   public SqlFrontEnd(Catalog catalog, PlannerSettings settings) {
     JavaTypeFactoryImpl typeFactory = new JavaTypeFactoryImpl(SquallTypeSystem.INSTANCE);
@@ -60,6 +63,8 @@ public final class SqlFrontEnd {
     for (String namespace : catalogSchema.getSubSchemaNames()) {
       root.add(namespace, catalogSchema.getSubSchema(namespace));
     }
+    listing = new CatalogListing(root.plus());
+    root.add(InformationSchema.NAME, new InformationSchema(listing));
     Properties properties = new Properties();
     properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
     CalciteConnectionConfig config = new CalciteConnectionConfigImpl(properties);
@@ -83,6 +88,11 @@ public final class SqlFrontEnd {
         .withUnquotedCasing(Casing.UNCHANGED)
         .withQuotedCasing(Casing.UNCHANGED)
         .withCaseSensitive(false);
+  }
+
+  /** The schemas and tables this front end resolves names against. */
+  public CatalogListing listing() {
+    return listing;
   }
 
   /** The cluster (type factory, rex builder, metadata) the converted plan lives in. */
