@@ -1,10 +1,12 @@
 package dev.squall.planner;
 
+import dev.squall.planner.ddl.DdlPlanner;
 import dev.squall.planner.explain.ExplainRenderer;
 import dev.squall.planner.meta.MetadataAnswers;
 import dev.squall.planner.meta.MetadataRelation;
 import dev.squall.planner.optimize.LogicalOptimizer;
 import dev.squall.planner.sql.CreateTableAsStatement;
+import dev.squall.planner.sql.DdlStatement;
 import dev.squall.planner.sql.ExplainStatement;
 import dev.squall.planner.sql.MetadataStatement;
 import dev.squall.planner.sql.SqlFrontEnd;
@@ -12,6 +14,7 @@ import dev.squall.planner.stage.StageGraphTranslator;
 import dev.squall.planner.translate.TypeTranslator;
 import dev.squall.planner.write.WritePlanner;
 import dev.squall.planner.write.WriteTarget;
+import dev.squall.proto.v1.DdlRecord;
 import dev.squall.proto.v1.Schema;
 import dev.squall.proto.v1.StageGraph;
 import java.util.List;
@@ -63,6 +66,15 @@ public final class DistributedPlanner {
     try {
       SqlFrontEnd frontEnd = new SqlFrontEnd(catalog, settings);
       WritePlanner writes = new WritePlanner(catalog, frontEnd, settings);
+      Optional<DdlStatement> ddl = DdlStatement.parse(statement.query());
+      if (ddl.isPresent()) {
+        DdlRecord record = new DdlPlanner(catalog, frontEnd, writes).plan(ddl.get());
+        String explain = statement.format() == ExplainStatement.Format.JSON
+            ? ExplainRenderer.json(StageGraph.getDefaultInstance(), "DDL: " + record.getDescription())
+            : "DDL: " + record.getDescription() + "\n";
+        return new PlannedQuery(StageGraph.getDefaultInstance(), PlannedQuery.DDL_SCHEMA, statement.format(), explain,
+            "", Optional.empty(), Optional.of(record));
+      }
       Optional<CreateTableAsStatement> ctas = CreateTableAsStatement.parse(statement.query());
       RelNode logical;
       List<String> names;

@@ -23,9 +23,23 @@ final class TokenCursor {
    * @param statement how errors name the statement, e.g. "SHOW TABLES"
    */
   TokenCursor(String sql, String statement) {
+    this(sql, statement, null);
+  }
+
+  /**
+   * @param stopKeyword when not null, tokens end at the first unquoted {@code stopKeyword}
+   *     (included): the text after it, e.g. a query after {@code AS}, is not tokenized
+   */
+  TokenCursor(String sql, String statement, String stopKeyword) {
     this.sql = sql;
     this.statement = statement;
-    this.tokens = new HeaderTokenizer(sql).tokenizeAll();
+    HeaderTokenizer tokenizer = new HeaderTokenizer(sql);
+    this.tokens = stopKeyword == null ? tokenizer.tokenizeAll() : tokenizer.tokenizeUntil(stopKeyword);
+  }
+
+  /** Every token of the statement. */
+  List<Token> tokens() {
+    return tokens;
   }
 
   /** The next token, or null at the end. */
