@@ -2,6 +2,7 @@ package dev.squall.planner;
 
 import dev.squall.planner.ddl.DdlPlanner;
 import dev.squall.planner.explain.ExplainRenderer;
+import dev.squall.planner.meta.DerivedTableNames;
 import dev.squall.planner.meta.MetadataAnswers;
 import dev.squall.planner.meta.MetadataRelation;
 import dev.squall.planner.optimize.LogicalOptimizer;
@@ -10,6 +11,7 @@ import dev.squall.planner.sql.DdlStatement;
 import dev.squall.planner.sql.ExplainStatement;
 import dev.squall.planner.sql.MetadataStatement;
 import dev.squall.planner.sql.SqlFrontEnd;
+import dev.squall.planner.sql.TimeTravelClauses;
 import dev.squall.planner.stage.StageGraphTranslator;
 import dev.squall.planner.translate.TypeTranslator;
 import dev.squall.planner.write.WritePlanner;
@@ -64,7 +66,9 @@ public final class DistributedPlanner {
       throw new PlanningException(PlanningException.Code.SYNTAX_ERROR, e.getMessage(), 1, 1, e);
     }
     try {
-      SqlFrontEnd frontEnd = new SqlFrontEnd(catalog, settings);
+      TimeTravelClauses timeTravel = TimeTravelClauses.rewrite(statement.query());
+      statement = new ExplainStatement(statement.format(), timeTravel.sql());
+      SqlFrontEnd frontEnd = new SqlFrontEnd(catalog, settings, new DerivedTableNames(timeTravel));
       WritePlanner writes = new WritePlanner(catalog, frontEnd, settings);
       Optional<DdlStatement> ddl = DdlStatement.parse(statement.query());
       if (ddl.isPresent()) {

@@ -45,7 +45,7 @@ public record PlannedQuery(
   /** The answer of DDL: one row, column {@code result} (VARCHAR), what was done, e.g. "CREATE TABLE tpch.t". */
   public static final Schema DDL_SCHEMA = Schema.newBuilder()
       .addFields(Field.newBuilder().setName("result")
-          .setType(DataType.newBuilder().setKind(DataType.Kind.VARCHAR).setNullable(false)))
+          .setType(DataType.newBuilder().setKind(DataType.Kind.VARCHAR).setNullable(true)))
       .build();
 
   public PlannedQuery {

@@ -4,15 +4,8 @@ import dev.squall.planner.catalog.IcebergTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
-import org.apache.calcite.plan.RelOptTable;
-import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.Table;
-import org.apache.calcite.schema.TranslatableTable;
 import org.apache.calcite.schema.impl.AbstractSchema;
-import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.iceberg.types.Types;
 
@@ -38,12 +31,12 @@ public final class InformationSchema extends AbstractSchema {
   @Override
   protected Map<String, Table> getTableMap() {
     return Map.of(
-        "schemata", new Relation(List.of(MetadataRelation.varchar("catalog_name"),
+        "schemata", new ComputedTable(List.of(MetadataRelation.varchar("catalog_name"),
             MetadataRelation.varchar("schema_name")), this::schemataRows),
-        "tables", new Relation(List.of(MetadataRelation.varchar("table_catalog"),
+        "tables", new ComputedTable(List.of(MetadataRelation.varchar("table_catalog"),
             MetadataRelation.varchar("table_schema"), MetadataRelation.varchar("table_name"),
             MetadataRelation.varchar("table_type")), this::tableRows),
-        "columns", new Relation(COLUMNS, this::columnRows));
+        "columns", new ComputedTable(COLUMNS, this::columnRows));
   }
 
   private static final List<MetadataRelation.Column> COLUMNS = List.of(
@@ -100,26 +93,5 @@ public final class InformationSchema extends AbstractSchema {
       }
     }
     return rows;
-  }
-
-  /** One information_schema table: its columns, and its rows computed when a plan converts it. */
-  private static final class Relation extends AbstractTable implements TranslatableTable {
-    private final List<MetadataRelation.Column> columns;
-    private final Supplier<List<List<Object>>> rows;
-
-    Relation(List<MetadataRelation.Column> columns, Supplier<List<List<Object>>> rows) {
-      this.columns = columns;
-      this.rows = rows;
-    }
-
-    @Override
-    public RelDataType getRowType(RelDataTypeFactory typeFactory) {
-      return new MetadataRelation(columns, List.of()).rowType(typeFactory);
-    }
-
-    @Override
-    public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
-      return new MetadataRelation(columns, rows.get()).toValues(context.getCluster());
-    }
   }
 }

@@ -3,6 +3,7 @@ package dev.squall.planner.sql;
 import dev.squall.planner.PlannerSettings;
 import dev.squall.planner.PlanningException;
 import dev.squall.planner.PlanningException.Code;
+import dev.squall.planner.catalog.DerivedTables;
 import dev.squall.planner.catalog.IcebergCatalogSchema;
 import dev.squall.planner.catalog.IcebergTable;
 import dev.squall.planner.meta.CatalogListing;
@@ -56,10 +57,18 @@ public final class SqlFrontEnd {
   private final CatalogListing listing;
 
   public SqlFrontEnd(Catalog catalog, PlannerSettings settings) {
+    this(catalog, settings, DerivedTables.NONE);
+  }
+
+  /**
+   * @param derived resolves metadata table names ({@code "t$snapshots"}) and the names time travel
+   *     clauses were rewritten to
+   */
+  public SqlFrontEnd(Catalog catalog, PlannerSettings settings, DerivedTables derived) {
     JavaTypeFactoryImpl typeFactory = new JavaTypeFactoryImpl(SquallTypeSystem.INSTANCE);
     CalciteSchema root = CalciteSchema.createRootSchema(false, false);
     IcebergCatalogSchema catalogSchema = new IcebergCatalogSchema(
-        catalog, settings.defaultSchema().isEmpty() ? List.of() : List.of(settings.defaultSchema()));
+        catalog, settings.defaultSchema().isEmpty() ? List.of() : List.of(settings.defaultSchema()), derived);
     for (String namespace : catalogSchema.getSubSchemaNames()) {
       root.add(namespace, catalogSchema.getSubSchema(namespace));
     }
@@ -143,6 +152,8 @@ public final class SqlFrontEnd {
     SqlNode validated;
     try {
       validated = validator.validate(parsed);
+    } catch (PlanningException e) {
+      throw e; // raised while resolving a name, e.g. an unknown time travel snapshot
     } catch (CalciteContextException e) {
       String reason = e.getCause() != null && e.getCause().getMessage() != null
           ? e.getCause().getMessage() : e.getMessage();
