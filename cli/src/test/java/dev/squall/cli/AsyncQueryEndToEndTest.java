@@ -213,6 +213,20 @@ class AsyncQueryEndToEndTest {
   }
 
   @Test
+  void ddlAndMetadataStatementsRunAsJobs() {
+    CliRun create = squall("query", "--progress", "create schema cli_s");
+    assertThat(create.exitCode()).as(create.err()).isEqualTo(0);
+    assertThat(create.outText()).contains("CREATE SCHEMA cli_s");
+    CliRun show = squall("query", "--format", "csv", "show schemas like 'cli%'");
+    assertThat(show.outText()).isEqualTo("Schema\ncli_s\n");
+    CliRun drop = squall("query", "drop schema cli_s");
+    assertThat(drop.exitCode()).as(drop.err()).isEqualTo(0);
+    CliRun refused = squall("query", "alter table tpch.nation set properties format_version = 2");
+    assertThat(refused.exitCode()).isEqualTo(ExitCodes.FAILED);
+    assertThat(refused.err()).startsWith("error 400: line 1:25: Unsupported SQL");
+  }
+
+  @Test
   void unknownQueryIdIsNotFound() {
     CliRun r = squall("status", "00000000-0000-0000-0000-000000000000");
     assertThat(r.exitCode()).isEqualTo(ExitCodes.FAILED);
