@@ -160,11 +160,10 @@ public final class DdlPlanner {
       if (e.code() != Code.TABLE_EXISTS || !s.ifNotExists()) {
         throw e;
       }
-      NamePart last = s.name().get(s.name().size() - 1);
       Optional<IcebergTable> existing = resolve(s.name());
       TableIdentifier existingId = existing.map(IcebergTable::identifier).orElseThrow(() -> e);
       return target(DdlRecord.newBuilder().setKind(DdlRecord.Kind.CREATE_TABLE), existingId).setIfExistsClause(true)
-          .setDescription("CREATE TABLE " + existingId + " (exists: " + last.text() + ")").build();
+          .setDescription("CREATE TABLE " + existingId + ": exists already").build();
     }
     List<Types.NestedField> fields = new ArrayList<>();
     Set<String> names = new HashSet<>();

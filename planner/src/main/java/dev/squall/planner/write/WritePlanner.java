@@ -93,6 +93,10 @@ public final class WritePlanner {
     }
     IcebergTable resolved = frontEnd.resolveTable(targetName.names).orElseThrow(() -> error(Code.UNKNOWN_TABLE,
         "Table '" + targetName + "' not found", targetName.getParserPosition()));
+    if (resolved.pinnedSnapshotId().isPresent()) {
+      throw error(Code.UNSUPPORTED, "Unsupported SQL: INSERT INTO a table as of a snapshot (time travel)",
+          targetName.getParserPosition());
+    }
     Table table = resolved.table();
     Schema schema = table.schema();
     List<Types.NestedField> columns = schema.columns();
