@@ -2,6 +2,9 @@ package dev.squall.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.squall.coordinator.http.JsonResultWriter;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -35,11 +38,35 @@ final class AnswerPrinter {
   }
 
   /**
-   * Prints an error answer as one line: {@code error <status>: <body>}, the body being the
-   * service's error JSON ({@code {"queryId", "error": {"code", "message", "line", "column"}}}).
+   * Prints an error answer as one line, {@code error <status>: line 1:8: <message>}, from the
+   * service's error JSON ({@code {"queryId", "error": {"code", "message", "line", "column"}}}); the
+   * position as Trino's CLI shows it, left out when the error has none. A body that is not such
+   * JSON prints as it is: {@code error <status>: <body>}.
    */
   static void printError(int status, byte[] body, PrintStream err) {
-    err.println("error " + status + ": " + new String(body, StandardCharsets.UTF_8).strip());
+    err.println(errorLine(status, body));
+  }
+
+  static String errorLine(int status, byte[] body) {
+    String text = new String(body, StandardCharsets.UTF_8).strip();
+    JsonNode error;
+    JsonNode tree;
+    try {
+      tree = JSON.readTree(text);
+      error = tree == null ? null : tree.get("error");
+    } catch (IOException e) {
+      return "error " + status + ": " + text;
+    }
+    if (error == null || !error.path("message").isTextual()) {
+      return "error " + status + ": " + text;
+    }
+    String message = error.path("message").asText();
+    int line = error.path("line").asInt(0);
+    int column = error.path("column").asInt(0);
+    // The message may end in its position already; say it once, in front.
+    message = message.replaceFirst(" \\(line \\d+, column \\d+\\)$", "");
+    String where = line > 0 ? "line " + line + ":" + column + ": " : "";
+    return "error " + status + ": " + where + message;
   }
 
   /**
@@ -55,8 +82,25 @@ final class AnswerPrinter {
     if (!contentType.startsWith(QueryClient.ARROW_STREAM)) {
       JsonNode tree = JSON.readTree(response.body());
       JsonNode urls = tree.path("resultUrls");
-      if (format == ResultFormat.JSON || !urls.isArray() || urls.isEmpty()) {
+      if (!urls.isArray() || urls.isEmpty()) {
         out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(tree));
+        return true;
+      }
+      if (format == ResultFormat.JSON) {
+        // A result over the inline cap: its rows come from the presigned URL, so that a script
+        // never reads the empty inline "rows" of a large answer as an empty result.
+        ObjectNode filled = (ObjectNode) tree.deepCopy();
+        filled.remove("resultUrls");
+        ArrayNode columns = filled.putArray("columns");
+        ArrayNode rows = filled.putArray("rows");
+        for (JsonNode url : urls) {
+          ArrayNode part = JSON.createArrayNode();
+          JsonResultWriter.addColumnsAndRows(fetch(url.asText()), columns.isEmpty() ? columns : JSON.createArrayNode(),
+              part);
+          rows.addAll(part);
+        }
+        filled.set("summary", tree.path("summary"));
+        out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(filled));
         return true;
       }
       // A result over the inline cap: fetch the Arrow stream from its presigned URL.

@@ -1,15 +1,23 @@
 package dev.squall.planner;
 
+import dev.squall.planner.ddl.DdlPlanner;
 import dev.squall.planner.explain.ExplainRenderer;
+import dev.squall.planner.meta.DerivedTableNames;
+import dev.squall.planner.meta.MetadataAnswers;
+import dev.squall.planner.meta.MetadataRelation;
 import dev.squall.planner.optimize.LogicalOptimizer;
 import dev.squall.planner.optimize.PlanningInterrupts;
 import dev.squall.planner.sql.CreateTableAsStatement;
+import dev.squall.planner.sql.DdlStatement;
 import dev.squall.planner.sql.ExplainStatement;
+import dev.squall.planner.sql.MetadataStatement;
 import dev.squall.planner.sql.SqlFrontEnd;
+import dev.squall.planner.sql.TimeTravelClauses;
 import dev.squall.planner.stage.StageGraphTranslator;
 import dev.squall.planner.translate.TypeTranslator;
 import dev.squall.planner.write.WritePlanner;
 import dev.squall.planner.write.WriteTarget;
+import dev.squall.proto.v1.DdlRecord;
 import dev.squall.proto.v1.Schema;
 import dev.squall.proto.v1.StageGraph;
 import java.util.List;
@@ -59,14 +67,30 @@ public final class DistributedPlanner {
       throw new PlanningException(PlanningException.Code.SYNTAX_ERROR, e.getMessage(), 1, 1, e);
     }
     try {
-      SqlFrontEnd frontEnd = new SqlFrontEnd(catalog, settings);
+      TimeTravelClauses timeTravel = TimeTravelClauses.rewrite(statement.query());
+      statement = new ExplainStatement(statement.format(), timeTravel.sql());
+      SqlFrontEnd frontEnd = new SqlFrontEnd(catalog, settings, new DerivedTableNames(timeTravel));
       WritePlanner writes = new WritePlanner(catalog, frontEnd, settings);
+      Optional<DdlStatement> ddl = DdlStatement.parse(statement.query());
+      if (ddl.isPresent()) {
+        DdlRecord record = new DdlPlanner(catalog, frontEnd, writes).plan(ddl.get());
+        String explain = statement.format() == ExplainStatement.Format.JSON
+            ? ExplainRenderer.json(StageGraph.getDefaultInstance(), "DDL: " + record.getDescription())
+            : "DDL: " + record.getDescription() + "\n";
+        return new PlannedQuery(StageGraph.getDefaultInstance(), PlannedQuery.DDL_SCHEMA, statement.format(), explain,
+            "", Optional.empty(), Optional.of(record));
+      }
       Optional<CreateTableAsStatement> ctas = CreateTableAsStatement.parse(statement.query());
       RelNode logical;
       List<String> names;
       Optional<WriteTarget> write = Optional.empty();
-      SqlNode parsed = ctas.isPresent() ? null : SqlFrontEnd.parse(statement.query());
-      if (ctas.isPresent() || parsed instanceof SqlInsert) {
+      Optional<MetadataStatement> metadata = MetadataStatement.parse(statement.query());
+      SqlNode parsed = ctas.isPresent() || metadata.isPresent() ? null : SqlFrontEnd.parse(statement.query());
+      if (metadata.isPresent()) {
+        MetadataRelation relation = new MetadataAnswers(frontEnd, settings.defaultSchema()).answer(metadata.get());
+        logical = relation.toValues(frontEnd.cluster());
+        names = logical.getRowType().getFieldNames();
+      } else if (ctas.isPresent() || parsed instanceof SqlInsert) {
         WritePlanner.PlannedWrite planned = ctas.isPresent()
             ? writes.createTableAs(ctas.get()) : writes.insert((SqlInsert) parsed);
         logical = planned.plan();

@@ -3,6 +3,7 @@ package dev.squall.planner;
 import dev.squall.planner.sql.ExplainStatement;
 import dev.squall.planner.write.WriteTarget;
 import dev.squall.proto.v1.DataType;
+import dev.squall.proto.v1.DdlRecord;
 import dev.squall.proto.v1.Field;
 import dev.squall.proto.v1.Schema;
 import dev.squall.proto.v1.StageGraph;
@@ -23,6 +24,8 @@ import java.util.Optional;
  *     data files ({@code TaskOutput.data_files = write.toDataFileWrite()}) instead of result rows,
  *     its output columns are the target's columns, and the coordinator commits the files and
  *     answers with the written row count
+ * @param ddl for DDL, the catalog change the coordinator makes once (the stage graph is empty; the
+ *     answer is one row of {@link #DDL_SCHEMA})
  */
 public record PlannedQuery(
     StageGraph stageGraph,
@@ -30,7 +33,8 @@ public record PlannedQuery(
     ExplainStatement.Format explainFormat,
     String explain,
     String logicalPlan,
-    Optional<WriteTarget> write) {
+    Optional<WriteTarget> write,
+    Optional<DdlRecord> ddl) {
 
   /** The answer of a write: one row, column {@code rows} (BIGINT, not null), the rows written. */
   public static final Schema ROW_COUNT_SCHEMA = Schema.newBuilder()
@@ -38,19 +42,37 @@ public record PlannedQuery(
           .setType(DataType.newBuilder().setKind(DataType.Kind.BIGINT).setNullable(false)))
       .build();
 
+  /** The answer of DDL: one row, column {@code result} (VARCHAR), what was done, e.g. "CREATE TABLE tpch.t". */
+  public static final Schema DDL_SCHEMA = Schema.newBuilder()
+      .addFields(Field.newBuilder().setName("result")
+          .setType(DataType.newBuilder().setKind(DataType.Kind.VARCHAR).setNullable(true)))
+      .build();
+
   public PlannedQuery {
     Objects.requireNonNull(write, "write");
+    Objects.requireNonNull(ddl, "ddl");
+  }
+
+  /** A query or write (no DDL). */
+  public PlannedQuery(StageGraph stageGraph, Schema outputSchema, ExplainStatement.Format explainFormat,
+      String explain, String logicalPlan, Optional<WriteTarget> write) {
+    this(stageGraph, outputSchema, explainFormat, explain, logicalPlan, write, Optional.empty());
   }
 
   /** A query (no write). */
   public PlannedQuery(StageGraph stageGraph, Schema outputSchema, ExplainStatement.Format explainFormat,
       String explain, String logicalPlan) {
-    this(stageGraph, outputSchema, explainFormat, explain, logicalPlan, Optional.empty());
+    this(stageGraph, outputSchema, explainFormat, explain, logicalPlan, Optional.empty(), Optional.empty());
   }
 
   /** True when the statement was an EXPLAIN: answer with {@link #explain()}, run nothing. */
   public boolean isExplain() {
     return explainFormat != null;
+  }
+
+  /** True for DDL (also under EXPLAIN). */
+  public boolean isDdl() {
+    return ddl.isPresent();
   }
 
   /** True for INSERT and CREATE TABLE AS (also under EXPLAIN). */

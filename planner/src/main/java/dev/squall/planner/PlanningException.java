@@ -13,8 +13,12 @@ public final class PlanningException extends RuntimeException {
   public enum Code {
     SYNTAX_ERROR,
     UNKNOWN_TABLE,
+    /** A schema (Iceberg namespace) that does not exist. */
+    UNKNOWN_SCHEMA,
+    /** CREATE SCHEMA names a schema that exists. */
+    SCHEMA_EXISTS,
     UNKNOWN_COLUMN,
-    /** CREATE TABLE AS names a table that exists. */
+    /** CREATE TABLE (AS) or ALTER TABLE RENAME TO names a table that exists. */
     TABLE_EXISTS,
     /** Any other validation failure: types, ambiguous names, wrong GROUP BY, ... */
     VALIDATION_ERROR,

@@ -343,6 +343,51 @@ class WritesTest {
     assertThat(rowsWritten(JSON.readTree(result.body()))).isEqualTo(expected.size());
   }
 
+  /**
+   * DDL is applied once, idempotently: a coordinator that dies right after its CREATE TABLE and
+   * ADD COLUMN landed leaves the job to the next one, which finds the change made and ends the
+   * job SUCCEEDED (not "already exists").
+   */
+  @Test
+  void ddlOfACoordinatorThatDiedAfterTheChangeIsFinishedByTheNextOne() throws Exception {
+    for (String ddl : List.of("create table tpch.w_ddl (k bigint)", "alter table tpch.w_ddl add column v varchar")) {
+      coordinatorFault = "dieAfterCommit";
+      coordinatorFaultDone.set(false);
+      JsonNode status;
+      String jobId;
+      try {
+        jobId = stack.submitAsync(ddl);
+        status = stack.awaitTerminal(jobId, Duration.ofMinutes(2));
+      } finally {
+        coordinatorFault = "";
+      }
+      assertThat(coordinatorFaultDone.get()).isTrue();
+      assertThat(status.get("state").asText()).as(status.toString()).isEqualTo("SUCCEEDED");
+    }
+    Table t = catalog().loadTable(TableIdentifier.parse("tpch.w_ddl"));
+    assertThat(t.schema().columns()).extracting(f -> f.name()).containsExactly("k", "v");
+  }
+
+  /** A coordinator whose lease was taken before it changed the catalog changes nothing; the next one does. */
+  @Test
+  void ddlOfAFencedCoordinatorChangesNothing() throws Exception {
+    coordinatorFault = "fenceBeforeCommit";
+    coordinatorFaultDone.set(false);
+    try {
+      HttpResponse<byte[]> first = stack.post("create table tpch.w_ddl_fenced (k bigint)", Map.of(), JSON_TYPE);
+      assertThat(coordinatorFaultDone.get()).isTrue();
+      assertThat(first.statusCode()).as(new String(first.body())).isEqualTo(202);
+      assertThat(catalog().tableExists(TableIdentifier.parse("tpch.w_ddl_fenced")))
+          .as("the fenced invocation created the table").isFalse();
+      String jobId = JSON.readTree(first.body()).get("queryId").asText();
+      JsonNode status = stack.awaitTerminal(jobId, Duration.ofMinutes(2));
+      assertThat(status.get("state").asText()).as(status.toString()).isEqualTo("SUCCEEDED");
+      assertThat(catalog().tableExists(TableIdentifier.parse("tpch.w_ddl_fenced"))).isTrue();
+    } finally {
+      coordinatorFault = "";
+    }
+  }
+
   @Test
   void aFailureAfterTheCommitLandedStillEndsTheWriteSucceeded() throws Exception {
     run("create table tpch.w_after as " + ORDERS_QUERY + " and 1 = 0");

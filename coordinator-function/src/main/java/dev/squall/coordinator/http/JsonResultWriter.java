@@ -35,10 +35,11 @@ import org.apache.arrow.vector.types.pojo.Field;
 /**
  * Renders an answer as JSON:
  * {@code {"queryId", "columns": [{"name", "type"}], "rows": [[...]], "summary": {...}}}.
- * Decimals are strings (exact), dates and timestamps ISO-8601 strings, binary base64, NULL null;
- * other numbers and booleans are JSON numbers and booleans.
+ * Decimals are strings (exact), dates and timestamps ISO-8601 strings (timestamps always with
+ * seconds, e.g. {@code 2024-01-01T10:00:00}, and micro-seconds when not zero), binary base64, NULL
+ * null; other numbers and booleans are JSON numbers and booleans.
  */
-final class JsonResultWriter {
+public final class JsonResultWriter {
   private final ObjectMapper mapper;
 
   JsonResultWriter(ObjectMapper mapper) {
@@ -54,27 +55,51 @@ final class JsonResultWriter {
       ArrayNode urls = root.putArray("resultUrls");
       answer.resultUrls().forEach(urls::add);
     } else {
-      try (BufferAllocator allocator = new RootAllocator();
-          ArrowStreamReader reader = new ArrowStreamReader(new ByteArrayInputStream(answer.arrowIpc()), allocator)) {
-        VectorSchemaRoot batch = reader.getVectorSchemaRoot();
-        for (Field field : batch.getSchema().getFields()) {
-          columns.addObject().put("name", field.getName()).put("type", sqlType(field.getType()));
-        }
-        while (reader.loadNextBatch()) {
-          for (int r = 0; r < batch.getRowCount(); r++) {
-            ArrayNode row = rows.addArray();
-            for (FieldVector vector : batch.getFieldVectors()) {
-              addValue(row, vector, r);
-            }
-          }
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot read the result's Arrow IPC stream", e);
-      }
+      addColumnsAndRows(answer.arrowIpc(), columns, rows);
     }
     root.set("summary", summary(answer.summary()));
     return root.toString();
   }
+
+  /**
+   * Appends an Arrow IPC stream's columns ({@code {"name", "type"}}) and rows, rendered as
+   * described above (also used by the CLI for answers it fetches from a result URL).
+   *
+   * @throws UncheckedIOException when the stream cannot be read
+   */
+  public static void addColumnsAndRows(byte[] arrowIpc, ArrayNode columns, ArrayNode rows) {
+    try (BufferAllocator allocator = new RootAllocator();
+        ArrowStreamReader reader = new ArrowStreamReader(new ByteArrayInputStream(arrowIpc), allocator)) {
+      VectorSchemaRoot batch = reader.getVectorSchemaRoot();
+      for (Field field : batch.getSchema().getFields()) {
+        columns.addObject().put("name", field.getName()).put("type", sqlType(field.getType()));
+      }
+      while (reader.loadNextBatch()) {
+        for (int r = 0; r < batch.getRowCount(); r++) {
+          ArrayNode row = rows.addArray();
+          for (FieldVector vector : batch.getFieldVectors()) {
+            addValue(row, vector, r);
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the result's Arrow IPC stream", e);
+    }
+  }
+
+  /**
+   * A timestamp as ISO-8601 text that always shows its seconds ({@code LocalDateTime#toString}
+   * leaves out zero seconds), with the fraction only when it is not zero: {@code 2024-01-01T10:00:00},
+   * {@code 2024-01-01T10:00:00.250}.
+   */
+  public static String timestamp(LocalDateTime t) {
+    return TIMESTAMP.format(t);
+  }
+
+  private static final java.time.format.DateTimeFormatter TIMESTAMP = new java.time.format.DateTimeFormatterBuilder()
+      .append(java.time.format.DateTimeFormatter.ISO_LOCAL_DATE).appendLiteral('T')
+      .appendPattern("HH:mm:ss").optionalStart()
+      .appendFraction(java.time.temporal.ChronoField.MICRO_OF_SECOND, 0, 6, true).toFormatter();
 
   ObjectNode summary(QuerySummary s) {
     ObjectNode node = mapper.createObjectNode();
@@ -104,8 +129,7 @@ final class JsonResultWriter {
     } else if (vector instanceof DateDayVector v) {
       row.add(LocalDate.ofEpochDay(v.get(r)).toString());
     } else if (vector instanceof TimeStampMicroVector v) {
-      LocalDateTime t = v.getObject(r);
-      row.add(t.toString());
+      row.add(timestamp(v.getObject(r)));
     } else if (vector instanceof BigIntVector v) {
       row.add(v.get(r));
     } else if (vector instanceof IntVector v) {

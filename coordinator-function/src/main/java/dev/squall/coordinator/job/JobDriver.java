@@ -3,6 +3,7 @@ package dev.squall.coordinator.job;
 import dev.squall.coordinator.QueryProperties;
 import dev.squall.coordinator.api.PublicErrors;
 import dev.squall.coordinator.api.SquallException;
+import dev.squall.coordinator.commit.DdlCommitter;
 import dev.squall.coordinator.commit.WriteCommitException;
 import dev.squall.coordinator.commit.WriteFinalizer;
 import dev.squall.coordinator.commit.WriteTargets;
@@ -180,6 +181,11 @@ public final class JobDriver {
       }
       if (job.state() == JobState.RUNNING) {
         plan = plan != null ? plan : plans.load(jobId);
+        if (plan.ddl() != null) {
+          // DDL runs no task: its change is made once, in FINALIZING.
+          job = store.transition(keeper.lease(), JobState.RUNNING, JobState.FINALIZING, JobUpdate.NONE, clock.instant());
+          return finishDdl(keeper, job, plan);
+        }
         Map<Integer, TaskResult[]> prior = priorWinners(plan);
         control = new StoreJobControl(store, clock, keeper, settings.withSuspendGrace(grace), handOffAt, hooks,
             progressOf(plan, prior), () -> putCancelMarker(jobId), winnerRecords, publicErrors, slotsFor(job));
@@ -189,6 +195,9 @@ public final class JobDriver {
       }
       if (job.state() == JobState.FINALIZING) {
         plan = plan != null ? plan : plans.load(jobId);
+        if (plan.ddl() != null) {
+          return finishDdl(keeper, job, plan);
+        }
         hooks.finalizing(jobId);
         // A resumed FINALIZING job reads the winners its RUNNING invocation recorded.
         Map<Integer, TaskResult[]> all = winners != null ? winners : priorWinners(plan);
@@ -383,6 +392,33 @@ public final class JobDriver {
       }
     }
     return awaitSettling(keeper, job, "the commit landed but the job's end could not be recorded");
+  }
+
+  /**
+   * The final step of DDL, idempotent: after a fenced renewal of the lease (an invocation whose
+   * lease lapsed never changes the catalog) the change is applied, or found made by an earlier
+   * run, and the job ends SUCCEEDED answering what was done. A change whose outcome the catalog
+   * could not tell leaves the job FINALIZING for the next run to apply again.
+   */
+  private Drive finishDdl(LeaseKeeper keeper, JobRecord job, JobPlan plan) {
+    hooks.finalizing(job.jobId());
+    keeper.confirm();
+    try {
+      new DdlCommitter(planner.catalogFor(job.caller())).apply(job.jobId(), plan.ddl());
+    } catch (WriteCommitException e) {
+      if (e.outcomeUnknown()) {
+        return awaitSettling(keeper, job, e.getMessage());
+      }
+      throw new SquallException(e.targetConflict() ? ErrorCode.USER_ERROR : ErrorCode.EXTERNAL, e.getMessage(), 0, 0, e);
+    }
+    hooks.committed(job.jobId());
+    byte[] answer = OneRowAnswer.text(plan.outputSchema().getFields().get(0).getName(), plan.ddl().getDescription(),
+        allocator);
+    String location = results.put(job.jobId(), answer);
+    QuerySummary summary = QuerySummary.newBuilder().setRows(1).setWallMillis(millisSince(job)).build();
+    JobRecord done = store.transition(keeper.lease(), JobState.FINALIZING, JobState.SUCCEEDED,
+        JobUpdate.NONE.withResultLocation(location).withSummary(summary.toByteArray()), clock.instant());
+    return new Drive(Outcome.FINISHED, done, answer);
   }
 
   /**

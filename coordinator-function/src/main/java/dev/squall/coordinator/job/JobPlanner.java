@@ -75,6 +75,11 @@ public final class JobPlanner {
       if (planned.isExplain()) {
         return new Planned(null, planned.explain());
       }
+      if (planned.isDdl()) {
+        return new Planned(new JobPlan(jobId, planned.stageGraph(), Map.of(), settings.shuffleBucket(),
+            PlanStore.jobPrefix(jobId), settings.compression(), settings.taskMemoryBudgetBytes(),
+            ArrowTypes.arrowSchema(planned.outputSchema()), null, planned.ddl().get()), null);
+      }
       splits = new SplitPlanner(catalog, plannerSettings.targetSplitSizeBytes()).plan(planned.stageGraph());
     } catch (PlanningException e) {
       throw new SquallException(e.code().errorCode(), e.reason(), e.line(), e.column(), e);
@@ -89,6 +94,11 @@ public final class JobPlanner {
     return new Planned(new JobPlan(jobId, graph, splits.tasksByStage(), settings.shuffleBucket(),
         PlanStore.jobPrefix(jobId), settings.compression(), settings.taskMemoryBudgetBytes(), ArrowTypes.arrowSchema(planned.outputSchema()),
         planned.write().map(WriteTargets::toRecord).orElse(null)), null);
+  }
+
+  /** The catalog as {@code caller} may see it (and change it: DDL is applied through this view). */
+  public Catalog catalogFor(String caller) {
+    return allowList.restrict(catalog, caller);
   }
 
   /** Refuses a default schema the catalog does not have (rather than failing later on a table name). */

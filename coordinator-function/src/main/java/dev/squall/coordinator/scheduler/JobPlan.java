@@ -1,6 +1,7 @@
 package dev.squall.coordinator.scheduler;
 
 import dev.squall.proto.v1.Compression;
+import dev.squall.proto.v1.DdlRecord;
 import dev.squall.proto.v1.JobPlanRecord;
 import dev.squall.proto.v1.ScanInput;
 import dev.squall.proto.v1.StageGraph;
@@ -30,6 +31,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * @param memoryBudgetBytes Arrow bytes each task may hold at once
  * @param outputSchema the answer's column names and types
  * @param write for INSERT and CREATE TABLE AS, the table the root stage writes to; else null
+ * @param ddl for DDL, the catalog change the final step makes (the graph has no stages); else null
  */
 public record JobPlan(
     String jobId,
@@ -40,12 +42,20 @@ public record JobPlan(
     Compression compression,
     long memoryBudgetBytes,
     Schema outputSchema,
-    WriteTargetRecord write) {
+    WriteTargetRecord write,
+    DdlRecord ddl) {
   public JobPlan {
     Objects.requireNonNull(jobId, "jobId");
     Objects.requireNonNull(graph, "graph");
     Objects.requireNonNull(outputSchema, "outputSchema");
     scanInputs = Map.copyOf(scanInputs);
+  }
+
+  /** A plan without DDL. */
+  public JobPlan(String jobId, StageGraph graph, Map<Integer, List<Map<Integer, ScanInput>>> scanInputs,
+      String shuffleBucket, String jobPrefix, Compression compression, long memoryBudgetBytes, Schema outputSchema,
+      WriteTargetRecord write) {
+    this(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes, outputSchema, write, null);
   }
 
   /** The plan as stored between invocations. */
@@ -62,6 +72,9 @@ public record JobPlan(
     });
     if (write != null) {
       b.setWrite(write);
+    }
+    if (ddl != null) {
+      b.setDdl(ddl);
     }
     return b.build();
   }
@@ -83,7 +96,7 @@ public record JobPlan(
       throw new UncheckedIOException("stored plan of job " + r.getJobId() + " has an unreadable output schema", e);
     }
     return new JobPlan(r.getJobId(), r.getGraph(), scans, r.getShuffleBucket(), r.getJobPrefix(), r.getCompression(),
-        r.getMemoryBudgetBytes(), schema, r.hasWrite() ? r.getWrite() : null);
+        r.getMemoryBudgetBytes(), schema, r.hasWrite() ? r.getWrite() : null, r.hasDdl() ? r.getDdl() : null);
   }
 
   /** Tasks of each stage: a leaf stage's split count, else the stage's task count. */

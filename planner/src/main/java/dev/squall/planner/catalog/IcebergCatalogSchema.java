@@ -16,6 +16,7 @@ import org.apache.iceberg.catalog.SupportsNamespaces;
 public final class IcebergCatalogSchema extends AbstractSchema {
   private final Catalog catalog;
   private final List<String> extraNamespaces;
+  private final DerivedTables derived;
   private Map<String, Schema> namespaces;
 
   /**
@@ -23,8 +24,14 @@ public final class IcebergCatalogSchema extends AbstractSchema {
    * @param extraNamespaces namespaces to expose even if the catalog cannot list them
    */
   public IcebergCatalogSchema(Catalog catalog, List<String> extraNamespaces) {
+    this(catalog, extraNamespaces, DerivedTables.NONE);
+  }
+
+  /** @param derived metadata tables and time-travel names of every namespace's tables */
+  public IcebergCatalogSchema(Catalog catalog, List<String> extraNamespaces, DerivedTables derived) {
     this.catalog = catalog;
     this.extraNamespaces = List.copyOf(extraNamespaces);
+    this.derived = derived;
   }
 
   @Override
@@ -33,11 +40,11 @@ public final class IcebergCatalogSchema extends AbstractSchema {
       Map<String, Schema> map = new LinkedHashMap<>();
       if (catalog instanceof SupportsNamespaces listing) {
         for (Namespace namespace : listing.listNamespaces()) {
-          map.put(namespace.level(namespace.length() - 1), new IcebergNamespaceSchema(catalog, namespace));
+          map.put(namespace.level(namespace.length() - 1), new IcebergNamespaceSchema(catalog, namespace, derived));
         }
       }
       for (String name : extraNamespaces) {
-        map.putIfAbsent(name, new IcebergNamespaceSchema(catalog, Namespace.of(name)));
+        map.putIfAbsent(name, new IcebergNamespaceSchema(catalog, Namespace.of(name), derived));
       }
       namespaces = map;
     }

@@ -26,11 +26,35 @@ import org.apache.iceberg.types.Types;
 public final class IcebergTable extends AbstractTable {
   private final Catalog catalog;
   private final TableIdentifier identifier;
+  private final Long snapshotId;
   private volatile Table table;
 
   public IcebergTable(Catalog catalog, TableIdentifier identifier) {
+    this(catalog, identifier, null, null);
+  }
+
+  /**
+   * A table read as of one snapshot (time travel): its columns are that snapshot's schema and its
+   * scans plan that snapshot's files.
+   *
+   * @param loaded the table already loaded, or null to load it on first use
+   * @param snapshotId the snapshot, or null for the current one
+   */
+  public IcebergTable(Catalog catalog, TableIdentifier identifier, Table loaded, Long snapshotId) {
     this.catalog = catalog;
     this.identifier = identifier;
+    this.table = loaded;
+    this.snapshotId = snapshotId;
+  }
+
+  /** The snapshot this table reads when pinned by time travel; empty for the current one. */
+  public java.util.OptionalLong pinnedSnapshotId() {
+    return snapshotId == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(snapshotId);
+  }
+
+  /** The snapshot read: the pinned one, else the current one (null for a table without snapshots). */
+  public org.apache.iceberg.Snapshot snapshot() {
+    return snapshotId == null ? table().currentSnapshot() : table().snapshot(snapshotId);
   }
 
   /** The loaded Iceberg table. */
@@ -51,14 +75,14 @@ public final class IcebergTable extends AbstractTable {
     return identifier;
   }
 
-  /** The schema the row type was built from. */
+  /** The schema the row type was built from: the pinned snapshot's, else the current one. */
   public Schema schema() {
-    return table().schema();
+    return snapshotId == null ? table().schema() : org.apache.iceberg.util.SnapshotUtil.schemaFor(table(), snapshotId);
   }
 
-  /** Figures of the current snapshot. */
+  /** Figures of the snapshot read. */
   public TableStatistics statistics() {
-    return TableStatistics.of(table().currentSnapshot());
+    return TableStatistics.of(snapshot());
   }
 
   /**

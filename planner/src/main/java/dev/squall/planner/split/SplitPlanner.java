@@ -66,7 +66,8 @@ public final class SplitPlanner {
       Map<Integer, List<List<ScanSplit>>> groupsByInput = new HashMap<>();
       int tasks = 1;
       for (Scan scan : scans) {
-        Long snapshot = graph.getTableSnapshotIdsMap().get(scan.getTable());
+        Long snapshot = scan.hasSnapshotId() ? Long.valueOf(scan.getSnapshotId())
+            : graph.getTableSnapshotIdsMap().get(scan.getTable());
         List<List<ScanSplit>> groups = splitGroups(scan, snapshot);
         groupsByInput.put(scan.getInputIndex(), groups);
         tasks = Math.max(tasks, groups.size());

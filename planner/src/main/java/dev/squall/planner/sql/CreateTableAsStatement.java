@@ -59,6 +59,18 @@ public record CreateTableAsStatement(List<NamePart> name, List<PartitionItem> pa
     return Optional.of(p.statement());
   }
 
+  /**
+   * Parses a parenthesised PARTITIONED BY item list at the cursor (for CREATE TABLE with column
+   * definitions), leaving the cursor after its ')'.
+   */
+  static List<PartitionItem> partitionItems(String sql, TokenCursor cursor) {
+    Parser p = new Parser(sql, cursor.tokens());
+    p.i = cursor.position();
+    List<PartitionItem> items = p.partitionItems();
+    cursor.reset(p.i);
+    return items;
+  }
+
   private static final class Parser {
     private final String sql;
     private final List<Token> tokens;

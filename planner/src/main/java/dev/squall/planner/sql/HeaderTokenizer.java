@@ -9,18 +9,20 @@ import java.util.List;
  * Splits the head of a statement into SQL tokens with their 1-based line and column, for the few
  * statement headers Squall parses itself (see {@link CreateTableAsStatement}). It knows
  * identifiers (unquoted, or double-quoted with {@code ""} as an escaped quote), unsigned integers,
- * the punctuation {@code ( ) , . -}, white space and comments ({@code -- ...} and
+ * string literals (single-quoted with {@code ''} as an escaped quote), the punctuation
+ * {@code ( ) , . - = [ ] ;}, white space and comments ({@code -- ...} and
  * {@code /* ... *}{@code /}). Tokenizing stops at the first keyword for which
  * {@link #tokenizeUntil} is asked, so the query text after it is never looked at.
  */
 final class HeaderTokenizer {
   /** Kinds of token. */
-  enum Kind { IDENTIFIER, QUOTED_IDENTIFIER, NUMBER, PUNCTUATION }
+  enum Kind { IDENTIFIER, QUOTED_IDENTIFIER, NUMBER, STRING, PUNCTUATION }
 
   /**
    * One token.
    *
-   * @param text the identifier (without quotes, escapes resolved), number or punctuation character
+   * @param text the identifier or string (without quotes, escapes resolved), number or punctuation
+   *     character
    * @param offset index of the token's first character in the statement text
    */
   record Token(Kind kind, String text, int offset, int line, int column) {
@@ -62,6 +64,16 @@ final class HeaderTokenizer {
     return tokens;
   }
 
+  /** Every token of the text. */
+  List<Token> tokenizeAll() {
+    List<Token> tokens = new ArrayList<>();
+    Token t;
+    while ((t = next()) != null) {
+      tokens.add(t);
+    }
+    return tokens;
+  }
+
   /** The first token of the text, or {@code null} when it holds only blanks and comments. */
   Token first() {
     return next();
@@ -88,35 +100,43 @@ final class HeaderTokenizer {
       }
       return new Token(Kind.NUMBER, sql.substring(start, pos), start, startLine, startColumn);
     }
-    if (c == '"') {
-      advance();
-      StringBuilder name = new StringBuilder();
-      while (true) {
-        if (pos >= sql.length()) {
-          throw new PlanningException(Code.SYNTAX_ERROR,
-              "Syntax error: quoted identifier is not closed", startLine, startColumn);
-        }
-        char q = sql.charAt(pos);
-        advance();
-        if (q == '"') {
-          if (pos < sql.length() && sql.charAt(pos) == '"') {
-            name.append('"');
-            advance();
-          } else {
-            break;
-          }
-        } else {
-          name.append(q);
-        }
-      }
-      return new Token(Kind.QUOTED_IDENTIFIER, name.toString(), start, startLine, startColumn);
+    if (c == '\'') {
+      return quoted('\'', Kind.STRING, "string literal", start, startLine, startColumn);
     }
-    if ("(),.-".indexOf(c) >= 0) {
+    if (c == '"') {
+      return quoted('"', Kind.QUOTED_IDENTIFIER, "quoted identifier", start, startLine, startColumn);
+    }
+    if ("(),.-=[];".indexOf(c) >= 0) {
       advance();
       return new Token(Kind.PUNCTUATION, String.valueOf(c), start, startLine, startColumn);
     }
     throw new PlanningException(Code.SYNTAX_ERROR,
         "Syntax error: unexpected character '" + c + "'", startLine, startColumn);
+  }
+
+  /** A token enclosed in {@code quote}, a doubled quote standing for one. */
+  private Token quoted(char quote, Kind kind, String what, int start, int startLine, int startColumn) {
+    advance();
+    StringBuilder name = new StringBuilder();
+    while (true) {
+      if (pos >= sql.length()) {
+        throw new PlanningException(Code.SYNTAX_ERROR,
+            "Syntax error: " + what + " is not closed", startLine, startColumn);
+      }
+      char q = sql.charAt(pos);
+      advance();
+      if (q == quote) {
+        if (pos < sql.length() && sql.charAt(pos) == quote) {
+          name.append(quote);
+          advance();
+        } else {
+          break;
+        }
+      } else {
+        name.append(q);
+      }
+    }
+    return new Token(kind, name.toString(), start, startLine, startColumn);
   }
 
   private static boolean isIdentifierPart(char c) {

@@ -3,8 +3,11 @@ package dev.squall.planner.sql;
 import dev.squall.planner.PlannerSettings;
 import dev.squall.planner.PlanningException;
 import dev.squall.planner.PlanningException.Code;
+import dev.squall.planner.catalog.DerivedTables;
 import dev.squall.planner.catalog.IcebergCatalogSchema;
 import dev.squall.planner.catalog.IcebergTable;
+import dev.squall.planner.meta.CatalogListing;
+import dev.squall.planner.meta.InformationSchema;
 import dev.squall.planner.optimize.SquallMetadata;
 import java.util.List;
 import java.util.Optional;
@@ -50,15 +53,26 @@ public final class SqlFrontEnd {
   private final CalciteCatalogReader catalogReader;
   private final RelOptCluster cluster;
   private final SqlValidator validator;
+  private final CatalogListing listing;
 
   public SqlFrontEnd(Catalog catalog, PlannerSettings settings) {
+    this(catalog, settings, DerivedTables.NONE);
+  }
+
+  /**
+   * @param derived resolves metadata table names ({@code "t$snapshots"}) and the names time travel
+   *     clauses were rewritten to
+   */
+  public SqlFrontEnd(Catalog catalog, PlannerSettings settings, DerivedTables derived) {
     JavaTypeFactoryImpl typeFactory = new JavaTypeFactoryImpl(SquallTypeSystem.INSTANCE);
     CalciteSchema root = CalciteSchema.createRootSchema(false, false);
     IcebergCatalogSchema catalogSchema = new IcebergCatalogSchema(
-        catalog, settings.defaultSchema().isEmpty() ? List.of() : List.of(settings.defaultSchema()));
+        catalog, settings.defaultSchema().isEmpty() ? List.of() : List.of(settings.defaultSchema()), derived);
     for (String namespace : catalogSchema.getSubSchemaNames()) {
       root.add(namespace, catalogSchema.getSubSchema(namespace));
     }
+    listing = new CatalogListing(root.plus());
+    root.add(InformationSchema.NAME, new InformationSchema(listing));
     Properties properties = new Properties();
     properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
     CalciteConnectionConfig config = new CalciteConnectionConfigImpl(properties);
@@ -82,6 +96,11 @@ public final class SqlFrontEnd {
         .withUnquotedCasing(Casing.UNCHANGED)
         .withQuotedCasing(Casing.UNCHANGED)
         .withCaseSensitive(false);
+  }
+
+  /** The schemas and tables this front end resolves names against. */
+  public CatalogListing listing() {
+    return listing;
   }
 
   /** The cluster (type factory, rex builder, metadata) the converted plan lives in. */
@@ -132,6 +151,8 @@ public final class SqlFrontEnd {
     SqlNode validated;
     try {
       validated = validator.validate(parsed);
+    } catch (PlanningException e) {
+      throw e; // raised while resolving a name, e.g. an unknown time travel snapshot
     } catch (CalciteContextException e) {
       String reason = e.getCause() != null && e.getCause().getMessage() != null
           ? e.getCause().getMessage() : e.getMessage();

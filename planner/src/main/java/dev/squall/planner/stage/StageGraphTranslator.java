@@ -112,7 +112,9 @@ public final class StageGraphTranslator {
     StageDraft draft = StageDraft.leaf(taskCounts.forScan(stats.fileBytes()));
     draft.addScan(leaf.tableName());
     draft.setRoot(leaf.operator());
-    graph.recordSnapshot(leaf.tableName(), stats.snapshotId());
+    if (leaf.table().pinnedSnapshotId().isEmpty()) {
+      graph.recordSnapshot(leaf.tableName(), stats.snapshotId());
+    }
     return estimated(draft, rel);
   }
 

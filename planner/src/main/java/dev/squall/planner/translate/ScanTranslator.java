@@ -98,12 +98,13 @@ public final class ScanTranslator {
       fieldIds.add(columns.get(column).fieldId());
       scanFields.add(scan.getRowType().getFieldList().get(column));
     }
-    String tableName = String.join(".", scan.getTable().getQualifiedName());
+    String tableName = table.identifier().toString();
     Scan.Builder scanOp = Scan.newBuilder()
         .setInputIndex(inputIndex)
         .setTable(tableName)
         .setIcebergSchemaJson(SchemaParser.toJson(table.schema()))
         .addAllProjectedFieldIds(fieldIds);
+    table.pinnedSnapshotId().ifPresent(scanOp::setSnapshotId);
     if (filter != null) {
       Optional<String> pruning = new IcebergFilterTranslator(table.schema()).toJson(filter.getCondition());
       pruning.ifPresent(scanOp::setIcebergFilterJson);

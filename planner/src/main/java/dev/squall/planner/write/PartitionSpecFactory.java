@@ -31,7 +31,7 @@ public final class PartitionSpecFactory {
       Types.NestedField field = schema.caseInsensitiveFindField(item.column().text());
       if (field == null) {
         throw new PlanningException(Code.UNKNOWN_COLUMN, "Partition column '" + item.column().text()
-            + "' is not a column of the query", item.column().line(), item.column().column());
+            + "' is not a column of the table", item.column().line(), item.column().column());
       }
       String column = field.name();
       try {

@@ -93,6 +93,10 @@ public final class WritePlanner {
     }
     IcebergTable resolved = frontEnd.resolveTable(targetName.names).orElseThrow(() -> error(Code.UNKNOWN_TABLE,
         "Table '" + targetName + "' not found", targetName.getParserPosition()));
+    if (resolved.pinnedSnapshotId().isPresent()) {
+      throw error(Code.UNSUPPORTED, "Unsupported SQL: INSERT INTO a table as of a snapshot (time travel)",
+          targetName.getParserPosition());
+    }
     Table table = resolved.table();
     Schema schema = table.schema();
     List<Types.NestedField> columns = schema.columns();
@@ -198,8 +202,13 @@ public final class WritePlanner {
     return new PlannedWrite(plan, target);
   }
 
-  /** Resolves the new table's namespace (must exist) and refuses a name that is taken. */
-  private TableIdentifier newTableIdentifier(List<NamePart> name) {
+  /**
+   * Resolves a new table's namespace (must exist; matched ignoring case) and refuses a name that
+   * is taken (also in another letter case).
+   *
+   * @throws PlanningException VALIDATION_ERROR without a namespace, UNKNOWN_SCHEMA, TABLE_EXISTS
+   */
+  public TableIdentifier newTableIdentifier(List<NamePart> name) {
     NamePart tableName = name.get(name.size() - 1);
     List<String> namespaceParts = new ArrayList<>();
     if (name.size() == 1) {
@@ -224,8 +233,8 @@ public final class WritePlanner {
       }
       if (match == null) {
         NamePart at = name.size() == 1 ? tableName : name.get(0);
-        throw new PlanningException(Code.UNKNOWN_TABLE, "Namespace '" + namespace
-            + "' does not exist; Squall does not create namespaces", at.line(), at.column());
+        throw new PlanningException(Code.UNKNOWN_SCHEMA, "Schema '" + namespace
+            + "' does not exist; create it with CREATE SCHEMA", at.line(), at.column());
       }
       namespace = match;
     }

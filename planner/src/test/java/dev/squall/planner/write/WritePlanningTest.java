@@ -313,8 +313,8 @@ class WritePlanningTest {
   @Test
   void createTableAsInAMissingNamespaceIsRefused() {
     PlanningException e = refused("create table nowhere.t as select 1 as a");
-    assertThat(e.code()).isEqualTo(Code.UNKNOWN_TABLE);
-    assertThat(e.reason()).contains("nowhere").contains("does not create namespaces");
+    assertThat(e.code()).isEqualTo(Code.UNKNOWN_SCHEMA);
+    assertThat(e.reason()).contains("nowhere").contains("create it with CREATE SCHEMA");
     assertThat(e.column()).isEqualTo(14);
     assertThat(catalog.namespaceExists(org.apache.iceberg.catalog.Namespace.of("nowhere"))).isFalse();
   }

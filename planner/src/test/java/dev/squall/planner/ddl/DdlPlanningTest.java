@@ -1,0 +1,108 @@
+package dev.squall.planner.ddl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.squall.planner.PlannedQuery;
+import dev.squall.planner.PlanningException;
+import dev.squall.planner.PlanningException.Code;
+import dev.squall.planner.testing.Planning;
+import dev.squall.proto.v1.DdlRecord;
+import org.apache.iceberg.PartitionSpecParser;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
+
+/** DDL plans into the record the coordinator applies, or is refused with the offending position. */
+class DdlPlanningTest {
+  private static DdlRecord ddl(String sql) {
+    PlannedQuery q = Planning.sf1(sql);
+    assertThat(q.isDdl()).isTrue();
+    assertThat(q.stageGraph().getStagesCount()).isZero();
+    return q.ddl().orElseThrow();
+  }
+
+  private static PlanningException refused(String sql) {
+    return (PlanningException) org.assertj.core.api.Assertions.catchThrowable(() -> Planning.sf1(sql));
+  }
+
+  @Test
+  void createTableMapsTrinoTypesToIceberg() {
+    DdlRecord r = ddl("CREATE TABLE tpch.t (id bigint NOT NULL, name varchar COMMENT 'who', "
+        + "price decimal(12, 2), ts timestamp(6), d date, ok boolean, n integer, x double) "
+        + "PARTITIONED BY (day(ts), bucket(4, id)) WITH (format = 'PARQUET', format_version = 2)");
+    assertThat(r.getKind()).isEqualTo(DdlRecord.Kind.CREATE_TABLE);
+    assertThat(r.getNamespaceList()).containsExactly("tpch");
+    assertThat(r.getTable()).isEqualTo("t");
+    Schema schema = SchemaParser.fromJson(r.getSchemaJson());
+    assertThat(schema.findField("id").isRequired()).isTrue();
+    assertThat(schema.findField("name").doc()).isEqualTo("who");
+    assertThat(schema.findField("price").type()).isEqualTo(Types.DecimalType.of(12, 2));
+    assertThat(schema.findField("ts").type()).isEqualTo(Types.TimestampType.withoutZone());
+    assertThat(PartitionSpecParser.fromJson(schema, r.getPartitionSpecJson()).fields()).hasSize(2);
+    assertThat(r.getPropertiesMap()).containsEntry("format-version", "2");
+  }
+
+  @Test
+  void trinoPartitioningPropertyIsAccepted() {
+    DdlRecord r = ddl("create table tpch.t2 (a bigint, s varchar) with (partitioning = ARRAY['bucket(a, 8)', 's'])");
+    Schema schema = SchemaParser.fromJson(r.getSchemaJson());
+    assertThat(PartitionSpecParser.fromJson(schema, r.getPartitionSpecJson()).fields())
+        .extracting(f -> f.transform().toString()).containsExactly("bucket[8]", "identity");
+  }
+
+  @Test
+  void existingTableIsRefusedUnlessIfNotExists() {
+    PlanningException e = refused("CREATE TABLE tpch.ORDERS (a bigint)");
+    assertThat(e.code()).isEqualTo(Code.TABLE_EXISTS);
+    assertThat(e.column()).isEqualTo(19);
+    assertThat(ddl("CREATE TABLE IF NOT EXISTS tpch.orders (a bigint)").getIfExistsClause()).isTrue();
+  }
+
+  @Test
+  void unsupportedAlterIsRefusedWholeWithPosition() {
+    PlanningException e = refused("ALTER TABLE tpch.orders\n  SET PROPERTIES format_version = 2");
+    assertThat(e.code()).isEqualTo(Code.UNSUPPORTED);
+    assertThat(e.line()).isEqualTo(2);
+    assertThat(e.column()).isEqualTo(3);
+    assertThat(refused("CREATE VIEW v AS SELECT 1").code()).isEqualTo(Code.UNSUPPORTED);
+    assertThat(refused("DROP SCHEMA tpch CASCADE").column()).isEqualTo(18);
+  }
+
+  @Test
+  void typesIcebergCannotHoldAreRefusedAtTheType() {
+    PlanningException e = refused("CREATE TABLE tpch.t (a varchar(10))");
+    assertThat(e.code()).isEqualTo(Code.UNSUPPORTED);
+    assertThat(e.column()).isEqualTo(31);
+    assertThat(refused("CREATE TABLE tpch.t (a timestamp with time zone)").column()).isEqualTo(34);
+  }
+
+  @Test
+  void alterTableChecksColumns() {
+    assertThat(refused("ALTER TABLE tpch.nation ADD COLUMN N_NAME varchar").code()).isEqualTo(Code.VALIDATION_ERROR);
+    PlanningException unknown = refused("ALTER TABLE tpch.nation RENAME COLUMN nope TO x");
+    assertThat(unknown.code()).isEqualTo(Code.UNKNOWN_COLUMN);
+    assertThat(unknown.column()).isEqualTo(39);
+    DdlRecord rename = ddl("ALTER TABLE nation RENAME COLUMN N_COMMENT TO note");
+    assertThat(rename.getColumn()).isEqualTo("n_comment");
+    assertThat(rename.getNewName()).isEqualTo("note");
+    DdlRecord to = ddl("ALTER TABLE tpch.nation RENAME TO countries");
+    assertThat(to.getNewNamespaceList()).containsExactly("tpch");
+    assertThat(to.getNewName()).isEqualTo("countries");
+  }
+
+  @Test
+  void dropChecksExistence() {
+    assertThat(refused("DROP TABLE tpch.nope").code()).isEqualTo(Code.UNKNOWN_TABLE);
+    assertThat(ddl("DROP TABLE IF EXISTS tpch.nope").getTable()).isEmpty();
+    assertThat(refused("DROP SCHEMA tpch").reason()).contains("not empty");
+    assertThat(refused("CREATE SCHEMA TPCH").code()).isEqualTo(Code.SCHEMA_EXISTS);
+    assertThat(ddl("CREATE SCHEMA IF NOT EXISTS tpch").getIfExistsClause()).isTrue();
+  }
+
+  @Test
+  void explainOfDdlDescribesIt() {
+    assertThat(Planning.sf1("EXPLAIN DROP TABLE tpch.region").explain()).contains("DDL: DROP TABLE tpch.region");
+  }
+}
