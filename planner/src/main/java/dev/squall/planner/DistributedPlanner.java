@@ -1,10 +1,12 @@
 package dev.squall.planner;
 
 import dev.squall.planner.explain.ExplainRenderer;
+import dev.squall.planner.optimize.CurrentTimeLiterals;
 import dev.squall.planner.optimize.LogicalOptimizer;
 import dev.squall.planner.sql.CreateTableAsStatement;
 import dev.squall.planner.sql.ExplainStatement;
 import dev.squall.planner.sql.SqlFrontEnd;
+import dev.squall.planner.sql.TrinoLexicon;
 import dev.squall.planner.stage.StageGraphTranslator;
 import dev.squall.planner.translate.TypeTranslator;
 import dev.squall.planner.write.WritePlanner;
@@ -51,6 +53,29 @@ public final class DistributedPlanner {
    *     and column of the offending text
    */
   public PlannedQuery plan(String sql, PlannerSettings settings) {
+    return plan(sql, settings, java.time.Instant.now());
+  }
+
+  /**
+   * Plans one statement whose CURRENT_DATE, CURRENT_TIMESTAMP and NOW() are {@code queryStart}
+   * (written into the plan as literals, so that every task sees the same time).
+   *
+   * @throws PlanningException as {@link #plan(String, PlannerSettings)}
+   */
+  public PlannedQuery plan(String sql, PlannerSettings settings, java.time.Instant queryStart) {
+    TrinoLexicon.Rewritten rewritten = TrinoLexicon.rewrite(sql);
+    try {
+      return planRewritten(rewritten.sql(), settings, queryStart);
+    } catch (PlanningException e) {
+      if (e.line() <= 0 || rewritten.insertions().isEmpty()) {
+        throw e;
+      }
+      // Positions as in the text the user sent, not in the one with Trino's words quoted.
+      throw new PlanningException(e.code(), e.reason(), e.line(), rewritten.originalColumn(e.line(), e.column()), e);
+    }
+  }
+
+  private PlannedQuery planRewritten(String sql, PlannerSettings settings, java.time.Instant queryStart) {
     ExplainStatement statement;
     try {
       statement = ExplainStatement.parse(sql);
@@ -76,6 +101,7 @@ public final class DistributedPlanner {
         logical = root.project();
         names = root.validatedRowType.getFieldNames();
       }
+      logical = CurrentTimeLiterals.apply(logical, queryStart);
       RelNode optimized = new LogicalOptimizer().optimize(logical, frontEnd.relBuilder());
       StageGraph graph = new StageGraphTranslator(settings).translate(optimized, names);
       String header = write.map(w -> w.describe()).orElse(null);

@@ -27,11 +27,9 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
@@ -64,10 +62,10 @@ public final class SqlFrontEnd {
     properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
     CalciteConnectionConfig config = new CalciteConnectionConfigImpl(properties);
     catalogReader = new CalciteCatalogReader(root, settings.defaultSchemaPath(), typeFactory, config);
-    validator = SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(), catalogReader, typeFactory,
+    validator = SqlValidatorUtil.newValidator(TrinoFunctions.INSTANCE, catalogReader, typeFactory,
         SqlValidator.Config.DEFAULT
             .withIdentifierExpansion(true)
-            .withConformance(SqlConformanceEnum.DEFAULT));
+            .withConformance(SquallConformance.INSTANCE));
     VolcanoPlanner planner = new VolcanoPlanner();
     planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
     // ReduceExpressionsRule folds constants only when the planner has an executor.
@@ -79,6 +77,7 @@ public final class SqlFrontEnd {
   /** The parser settings shared by every Squall statement. */
   public static SqlParser.Config parserConfig() {
     return SqlParser.config()
+        .withConformance(SquallConformance.INSTANCE)
         .withQuoting(Quoting.DOUBLE_QUOTE)
         .withUnquotedCasing(Casing.UNCHANGED)
         .withQuotedCasing(Casing.UNCHANGED)
