@@ -21,7 +21,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The Trino/Athena function library through the whole local stack over TPC-H SF 0.01, each query's
  * answer compared with DuckDB's over the same data files. Where DuckDB names a function differently
  * or its semantics differ from Trino's (docs/sql.md), the DuckDB query is written with DuckDB's
- * equivalent expression. Inputs include NULLs (every tenth row of the derived columns).
+ * equivalent expression (DuckDB's COUNT_IF over no rows is NULL, Trino's 0: the oracle counts with
+ * a FILTER). Inputs include NULLs (every tenth row of the derived columns), empty input and
+ * groups whose values are all NULL.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SqlFunctionsEndToEndTest {
@@ -159,6 +161,86 @@ class SqlFunctionsEndToEndTest {
                 + " strftime(t, '%Y-%m-%d %H:%M:%S'), strftime(d, '%A %b %-d %j %y'), strftime(t, '%H:%M:%S %p %I %f'),"
                 + " strptime(strftime(t, '%Y/%m/%d %H:%M:%S'), '%Y/%m/%d %H:%M:%S'), strptime(strftime(d, '%d.%m.%Y'), '%d.%m.%Y')"
                 + " from " + DUCK_ORDERS));
+  }
+
+  static Stream<Arguments> aggregates() {
+    return Stream.of(
+        Arguments.of("variances and standard deviations",
+            "select m, stddev(a), stddev_samp(d), stddev_pop(a), variance(k), var_samp(d), var_pop(a), stddev(case when k < 3 then a end)"
+                + " from " + CUSTOMERS + " group by m",
+            "select m, stddev(a), stddev_samp(d), stddev_pop(a), variance(k), var_samp(d), var_pop(a), stddev(case when k < 3 then a end)"
+                + " from " + DUCK_CUSTOMERS + " group by m"),
+        Arguments.of("boolean aggregates, count_if, arbitrary",
+            "select m, bool_and(a > -900), bool_or(a > 9000), every(k > 0), count_if(a > 0), count_if(s like '1%'),"
+                + " arbitrary(m), any_value(length(m)) from " + CUSTOMERS + " group by m",
+            "select m, bool_and(a > -900), bool_or(a > 9000), bool_and(k > 0), count_if(a > 0), count_if(s like '1%'),"
+                + " any_value(m), any_value(length(m)) from " + DUCK_CUSTOMERS + " group by m"),
+        Arguments.of("empty input",
+            "select stddev(a), var_pop(d), bool_and(a > 0), bool_or(a > 0), count_if(a > 0), arbitrary(m),"
+                + " approx_count_distinct(k), approx_percentile(a, 0.5) from " + CUSTOMERS + " where k < 0",
+            "select stddev(a), var_pop(d), bool_and(a > 0), bool_or(a > 0), count(*) filter (where a > 0), any_value(m),"
+                + " 0, cast(null as double) from " + DUCK_CUSTOMERS + " where k < 0"),
+        Arguments.of("empty groups",
+            "select m, stddev(a), count_if(a > 0), bool_or(a > 0), approx_count_distinct(a), approx_percentile(a, 0.9)"
+                + " from " + CUSTOMERS + " where k < 20 and a is null group by m",
+            "select m, stddev(a), count(*) filter (where a > 0), bool_or(a > 0), 0, cast(null as double)"
+                + " from " + DUCK_CUSTOMERS + " where k < 20 and a is null group by m"));
+  }
+
+  @ParameterizedTest(name = "aggregates: {0}")
+  @MethodSource("aggregates")
+  void aggregateFunctionsEqualDuckDb(String label, String squall, String duckDb) throws Exception {
+    assertSameAnswer(label, squall, duckDb);
+  }
+
+  /**
+   * APPROX_COUNT_DISTINCT over several tasks' merged HLL sketches is within three standard errors
+   * (3 x 2.3%) of DuckDB's exact COUNT(DISTINCT); small groups are exact (the sketch holds a list).
+   */
+  @org.junit.jupiter.api.Test
+  void approxCountDistinctIsWithinItsErrorOfTheExactCount() throws Exception {
+    List<List<Object>> actual = squall("select l_returnflag, approx_count_distinct(l_orderkey), approx_count_distinct(l_comment),"
+        + " approx_count_distinct(l_extendedprice), approx_count_distinct(l_shipdate), approx_count_distinct(l_linenumber)"
+        + " from lineitem group by l_returnflag order by l_returnflag");
+    List<List<Object>> exact = duckDb("select l_returnflag, count(distinct l_orderkey), count(distinct l_comment),"
+        + " count(distinct l_extendedprice), count(distinct l_shipdate), count(distinct l_linenumber)"
+        + " from lineitem group by l_returnflag order by l_returnflag");
+    assertThat(actual).hasSameSizeAs(exact);
+    for (int r = 0; r < exact.size(); r++) {
+      for (int c = 1; c < exact.get(r).size(); c++) {
+        double want = ((Number) exact.get(r).get(c)).doubleValue();
+        double got = ((Number) actual.get(r).get(c)).doubleValue();
+        assertThat(Math.abs(got - want)).as("row %d column %d: %s vs exact %s", r, c, got, want)
+            .isLessThanOrEqualTo(3 * 0.023 * want);
+      }
+      assertThat(((Number) actual.get(r).get(5)).doubleValue()).as("7 line numbers, counted exactly").isEqualTo(7);
+    }
+  }
+
+  /**
+   * APPROX_PERCENTILE over merged KLL sketches answers a value whose rank in DuckDB's exact
+   * distribution is within 2.5% of the percentile asked for (the sketch's rank error is about 1.3%).
+   */
+  @org.junit.jupiter.api.Test
+  void approxPercentileIsWithinItsRankErrorOfTheExactQuantile() throws Exception {
+    for (double p : new double[] {0.1, 0.5, 0.9}) {
+      List<List<Object>> actual = squall("select l_returnflag, approx_percentile(l_extendedprice, " + p + "),"
+          + " approx_percentile(l_quantity, " + p + "), approx_percentile(cast(l_partkey as double), " + p + ")"
+          + " from lineitem group by l_returnflag order by l_returnflag");
+      List<List<Object>> bounds = duckDb("select l_returnflag, quantile_disc(l_extendedprice, " + (p - 0.025) + "),"
+          + " quantile_disc(l_extendedprice, " + (p + 0.025) + "), quantile_disc(l_quantity, " + (p - 0.025) + "),"
+          + " quantile_disc(l_quantity, " + (p + 0.025) + "), quantile_disc(l_partkey, " + (p - 0.025) + "),"
+          + " quantile_disc(l_partkey, " + (p + 0.025) + ") from lineitem group by l_returnflag order by l_returnflag");
+      assertThat(actual).hasSameSizeAs(bounds);
+      for (int r = 0; r < bounds.size(); r++) {
+        for (int c = 1; c <= 3; c++) {
+          double got = ((Number) actual.get(r).get(c)).doubleValue();
+          double low = ((Number) bounds.get(r).get(2 * c - 1)).doubleValue();
+          double high = ((Number) bounds.get(r).get(2 * c)).doubleValue();
+          assertThat(got).as("p=%s row %d column %d", p, r, c).isBetween(low, high);
+        }
+      }
+    }
   }
 
   @ParameterizedTest(name = "math: {0}")

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -16,6 +17,7 @@ import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlSyntax;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
+import org.apache.calcite.sql.fun.SqlMinMaxAggFunction;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
@@ -26,11 +28,14 @@ import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeTransforms;
 import org.apache.calcite.sql.validate.SqlNameMatcher;
+import org.apache.calcite.util.Optionality;
 
 /**
  * The scalar functions Squall adds to Calcite's standard operators, named and typed as in Trino
  * (and so Athena): {@code LOG2}, {@code CONCAT}, {@code STRPOS}, {@code LPAD}, {@code REGEXP_LIKE},
- * {@code GREATEST}, {@code IF}, {@code TRY}, {@code DATE_TRUNC}, {@code DAY_OF_WEEK}, ... A name
+ * {@code GREATEST}, {@code IF}, {@code TRY}, {@code DATE_TRUNC}, {@code DAY_OF_WEEK}, and the
+ * aggregates {@code STDDEV}, {@code VARIANCE}, {@code BOOL_AND}, {@code COUNT_IF}, {@code ARBITRARY},
+ * {@code APPROX_COUNT_DISTINCT}, {@code APPROX_PERCENTILE}, ... A name
  * defined here hides Calcite's operator of the same name (Calcite's {@code REPLACE} takes exactly
  * three arguments, Trino's two or three; Calcite's {@code YEAR} is rewritten to EXTRACT, whose
  * week-day numbering differs from Trino's). Every other name resolves in
@@ -96,6 +101,46 @@ public final class TrinoFunctions implements SqlOperatorTable {
     add("TO_UNIXTIME", ReturnTypes.DOUBLE_NULLABLE, DATETIME);
     add("DATE_FORMAT", VARCHAR, OperandTypes.family(SqlTypeFamily.DATETIME, SqlTypeFamily.CHARACTER));
     add("DATE_PARSE", TIMESTAMP_3, CHARS2);
+    addAggregates();
+  }
+
+  /** An aggregate function with Trino's name and result type. */
+  private static final class Aggregate extends SqlAggFunction {
+    Aggregate(String name, SqlKind kind, SqlReturnTypeInference returns, SqlOperandTypeChecker operands) {
+      super(name, null, kind, returns, null, operands, SqlFunctionCategory.USER_DEFINED_FUNCTION, false, false,
+          Optionality.FORBIDDEN);
+    }
+  }
+
+  private void addAggregates() {
+    SqlReturnTypeInference doubleOrNull = ReturnTypes.DOUBLE.andThen(SqlTypeTransforms.FORCE_NULLABLE);
+    // Statistics in DOUBLE as in Trino (Calcite's keep DECIMAL); the optimizer reduces them to sums and counts.
+    for (String name : List.of("STDDEV", "STDDEV_SAMP")) {
+      functions.put(name, new Aggregate(name, SqlKind.STDDEV_SAMP, doubleOrNull, OperandTypes.NUMERIC));
+    }
+    functions.put("STDDEV_POP", new Aggregate("STDDEV_POP", SqlKind.STDDEV_POP, doubleOrNull, OperandTypes.NUMERIC));
+    for (String name : List.of("VARIANCE", "VAR_SAMP")) {
+      functions.put(name, new Aggregate(name, SqlKind.VAR_SAMP, doubleOrNull, OperandTypes.NUMERIC));
+    }
+    functions.put("VAR_POP", new Aggregate("VAR_POP", SqlKind.VAR_POP, doubleOrNull, OperandTypes.NUMERIC));
+    // BOOL_AND and EVERY are MIN over booleans (FALSE < TRUE), BOOL_OR is MAX.
+    functions.put("BOOL_AND", new SqlMinMaxAggFunction("BOOL_AND", SqlKind.MIN, OperandTypes.BOOLEAN));
+    functions.put("EVERY", new SqlMinMaxAggFunction("EVERY", SqlKind.MIN, OperandTypes.BOOLEAN));
+    functions.put("BOOL_OR", new SqlMinMaxAggFunction("BOOL_OR", SqlKind.MAX, OperandTypes.BOOLEAN));
+    functions.put("ARBITRARY", SqlStdOperatorTable.ANY_VALUE);
+    functions.put("COUNT_IF", new Aggregate("COUNT_IF", SqlKind.OTHER_FUNCTION, ReturnTypes.BIGINT, OperandTypes.BOOLEAN));
+    functions.put("APPROX_COUNT_DISTINCT",
+        new Aggregate("APPROX_COUNT_DISTINCT", SqlKind.OTHER_FUNCTION, ReturnTypes.BIGINT, OperandTypes.ANY));
+    functions.put("APPROX_PERCENTILE", new Aggregate("APPROX_PERCENTILE", SqlKind.OTHER_FUNCTION,
+        TrinoFunctions::percentileType, OperandTypes.family(SqlTypeFamily.NUMERIC, SqlTypeFamily.NUMERIC)));
+  }
+
+  /** APPROX_PERCENTILE's result: a value of the input's type (DOUBLE for a DECIMAL input), NULL over no rows. */
+  private static RelDataType percentileType(org.apache.calcite.sql.SqlOperatorBinding binding) {
+    RelDataTypeFactory factory = binding.getTypeFactory();
+    RelDataType in = binding.getOperandType(0);
+    RelDataType type = in.getSqlTypeName() == SqlTypeName.DECIMAL ? factory.createSqlType(SqlTypeName.DOUBLE) : in;
+    return factory.createTypeWithNullability(type, true);
   }
 
   /** Upper-case names of the functions defined here. */

@@ -30,7 +30,7 @@ public final class UnsupportedSqlCheck extends SqlBasicVisitor<Void> {
 
   private static Set<String> functions() {
     Set<String> names = new java.util.HashSet<>(Set.of(
-        "SUM", "COUNT", "MIN", "MAX", "AVG",
+        "SUM", "COUNT", "MIN", "MAX", "AVG", "ANY_VALUE",
         "SUBSTRING", "UPPER", "LOWER", "TRIM", "CHAR_LENGTH", "CHARACTER_LENGTH", "POSITION",
         "ABS", "MOD", "ROUND", "TRUNCATE", "CEIL", "CEILING", "FLOOR", "POWER", "SQRT", "CBRT", "EXP", "LN",
         "LOG10", "SIGN", "PI",

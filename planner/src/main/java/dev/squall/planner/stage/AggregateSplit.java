@@ -25,7 +25,8 @@ import org.apache.calcite.sql.SqlKind;
  *
  * <p>Conventions: the partial output is the group keys (in group order) followed by one state
  * column per aggregate — SUM: the partial sum (the final SUM type, nullable); COUNT and COUNT(*):
- * BIGINT count; MIN/MAX: the value. The FINAL aggregate groups by columns 0..k-1 of the partial
+ * BIGINT count; MIN/MAX: the value; COUNT_IF: BIGINT count; APPROX_COUNT_DISTINCT and
+ * APPROX_PERCENTILE: a VARBINARY sketch. The FINAL aggregate groups by columns 0..k-1 of the partial
  * rows and every FINAL aggregate call has exactly one argument, the column of its partial state
  * (COUNT and COUNT(*) states are summed). Calcite's {@code $SUM0} (a SUM that is 0 instead of NULL
  * over no rows) runs as SUM followed by a Project with COALESCE(sum, 0). Calcite's
@@ -39,10 +40,13 @@ public final class AggregateSplit {
   /** Original call indexes that the engine aggregate computes, in its output order. */
   private final List<Integer> computed = new ArrayList<>();
   private final boolean needsPostProjection;
+  /** APPROX_PERCENTILE's percentile of each original call (0 for other calls). */
+  private final List<Double> percentiles = new ArrayList<>();
 
   /**
    * @throws PlanningException UNSUPPORTED for grouping sets, FILTER, DISTINCT left over, or an
-   *     aggregate function other than SUM, COUNT, MIN, MAX
+   *     aggregate function other than SUM, COUNT, MIN, MAX (BOOL_AND, BOOL_OR, EVERY and ANY_VALUE
+   *     among them), COUNT_IF, APPROX_COUNT_DISTINCT, APPROX_PERCENTILE
    */
   public AggregateSplit(org.apache.calcite.rel.core.Aggregate aggregate) {
     this.aggregate = aggregate;
@@ -59,12 +63,21 @@ public final class AggregateSplit {
         throw unsupported("DISTINCT aggregate " + call.getAggregation().getName() + " in this position");
       }
       SqlKind kind = call.getAggregation().getKind();
+      String name = call.getAggregation().getName().toUpperCase(java.util.Locale.ROOT);
       AggregateCall.Kind mapped = switch (kind) {
         case SUM -> AggregateCall.Kind.SUM;
         case SUM0 -> AggregateCall.Kind.SUM;
         case COUNT -> call.getArgList().isEmpty() ? AggregateCall.Kind.COUNT_STAR : AggregateCall.Kind.COUNT;
         case MIN -> AggregateCall.Kind.MIN;
         case MAX -> AggregateCall.Kind.MAX;
+        // Any value of the group is a right answer; the smallest is one that merges across tasks.
+        case ANY_VALUE -> AggregateCall.Kind.MIN;
+        case OTHER_FUNCTION -> switch (name) {
+          case "COUNT_IF" -> AggregateCall.Kind.COUNT_IF;
+          case "APPROX_COUNT_DISTINCT" -> AggregateCall.Kind.APPROX_COUNT_DISTINCT;
+          case "APPROX_PERCENTILE" -> AggregateCall.Kind.APPROX_PERCENTILE;
+          default -> throw unsupported("aggregate function " + call.getAggregation().getName());
+        };
         case SINGLE_VALUE -> throw unsupported("a scalar sub-query that may return more than one row");
         default -> throw unsupported("aggregate function " + call.getAggregation().getName());
       };
@@ -74,6 +87,7 @@ public final class AggregateSplit {
       sum0 |= kind == SqlKind.SUM0;
       computed.add(kinds.size());
       kinds.add(mapped);
+      percentiles.add(mapped == AggregateCall.Kind.APPROX_PERCENTILE ? percentile(aggregate, call) : 0.0);
     }
     this.needsPostProjection = sum0;
   }
@@ -129,10 +143,12 @@ public final class AggregateSplit {
   }
 
   private AggregateCall call(int i, List<Integer> args, DataType type) {
-    org.apache.calcite.rel.core.AggregateCall call = aggregate.getAggCallList().get(i);
+    boolean percentile = kinds.get(i) == AggregateCall.Kind.APPROX_PERCENTILE;
     return AggregateCall.newBuilder()
         .setKind(kinds.get(i))
-        .addAllArgs(args)
+        // APPROX_PERCENTILE reads only its value; the percentile travels as a constant.
+        .addAllArgs(percentile ? args.subList(0, 1) : args)
+        .setPercentile(percentiles.get(i))
         .setType(type)
         .setName(aggregate.getRowType().getFieldList().get(groupKeys.size() + i).getName())
         .build();
@@ -150,7 +166,9 @@ public final class AggregateSplit {
 
   private DataType partialType(int i) {
     return switch (kinds.get(i)) {
-      case COUNT, COUNT_STAR -> DataType.newBuilder().setKind(DataType.Kind.BIGINT).setNullable(false).build();
+      case COUNT, COUNT_STAR, COUNT_IF -> DataType.newBuilder().setKind(DataType.Kind.BIGINT).setNullable(false).build();
+      case APPROX_COUNT_DISTINCT, APPROX_PERCENTILE ->
+          DataType.newBuilder().setKind(DataType.Kind.VARBINARY).setNullable(true).build();
       default -> finalType(i).toBuilder().setNullable(true).build();
     };
   }
@@ -196,6 +214,27 @@ public final class AggregateSplit {
         .setOutputSchema(TypeTranslator.schema(aggregate.getRowType()))
         .setProject(project)
         .build();
+  }
+
+  /**
+   * The percentile of an APPROX_PERCENTILE call: its second argument, which must be a constant of
+   * the aggregate's input (a literal projected below it).
+   */
+  private static double percentile(org.apache.calcite.rel.core.Aggregate aggregate,
+      org.apache.calcite.rel.core.AggregateCall call) {
+    int column = call.getArgList().get(1);
+    org.apache.calcite.rel.RelNode input = aggregate.getInput();
+    if (input instanceof org.apache.calcite.rel.core.Project project
+        && project.getProjects().get(column) instanceof org.apache.calcite.rex.RexLiteral literal
+        && literal.getValueAs(Double.class) != null) {
+      double p = literal.getValueAs(Double.class);
+      if (!(p >= 0 && p <= 1)) {
+        throw PlanningException.unpositioned(PlanningException.Code.VALIDATION_ERROR,
+            "APPROX_PERCENTILE percentile must be between 0 and 1, got " + p);
+      }
+      return p;
+    }
+    throw unsupported("APPROX_PERCENTILE with a percentile that is not a constant");
   }
 
   private static Literal zero(DataType type) {

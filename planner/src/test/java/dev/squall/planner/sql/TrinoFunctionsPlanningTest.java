@@ -7,6 +7,9 @@ import dev.squall.planner.DistributedPlanner;
 import dev.squall.planner.PlanningException;
 import dev.squall.planner.testing.Planning;
 import dev.squall.planner.testing.StageGraphs;
+import dev.squall.proto.v1.Aggregate;
+import dev.squall.proto.v1.AggregateCall;
+import dev.squall.proto.v1.Operator;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -60,5 +63,35 @@ class TrinoFunctionsPlanningTest {
             + " where current_date > date '2024-01-01')",
         Planning.SETTINGS, start).logicalPlan();
     assertThat(plan).contains("2024-02-29 23:59:58.123").contains("2024-02-29").doesNotContain("CURRENT_").doesNotContain("NOW");
+  }
+
+  @Test
+  void trinoAggregatesSplitIntoPartialAndFinalStates() {
+    var graph = Planning.sf100("select l_returnflag, stddev(l_quantity), var_pop(l_discount), bool_and(l_tax > 0),"
+        + " bool_or(l_tax > 0), count_if(l_tax > 0), arbitrary(l_linestatus), approx_count_distinct(l_orderkey),"
+        + " approx_percentile(l_quantity, 0.25) from lineitem group by l_returnflag").stageGraph();
+    StageGraphs.assertWellFormed(graph);
+    var aggregates = StageGraphs.operators(graph, Operator.OpCase.AGGREGATE);
+    assertThat(aggregates).extracting(o -> o.getAggregate().getMode())
+        .contains(Aggregate.Mode.PARTIAL, Aggregate.Mode.FINAL).doesNotContain(Aggregate.Mode.SINGLE);
+    Aggregate partial = aggregates.stream().map(Operator::getAggregate)
+        .filter(a -> a.getMode() == Aggregate.Mode.PARTIAL).findFirst().orElseThrow();
+    // Variances become sums and counts; the others keep one state each.
+    assertThat(partial.getAggregatesList()).extracting(AggregateCall::getKind).contains(AggregateCall.Kind.SUM,
+        AggregateCall.Kind.MIN, AggregateCall.Kind.MAX, AggregateCall.Kind.COUNT_IF,
+        AggregateCall.Kind.APPROX_COUNT_DISTINCT, AggregateCall.Kind.APPROX_PERCENTILE);
+    assertThat(partial.getAggregatesList()).filteredOn(c -> c.getKind() == AggregateCall.Kind.APPROX_PERCENTILE)
+        .singleElement().satisfies(c -> {
+          assertThat(c.getPercentile()).isEqualTo(0.25);
+          assertThat(c.getArgsCount()).isEqualTo(1);
+        });
+  }
+
+  @Test
+  void percentileOutsideZeroToOneIsRefused() {
+    PlanningException e = catchThrowableOfType(PlanningException.class,
+        () -> Planning.sf1("select approx_percentile(l_quantity, 1.5) from lineitem"));
+    assertThat(e.code()).isEqualTo(PlanningException.Code.VALIDATION_ERROR);
+    assertThat(e.reason()).contains("between 0 and 1");
   }
 }

@@ -69,6 +69,9 @@ public final class HashAggregateOperator extends BatchOperator {
         case AVG -> mode == Mode.FINAL
             ? new Accumulators.Avg(arg(call, 0), arg(call, 1), inTypes.get(arg(call, 0)), out, false, null)
             : new Accumulators.Avg(arg(call, 0), -1, inTypes.get(arg(call, 0)), out, mode == Mode.PARTIAL, out);
+        case COUNT_IF -> new Accumulators.Count(arg(call, 0), mode == Mode.FINAL, mode != Mode.FINAL, out);
+        case APPROX_COUNT_DISTINCT -> new SketchAccumulators.DistinctCount(arg(call, 0), phase(mode), out);
+        case APPROX_PERCENTILE -> new SketchAccumulators.Percentile(arg(call, 0), call.getPercentile(), phase(mode), out);
         default -> throw EngineException.badPlan("unsupported aggregate " + call.getKind());
       };
       accumulators.add(acc);
@@ -77,6 +80,14 @@ public final class HashAggregateOperator extends BatchOperator {
     if (outCol != types.size()) {
       throw EngineException.badPlan("aggregate yields " + outCol + " columns but its output schema has " + types.size());
     }
+  }
+
+  private static SketchAccumulators.Phase phase(Mode mode) {
+    return switch (mode) {
+      case PARTIAL -> SketchAccumulators.Phase.PARTIAL;
+      case FINAL -> SketchAccumulators.Phase.FINAL;
+      default -> SketchAccumulators.Phase.SINGLE;
+    };
   }
 
   private static void checkColumn(int index, int width) {
