@@ -75,7 +75,17 @@ public final class DistributedPlanner {
     }
   }
 
+  /** Output columns without a name are named as in Trino, {@code _col<index>}, not Calcite's {@code EXPR$<index>}. */
+  static List<String> unnamedAsTrino(List<String> names) {
+    List<String> out = new java.util.ArrayList<>(names.size());
+    for (int i = 0; i < names.size(); i++) {
+      out.add(names.get(i).matches("EXPR\\$\\d+") ? "_col" + i : names.get(i));
+    }
+    return out;
+  }
+
   private PlannedQuery planRewritten(String sql, PlannerSettings settings, java.time.Instant queryStart) {
+    SqlFrontEnd.requireStatement(sql);
     ExplainStatement statement;
     try {
       statement = ExplainStatement.parse(sql);
@@ -99,7 +109,7 @@ public final class DistributedPlanner {
       } else {
         RelRoot root = frontEnd.toRel(parsed);
         logical = root.project();
-        names = root.validatedRowType.getFieldNames();
+        names = unnamedAsTrino(root.validatedRowType.getFieldNames());
       }
       logical = CurrentTimeLiterals.apply(logical, queryStart);
       RelNode optimized = new LogicalOptimizer().optimize(logical, frontEnd.relBuilder());

@@ -243,6 +243,51 @@ class SqlFunctionsEndToEndTest {
     }
   }
 
+  static Stream<Arguments> grouping() {
+    return Stream.of(
+        Arguments.of("group by ordinal",
+            "select c_nationkey % 5, c_mktsegment, count(*), sum(c_acctbal) from customer group by 1, 2 order by 1, 2",
+            "select c_nationkey % 5, c_mktsegment, count(*), sum(c_acctbal) from customer group by 1, 2 order by 1, 2"),
+        Arguments.of("group by alias, having by alias",
+            "select c_nationkey % 5 as bucket, count(*) as n from customer group by bucket having n > 250 order by bucket",
+            "select c_nationkey % 5 as bucket, count(*) as n from customer group by bucket having n > 250 order by bucket"),
+        Arguments.of("Trino's non-reserved words as names",
+            "select running, prev, count(*) as value from (select o_orderstatus as running, o_orderpriority as prev"
+                + " from orders) t group by running, prev",
+            "select running, prev, count(*) as value from (select o_orderstatus as running, o_orderpriority as prev"
+                + " from orders) t group by running, prev"));
+  }
+
+  @ParameterizedTest(name = "grouping: {0}")
+  @MethodSource("grouping")
+  void groupingFormsEqualDuckDb(String label, String squall, String duckDb) throws Exception {
+    assertSameAnswer(label, squall, duckDb);
+  }
+
+  /** A statement that is no statement answers a plain syntax error with its position, not exception text. */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {";", "selec *"})
+  void malformedStatementAnswersAPlainSyntaxError(String sql) throws Exception {
+    HttpResponse<byte[]> response = stack.post(sql, Map.of(), "application/json");
+    String body = new String(response.body(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(response.statusCode()).as(body).isEqualTo(400);
+    assertThat(body).contains("Syntax error").contains("\"line\":1").doesNotContain("Exception").doesNotContain("org.apache")
+        .doesNotContain("out of bounds").doesNotContain("Non-query expression");
+  }
+
+  /** Unnamed result columns carry Trino's names in the answer's schema. */
+  @org.junit.jupiter.api.Test
+  void unnamedColumnsAreNamedAsInTrino() throws Exception {
+    HttpResponse<byte[]> response = stack.post("select count(*), max(n_name) as top, min(n_name) from nation",
+        Map.of("default_schema", "tpch"), "application/vnd.apache.arrow.stream");
+    assertThat(response.statusCode()).isEqualTo(200);
+    try (var allocator = new org.apache.arrow.memory.RootAllocator();
+        var reader = new org.apache.arrow.vector.ipc.ArrowStreamReader(new java.io.ByteArrayInputStream(response.body()), allocator)) {
+      assertThat(reader.getVectorSchemaRoot().getSchema().getFields())
+          .extracting(org.apache.arrow.vector.types.pojo.Field::getName).containsExactly("_col0", "top", "_col2");
+    }
+  }
+
   @ParameterizedTest(name = "math: {0}")
   @MethodSource("math")
   void mathFunctionsEqualDuckDb(String label, String squall, String duckDb) throws Exception {

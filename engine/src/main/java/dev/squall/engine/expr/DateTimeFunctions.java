@@ -14,7 +14,6 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoUnit;
 
 /**
  * Trino's date and time functions on DATE (days since 1970-01-01) and TIMESTAMP (microseconds
@@ -200,7 +199,7 @@ final class DateTimeFunctions {
         if (fixed > 0) {
           out[i] = (y - x) / fixed;
         } else {
-          long months = ChronoUnit.MONTHS.between(dateTime(x), dateTime(y));
+          long months = monthsBetween(x, y);
           out[i] = switch (unit) {
             case "quarter" -> months / 3;
             case "year" -> months / 12;
@@ -210,6 +209,33 @@ final class DateTimeFunctions {
       }
       return new LongColumn(type, out, nulls, n);
     }
+  }
+
+  /**
+   * Whole months from {@code from} to {@code to} (microseconds), as Trino counts them (Joda-Time's
+   * month field difference): the month count, less one when the remainder of {@code to} within its
+   * month is short of that of {@code from}; when {@code to} is the last day of its month and
+   * {@code from}'s day is later, {@code from}'s day counts as that last day (Jan 31 to Feb 29 is
+   * one month).
+   */
+  static long monthsBetween(long from, long to) {
+    LocalDateTime a = dateTime(from);
+    LocalDateTime b = dateTime(to);
+    long difference = (b.getYear() - a.getYear()) * 12L + (b.getMonthValue() - a.getMonthValue());
+    int lastDay = b.toLocalDate().lengthOfMonth();
+    if (b.getDayOfMonth() == lastDay && a.getDayOfMonth() > lastDay) {
+      a = a.withDayOfMonth(Math.min(lastDay, a.toLocalDate().lengthOfMonth()));
+    }
+    long remainderB = micros(b) - micros(b.toLocalDate().withDayOfMonth(1).atStartOfDay());
+    long remainderA = micros(a) - micros(a.toLocalDate().withDayOfMonth(1).atStartOfDay());
+    if (difference < 0) {
+      if (remainderB > remainderA) {
+        difference++;
+      }
+    } else if (remainderB < remainderA) {
+      difference--;
+    }
+    return difference;
   }
 
   /** FROM_UNIXTIME(seconds) to a TIMESTAMP (to the millisecond, as Trino), TO_UNIXTIME back to DOUBLE seconds. */
