@@ -146,12 +146,14 @@ class SqlFunctionsEndToEndTest {
                 + " date_diff('month', d, date '1998-08-02'), date_diff('quarter', d, date '1998-08-02'),"
                 + " date_diff('year', date '1998-08-02', d), date_diff('hour', t, timestamp '1995-06-17 12:00:00'),"
                 + " date_diff('second', timestamp '1995-06-17 12:00:00', t), date_diff('day', t, timestamp '1995-06-17 12:00:00'),"
-                + " date_diff('month', t, timestamp '1995-06-17 12:00:00') from " + ORDERS,
+                + " date_diff('month', t, timestamp '1995-06-17 12:00:00'), date_diff('month', date '1992-01-31', d),"
+                + " date_diff('year', date '1992-02-29', d) from " + ORDERS,
             "select k, date_sub('day', d, date '1998-08-02'), date_sub('week', d, date '1998-08-02'),"
                 + " date_sub('month', d, date '1998-08-02'), date_sub('quarter', d, date '1998-08-02'),"
                 + " date_sub('year', date '1998-08-02', d), date_sub('hour', t, timestamp '1995-06-17 12:00:00'),"
                 + " date_sub('second', timestamp '1995-06-17 12:00:00', t), date_sub('day', t, timestamp '1995-06-17 12:00:00'),"
-                + " date_sub('month', t, timestamp '1995-06-17 12:00:00') from " + DUCK_ORDERS),
+                + " date_sub('month', t, timestamp '1995-06-17 12:00:00'), date_sub('month', date '1992-01-31', d),"
+                + " date_sub('year', date '1992-02-29', d) from " + DUCK_ORDERS),
         Arguments.of("unix time, format, parse",
             "select k, from_unixtime(k * 1000), from_unixtime(k / 8e0), to_unixtime(t), to_unixtime(d),"
                 + " date_format(t, '%Y-%m-%d %H:%i:%s'), date_format(d, '%W %b %e %j %y'), date_format(t, '%T %p %h %f'),"
@@ -175,6 +177,11 @@ class SqlFunctionsEndToEndTest {
                 + " arbitrary(m), any_value(length(m)) from " + CUSTOMERS + " group by m",
             "select m, bool_and(a > -900), bool_or(a > 9000), bool_and(k > 0), count_if(a > 0), count_if(s like '1%'),"
                 + " any_value(m), any_value(length(m)) from " + DUCK_CUSTOMERS + " group by m"),
+        Arguments.of("max_by, min_by",
+            "select m, max_by(n, k), min_by(a, k), max_by(a, k), max_by(k, s), min_by(d, n), max_by(k, case when k < 0 then k end)"
+                + " from " + CUSTOMERS + " group by m",
+            "select m, arg_max_null(n, k), arg_min_null(a, k), arg_max_null(a, k), arg_max_null(k, s), arg_min_null(d, n),"
+                + " cast(null as bigint) from " + DUCK_CUSTOMERS + " group by m"),
         Arguments.of("empty input",
             "select stddev(a), var_pop(d), bool_and(a > 0), bool_or(a > 0), count_if(a > 0), arbitrary(m),"
                 + " approx_count_distinct(k), approx_percentile(a, 0.5) from " + CUSTOMERS + " where k < 0",

@@ -213,12 +213,16 @@ final class DateTimeFunctions {
 
   /**
    * Whole months from {@code from} to {@code to} (microseconds), as Trino counts them (Joda-Time's
-   * month field difference): the month count, less one when the remainder of {@code to} within its
-   * month is short of that of {@code from}; when {@code to} is the last day of its month and
+   * month field difference; negated when {@code to} is earlier): the month count, less one when the
+   * remainder of {@code to} within its month is short of that of {@code from}; when {@code to} is
+   * the last day of its month and
    * {@code from}'s day is later, {@code from}'s day counts as that last day (Jan 31 to Feb 29 is
    * one month).
    */
   static long monthsBetween(long from, long to) {
+    if (to < from) {
+      return -monthsBetween(to, from);
+    }
     LocalDateTime a = dateTime(from);
     LocalDateTime b = dateTime(to);
     long difference = (b.getYear() - a.getYear()) * 12L + (b.getMonthValue() - a.getMonthValue());
@@ -228,14 +232,7 @@ final class DateTimeFunctions {
     }
     long remainderB = micros(b) - micros(b.toLocalDate().withDayOfMonth(1).atStartOfDay());
     long remainderA = micros(a) - micros(a.toLocalDate().withDayOfMonth(1).atStartOfDay());
-    if (difference < 0) {
-      if (remainderB > remainderA) {
-        difference++;
-      }
-    } else if (remainderB < remainderA) {
-      difference--;
-    }
-    return difference;
+    return remainderB < remainderA ? difference - 1 : difference;
   }
 
   /** FROM_UNIXTIME(seconds) to a TIMESTAMP (to the millisecond, as Trino), TO_UNIXTIME back to DOUBLE seconds. */

@@ -60,6 +60,8 @@ class TrinoFunctionExamplesTest {
     assertThat(DateTimeFunctions.monthsBetween(micros("2020-01-15T12:00"), micros("2020-02-15T11:59"))).isZero();
     assertThat(DateTimeFunctions.monthsBetween(micros("2020-01-15T12:00"), micros("2020-02-15T12:00"))).isEqualTo(1);
     assertThat(DateTimeFunctions.monthsBetween(micros("2020-03-15T00:00"), micros("2020-01-20T00:00"))).isEqualTo(-1);
+    assertThat(DateTimeFunctions.monthsBetween(micros("1995-06-24T02:50:10"), micros("1995-06-17T12:00"))).isZero();
+    assertThat(DateTimeFunctions.monthsBetween(micros("2020-02-29T00:00"), micros("2020-01-31T00:00"))).isEqualTo(-1);
     assertThat(DateTimeFunctions.monthsBetween(micros("2019-02-28T00:00"), micros("2020-02-29T00:00"))).isEqualTo(12);
   }
 

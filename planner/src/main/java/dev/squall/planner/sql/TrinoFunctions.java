@@ -131,6 +131,10 @@ public final class TrinoFunctions implements SqlOperatorTable {
     functions.put("COUNT_IF", new Aggregate("COUNT_IF", SqlKind.OTHER_FUNCTION, ReturnTypes.BIGINT, OperandTypes.BOOLEAN));
     functions.put("APPROX_COUNT_DISTINCT",
         new Aggregate("APPROX_COUNT_DISTINCT", SqlKind.OTHER_FUNCTION, ReturnTypes.BIGINT, OperandTypes.ANY));
+    for (String name : List.of("MAX_BY", "MIN_BY")) {
+      functions.put(name, new Aggregate(name, SqlKind.OTHER_FUNCTION, ReturnTypes.ARG0_FORCE_NULLABLE,
+          OperandTypes.family(SqlTypeFamily.ANY, SqlTypeFamily.ANY)));
+    }
     functions.put("APPROX_PERCENTILE", new Aggregate("APPROX_PERCENTILE", SqlKind.OTHER_FUNCTION,
         TrinoFunctions::percentileType, OperandTypes.family(SqlTypeFamily.NUMERIC, SqlTypeFamily.NUMERIC)));
   }

@@ -14,8 +14,9 @@ import java.util.Set;
  * grammar takes for something else: {@code day(x)}, {@code hour(x)}, {@code minute(x)},
  * {@code second(x)} (interval units in Calcite) and {@code date_diff(...)}, {@code date_trunc(...)}
  * (BigQuery's argument order in Calcite). Text inside string literals, quoted identifiers and
- * comments is left alone, and so is {@code DEC} as a type in a CAST and a unit after an interval
- * literal ({@code interval '1' day (3)}).
+ * comments is left alone, and so are {@code DEC} as a type in a CAST, a unit after an interval
+ * literal ({@code interval '1' day (3)}) and the header of a CREATE TABLE (partition transforms
+ * such as {@code day(col)}).
  *
  * <p>Quoting inserts characters; {@link Rewritten#originalColumn} maps a position in the rewritten
  * text back to the text the user sent, so that errors point where they did.
@@ -39,7 +40,7 @@ public final class TrinoLexicon {
     StringBuilder out = new StringBuilder(sql.length() + 16);
     Map<Integer, List<Integer>> insertions = new HashMap<>();
     int copied = 0;
-    for (int t = 0; t < tokens.size(); t++) {
+    for (int t = queryStart(tokens); t < tokens.size(); t++) {
       Token token = tokens.get(t);
       if (token.kind != Kind.WORD || !quote(tokens, t)) {
         continue;
@@ -53,6 +54,33 @@ public final class TrinoLexicon {
     }
     out.append(sql, copied, sql.length());
     return new Rewritten(out.toString(), insertions);
+  }
+
+  /**
+   * Where rewriting starts: at the query of a CREATE TABLE (its first SELECT or VALUES), whose
+   * header Squall parses itself and where {@code day(col)} is a partition transform; else at 0.
+   */
+  private static int queryStart(List<Token> tokens) {
+    // CREATE comes first, or after an EXPLAIN [(FORMAT f)] prefix.
+    int first = -1;
+    for (int t = 0; t < Math.min(tokens.size(), 7) && first < 0; t++) {
+      Token k = tokens.get(t);
+      if (k.isWord("CREATE")) {
+        first = t;
+      } else if (!(k.isWord("EXPLAIN") || k.isWord("FORMAT") || k.isWord("TEXT") || k.isWord("JSON")
+          || k.isPunctuation('(') || k.isPunctuation(')'))) {
+        return 0;
+      }
+    }
+    if (first < 0) {
+      return 0;
+    }
+    for (int t = first; t < tokens.size(); t++) {
+      if (tokens.get(t).isWord("SELECT") || tokens.get(t).isWord("VALUES")) {
+        return t;
+      }
+    }
+    return tokens.size();
   }
 
   private static boolean quote(List<Token> tokens, int t) {

@@ -23,13 +23,13 @@ import org.apache.calcite.sql.SqlKind;
  * Splits one Calcite aggregate into plan-proto aggregates: SINGLE (whole aggregation in one step),
  * or PARTIAL on the map side and FINAL on the reduce side of an exchange.
  *
- * <p>Conventions: the partial output is the group keys (in group order) followed by one state
- * column per aggregate — SUM: the partial sum (the final SUM type, nullable); COUNT and COUNT(*):
- * BIGINT count; MIN/MAX: the value; COUNT_IF: BIGINT count; APPROX_COUNT_DISTINCT and
- * APPROX_PERCENTILE: a VARBINARY sketch. The FINAL aggregate groups by columns 0..k-1 of the partial
- * rows and every FINAL aggregate call has exactly one argument, the column of its partial state
- * (COUNT and COUNT(*) states are summed). Calcite's {@code $SUM0} (a SUM that is 0 instead of NULL
- * over no rows) runs as SUM followed by a Project with COALESCE(sum, 0). Calcite's
+ * <p>Conventions: the partial output is the group keys (in group order) followed by the state
+ * columns of each aggregate — SUM: the partial sum (the final SUM type, nullable); COUNT, COUNT(*)
+ * and COUNT_IF: BIGINT count; MIN/MAX: the value; APPROX_COUNT_DISTINCT and APPROX_PERCENTILE: a
+ * VARBINARY sketch; MAX_BY/MIN_BY: two columns, the value and its key. The FINAL aggregate groups
+ * by columns 0..k-1 of the partial rows and every FINAL aggregate call reads the columns of its
+ * partial state (COUNT and COUNT(*) states are summed). Calcite's {@code $SUM0} (a SUM that is 0
+ * instead of NULL over no rows) runs as SUM followed by a Project with COALESCE(sum, 0). Calcite's
  * {@code LITERAL_AGG} does not get here: {@code LiteralAggToProject} has replaced it by a Project.
  */
 public final class AggregateSplit {
@@ -46,7 +46,7 @@ public final class AggregateSplit {
   /**
    * @throws PlanningException UNSUPPORTED for grouping sets, FILTER, DISTINCT left over, or an
    *     aggregate function other than SUM, COUNT, MIN, MAX (BOOL_AND, BOOL_OR, EVERY and ANY_VALUE
-   *     among them), COUNT_IF, APPROX_COUNT_DISTINCT, APPROX_PERCENTILE
+   *     among them), COUNT_IF, APPROX_COUNT_DISTINCT, APPROX_PERCENTILE, MAX_BY, MIN_BY
    */
   public AggregateSplit(org.apache.calcite.rel.core.Aggregate aggregate) {
     this.aggregate = aggregate;
@@ -76,6 +76,8 @@ public final class AggregateSplit {
           case "COUNT_IF" -> AggregateCall.Kind.COUNT_IF;
           case "APPROX_COUNT_DISTINCT" -> AggregateCall.Kind.APPROX_COUNT_DISTINCT;
           case "APPROX_PERCENTILE" -> AggregateCall.Kind.APPROX_PERCENTILE;
+          case "MAX_BY" -> AggregateCall.Kind.MAX_BY;
+          case "MIN_BY" -> AggregateCall.Kind.MIN_BY;
           default -> throw unsupported("aggregate function " + call.getAggregation().getName());
         };
         case SINGLE_VALUE -> throw unsupported("a scalar sub-query that may return more than one row");
@@ -123,8 +125,12 @@ public final class AggregateSplit {
     for (int i = 0; i < k; i++) {
       agg.addGroupKeys(i);
     }
+    int state = k;
     for (int j = 0; j < computed.size(); j++) {
-      agg.addAggregates(call(computed.get(j), List.of(k + j), finalType(computed.get(j))));
+      int i = computed.get(j);
+      List<Integer> states = isByKey(i) ? List.of(state, state + 1) : List.of(state);
+      agg.addAggregates(call(i, states, finalType(i)));
+      state += states.size();
     }
     return postProject(Operator.newBuilder().setOutputSchema(finalAggregateSchema()).setAggregate(agg).build());
   }
@@ -137,9 +143,20 @@ public final class AggregateSplit {
       schema.addFields(field(fields.get(i).getName(), TypeTranslator.toProto(fields.get(i).getType())));
     }
     for (int i : computed) {
-      schema.addFields(field(fields.get(groupKeys.size() + i).getName(), partialType(i)));
+      String name = fields.get(groupKeys.size() + i).getName();
+      schema.addFields(field(name, partialType(i)));
+      if (isByKey(i)) {
+        // MAX_BY/MIN_BY carry the winning row's key beside its value.
+        int keyColumn = aggregate.getAggCallList().get(i).getArgList().get(1);
+        RelDataType keyType = aggregate.getInput().getRowType().getFieldList().get(keyColumn).getType();
+        schema.addFields(field(name + "$key", TypeTranslator.toProto(keyType).toBuilder().setNullable(true).build()));
+      }
     }
     return schema.build();
+  }
+
+  private boolean isByKey(int i) {
+    return kinds.get(i) == AggregateCall.Kind.MAX_BY || kinds.get(i) == AggregateCall.Kind.MIN_BY;
   }
 
   private AggregateCall call(int i, List<Integer> args, DataType type) {

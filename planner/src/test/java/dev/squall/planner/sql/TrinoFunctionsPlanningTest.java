@@ -69,7 +69,7 @@ class TrinoFunctionsPlanningTest {
   void trinoAggregatesSplitIntoPartialAndFinalStates() {
     var graph = Planning.sf100("select l_returnflag, stddev(l_quantity), var_pop(l_discount), bool_and(l_tax > 0),"
         + " bool_or(l_tax > 0), count_if(l_tax > 0), arbitrary(l_linestatus), approx_count_distinct(l_orderkey),"
-        + " approx_percentile(l_quantity, 0.25) from lineitem group by l_returnflag").stageGraph();
+        + " approx_percentile(l_quantity, 0.25), max_by(l_comment, l_shipdate) from lineitem group by l_returnflag").stageGraph();
     StageGraphs.assertWellFormed(graph);
     var aggregates = StageGraphs.operators(graph, Operator.OpCase.AGGREGATE);
     assertThat(aggregates).extracting(o -> o.getAggregate().getMode())
@@ -79,7 +79,7 @@ class TrinoFunctionsPlanningTest {
     // Variances become sums and counts; the others keep one state each.
     assertThat(partial.getAggregatesList()).extracting(AggregateCall::getKind).contains(AggregateCall.Kind.SUM,
         AggregateCall.Kind.MIN, AggregateCall.Kind.MAX, AggregateCall.Kind.COUNT_IF,
-        AggregateCall.Kind.APPROX_COUNT_DISTINCT, AggregateCall.Kind.APPROX_PERCENTILE);
+        AggregateCall.Kind.APPROX_COUNT_DISTINCT, AggregateCall.Kind.APPROX_PERCENTILE, AggregateCall.Kind.MAX_BY);
     assertThat(partial.getAggregatesList()).filteredOn(c -> c.getKind() == AggregateCall.Kind.APPROX_PERCENTILE)
         .singleElement().satisfies(c -> {
           assertThat(c.getPercentile()).isEqualTo(0.25);
