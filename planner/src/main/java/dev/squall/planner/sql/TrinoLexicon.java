@@ -14,15 +14,15 @@ import java.util.Set;
  * grammar takes for something else: {@code day(x)}, {@code hour(x)}, {@code minute(x)},
  * {@code second(x)} (interval units in Calcite) and {@code date_diff(...)}, {@code date_trunc(...)}
  * (BigQuery's argument order in Calcite). Text inside string literals, quoted identifiers and
- * comments is left alone, and so are {@code DEC} as a type in a CAST, a unit after an interval
- * literal ({@code interval '1' day (3)}) and the header of a CREATE TABLE (partition transforms
- * such as {@code day(col)}).
+ * comments is left alone, and so are {@code DEC} as a type in a CAST, {@code FETCH NEXT}, a
+ * unit after an interval literal ({@code interval '1' day (3)}) and the header of a CREATE TABLE
+ * (partition transforms such as {@code day(col)}).
  *
  * <p>Quoting inserts characters; {@link Rewritten#originalColumn} maps a position in the rewritten
  * text back to the text the user sent, so that errors point where they did.
  */
 public final class TrinoLexicon {
-  /** Reserved by Calcite, not by Trino, and never a keyword in SQL that Squall runs. */
+  /** Reserved by Calcite, not by Trino, and (but for FETCH NEXT) never a keyword in SQL that Squall runs. */
   private static final Set<String> IDENTIFIERS = Set.of("RUNNING", "PREV", "NEXT", "EMPTY", "VALUE", "DEC",
       "FINAL", "CLASSIFIER", "MEASURES", "PATTERN", "DEFINE", "SUBSET", "MATCH_NUMBER", "ONE", "PER", "PAST");
   /** Function names that Calcite's grammar reads another way when followed by '('. */
@@ -95,6 +95,10 @@ public final class TrinoLexicon {
       return false;
     }
     if (word.equals("DEC") && previous != null && previous.isWord("AS") && insideCast(tokens, t)) {
+      return false;
+    }
+    if (word.equals("NEXT") && previous != null && previous.isWord("FETCH")) {
+      // FETCH NEXT n ROWS ONLY.
       return false;
     }
     return true;

@@ -27,9 +27,10 @@ class EverydayEdgesTest {
   }
 
   @Test
-  void decStaysATypeInACastAndDayStaysAnIntervalUnit() {
+  void decStaysATypeInACastDayAnIntervalUnitAndFetchNextAClause() {
     StageGraphs.assertWellFormed(Planning.sf1("select cast(n_nationkey as dec(10, 2)), day(o_orderdate), hour(cast(o_orderdate as timestamp)),"
         + " o_orderdate + interval '3' day, o_orderdate - interval '1' day (3) from orders, nation where n_nationkey = o_custkey").stageGraph());
+    StageGraphs.assertWellFormed(Planning.sf1("select n_name as next from nation order by 1 offset 2 rows fetch next 3 rows only").stageGraph());
   }
 
   @Test
