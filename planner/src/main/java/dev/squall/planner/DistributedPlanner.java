@@ -5,6 +5,7 @@ import dev.squall.planner.explain.ExplainRenderer;
 import dev.squall.planner.meta.DerivedTableNames;
 import dev.squall.planner.meta.MetadataAnswers;
 import dev.squall.planner.meta.MetadataRelation;
+import dev.squall.planner.optimize.CurrentTimeLiterals;
 import dev.squall.planner.optimize.LogicalOptimizer;
 import dev.squall.planner.optimize.PlanningInterrupts;
 import dev.squall.planner.sql.CreateTableAsStatement;
@@ -13,6 +14,7 @@ import dev.squall.planner.sql.ExplainStatement;
 import dev.squall.planner.sql.MetadataStatement;
 import dev.squall.planner.sql.SqlFrontEnd;
 import dev.squall.planner.sql.TimeTravelClauses;
+import dev.squall.planner.sql.TrinoLexicon;
 import dev.squall.planner.stage.StageGraphTranslator;
 import dev.squall.planner.translate.TypeTranslator;
 import dev.squall.planner.write.WritePlanner;
@@ -60,6 +62,39 @@ public final class DistributedPlanner {
    *     and column of the offending text
    */
   public PlannedQuery plan(String sql, PlannerSettings settings) {
+    return plan(sql, settings, java.time.Instant.now());
+  }
+
+  /**
+   * Plans one statement whose CURRENT_DATE, CURRENT_TIMESTAMP and NOW() are {@code queryStart}
+   * (written into the plan as literals, so that every task sees the same time).
+   *
+   * @throws PlanningException as {@link #plan(String, PlannerSettings)}
+   */
+  public PlannedQuery plan(String sql, PlannerSettings settings, java.time.Instant queryStart) {
+    TrinoLexicon.Rewritten rewritten = TrinoLexicon.rewrite(sql);
+    try {
+      return planRewritten(rewritten.sql(), settings, queryStart);
+    } catch (PlanningException e) {
+      if (e.line() <= 0 || rewritten.insertions().isEmpty()) {
+        throw e;
+      }
+      // Positions as in the text the user sent, not in the one with Trino's words quoted.
+      throw new PlanningException(e.code(), e.reason(), e.line(), rewritten.originalColumn(e.line(), e.column()), e);
+    }
+  }
+
+  /** Output columns without a name are named as in Trino, {@code _col<index>}, not Calcite's {@code EXPR$<index>}. */
+  static List<String> unnamedAsTrino(List<String> names) {
+    List<String> out = new java.util.ArrayList<>(names.size());
+    for (int i = 0; i < names.size(); i++) {
+      out.add(names.get(i).matches("EXPR\\$\\d+") ? "_col" + i : names.get(i));
+    }
+    return out;
+  }
+
+  private PlannedQuery planRewritten(String sql, PlannerSettings settings, java.time.Instant queryStart) {
+    SqlFrontEnd.requireStatement(sql);
     ExplainStatement statement;
     try {
       statement = ExplainStatement.parse(sql);
@@ -99,9 +134,10 @@ public final class DistributedPlanner {
       } else {
         RelRoot root = frontEnd.toRel(parsed);
         logical = root.project();
-        names = root.validatedRowType.getFieldNames();
+        names = unnamedAsTrino(root.validatedRowType.getFieldNames());
       }
       PlanningInterrupts.check();
+      logical = CurrentTimeLiterals.apply(logical, queryStart);
       RelNode optimized = new LogicalOptimizer().optimize(logical, frontEnd.relBuilder());
       PlanningInterrupts.check();
       StageGraph graph = new StageGraphTranslator(settings).translate(optimized, names);

@@ -21,7 +21,7 @@ import org.apache.arrow.vector.util.Text;
 /**
  * Query answers as lists of rows of plain Java values, and their comparison under the rules of the
  * differential tests: decimals exact (numerically, whatever their scale), doubles within 1e-9
- * relative, dates as LocalDate, strings exact; order matters only for ordered queries.
+ * relative (NaN equal to NaN), dates as LocalDate, strings exact; order matters only for ordered queries.
  */
 public final class ResultRows {
   private ResultRows() {}
@@ -102,7 +102,7 @@ public final class ResultRows {
       }
       double x = ((Number) a).doubleValue();
       double y = ((Number) b).doubleValue();
-      return x == y || Math.abs(x - y) <= 1e-9 * Math.max(Math.abs(x), Math.abs(y));
+      return x == y || (Double.isNaN(x) && Double.isNaN(y)) || Math.abs(x - y) <= 1e-9 * Math.max(Math.abs(x), Math.abs(y));
     }
     if (a instanceof BigDecimal x && b instanceof BigDecimal y) {
       return x.compareTo(y) == 0;

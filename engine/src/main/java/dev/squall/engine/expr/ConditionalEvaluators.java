@@ -1,11 +1,13 @@
 package dev.squall.engine.expr;
 
+import dev.squall.engine.EngineException;
 import dev.squall.engine.column.BoolColumn;
 import dev.squall.engine.column.Column;
 import dev.squall.engine.types.SqlType;
+import dev.squall.proto.v1.ErrorCode;
 import java.util.List;
 
-/** CASE, COALESCE and NULLIF. Branches are evaluated only on the rows that take them. */
+/** CASE, COALESCE, NULLIF, GREATEST, LEAST and TRY. Branches are evaluated only on the rows that take them. */
 final class ConditionalEvaluators {
   private ConditionalEvaluators() {}
 
@@ -181,6 +183,97 @@ final class ConditionalEvaluators {
         rows[i] = eq.isTrue(i) ? -1 : i;
       }
       return v.gather(rows, n);
+    }
+  }
+
+  /** GREATEST / LEAST (Trino): the largest / smallest argument, NULL when any argument is NULL. */
+  static final class Extreme implements Evaluator {
+    private final boolean greatest;
+    private final SqlType type;
+    private final List<Evaluator> args;
+
+    Extreme(boolean greatest, SqlType type, List<Evaluator> args) {
+      this.greatest = greatest;
+      this.type = type;
+      this.args = args;
+    }
+
+    @Override
+    public SqlType type() {
+      return type;
+    }
+
+    @Override
+    public Column evaluate(Batch batch) {
+      int n = batch.rows();
+      Column[] in = new Column[args.size()];
+      boolean[] nulls = null;
+      for (int a = 0; a < in.length; a++) {
+        in[a] = Casts.cast(args.get(a).evaluate(batch), type);
+        nulls = Coercions.orNulls(nulls, in[a].nullMask(), n);
+      }
+      Column out = Column.empty(type, n);
+      for (int i = 0; i < n; i++) {
+        if (nulls != null && nulls[i]) {
+          out.appendNull();
+          continue;
+        }
+        Column best = in[0];
+        for (int a = 1; a < in.length; a++) {
+          int c = in[a].compareValues(i, best, i);
+          if (greatest ? c > 0 : c < 0) {
+            best = in[a];
+          }
+        }
+        out.appendFrom(best, i);
+      }
+      return out;
+    }
+  }
+
+  /**
+   * TRY(expression) and TRY_CAST: the expression's value, or NULL on the rows whose evaluation
+   * fails with a user error (division by zero, overflow, a value that does not cast). The batch is
+   * evaluated whole; only when that fails is it evaluated again one row at a time.
+   */
+  static final class Try implements Evaluator {
+    private final SqlType type;
+    private final Evaluator inner;
+
+    Try(SqlType type, Evaluator inner) {
+      this.type = type;
+      this.inner = inner;
+    }
+
+    @Override
+    public SqlType type() {
+      return type;
+    }
+
+    @Override
+    public Column evaluate(Batch batch) {
+      try {
+        return Casts.cast(inner.evaluate(batch), type);
+      } catch (EngineException e) {
+        if (e.code() != ErrorCode.USER_ERROR) {
+          throw e;
+        }
+      }
+      int n = batch.rows();
+      Column out = Column.empty(type, n);
+      int[] row = new int[1];
+      for (int i = 0; i < n; i++) {
+        row[0] = i;
+        try {
+          out.appendFrom(Casts.cast(inner.evaluate(batch.select(row, 1)), type), 0);
+        } catch (EngineException e) {
+          if (e.code() != ErrorCode.USER_ERROR) {
+            throw e;
+          }
+          out.appendNull();
+        }
+      }
+      return out;
     }
   }
 }

@@ -12,7 +12,11 @@ import java.time.LocalDate;
 final class DateFunctions {
   private DateFunctions() {}
 
-  /** EXTRACT(YEAR | MONTH | DAY | QUARTER | DOW FROM date-or-timestamp); DOW is 1 = Sunday .. 7 = Saturday. */
+  /**
+   * EXTRACT(YEAR | MONTH | DAY | QUARTER | DOW | DOY | WEEK | HOUR | MINUTE | SECOND FROM
+   * date-or-timestamp) and Trino's ISO day of week; DOW is 1 = Sunday .. 7 = Saturday, ISO_DOW
+   * 1 = Monday .. 7 = Sunday, WEEK the ISO-8601 week of the week-based year; a DATE's time fields are 0.
+   */
   static final class Extract implements Evaluator {
     private final Function field;
     private final SqlType type;
@@ -41,6 +45,27 @@ final class DateFunctions {
           continue;
         }
         long days = micros ? Math.floorDiv(v[i], Coercions.MICROS_PER_DAY) : v[i];
+        long timeOfDay = micros ? Math.floorMod(v[i], Coercions.MICROS_PER_DAY) : 0;
+        switch (field) {
+          case EXTRACT_HOUR -> {
+            out[i] = timeOfDay / 3_600_000_000L;
+            continue;
+          }
+          case EXTRACT_MINUTE -> {
+            out[i] = timeOfDay / 60_000_000L % 60;
+            continue;
+          }
+          case EXTRACT_SECOND -> {
+            out[i] = timeOfDay / 1_000_000L % 60;
+            continue;
+          }
+          case EXTRACT_ISO_DOW -> {
+            // 1970-01-01 was a Thursday (4 with Monday = 1).
+            out[i] = Math.floorMod(days + 3, 7) + 1;
+            continue;
+          }
+          default -> { }
+        }
         if (field == Function.EXTRACT_DOW) {
           // 1970-01-01 was a Thursday (5 with Sunday = 1).
           out[i] = Math.floorMod(days + 4, 7) + 1;
@@ -52,6 +77,8 @@ final class DateFunctions {
           case EXTRACT_MONTH -> d.getMonthValue();
           case EXTRACT_DAY -> d.getDayOfMonth();
           case EXTRACT_QUARTER -> (d.getMonthValue() - 1) / 3 + 1;
+          case EXTRACT_WEEK -> d.get(java.time.temporal.IsoFields.WEEK_OF_WEEK_BASED_YEAR);
+          case EXTRACT_DOY -> d.getDayOfYear();
           default -> throw EngineException.badPlan("not an EXTRACT field: " + field);
         };
       }

@@ -129,15 +129,73 @@ public final class ExprCompiler {
       case CONCAT:
         arity(f, args, 2, 2);
         return new StringFunctions.StringCall(f, type, args);
-      case EXTRACT_YEAR, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_QUARTER, EXTRACT_DOW:
+      case EXTRACT_YEAR, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_QUARTER, EXTRACT_DOW, EXTRACT_HOUR, EXTRACT_MINUTE,
+          EXTRACT_SECOND, EXTRACT_WEEK, EXTRACT_ISO_DOW, EXTRACT_DOY:
         arity(f, args, 1, 1);
         return new DateFunctions.Extract(f, type, args.get(0));
       case DATE_PLUS_INTERVAL, DATE_MINUS_INTERVAL:
         arity(f, args, 2, 2);
         return new DateFunctions.PlusInterval(f == Function.DATE_MINUS_INTERVAL, type, args.get(0), args.get(1));
+      case ROUND, TRUNCATE:
+        arity(f, args, 1, 2);
+        return new MathFunctions.Rounding(f == Function.TRUNCATE, type, args.get(0), args.size() > 1 ? args.get(1) : null);
+      case CEIL, FLOOR, SIGN:
+        arity(f, args, 1, 1);
+        return new MathFunctions.Unary(f, type, args.get(0));
+      case POWER:
+        arity(f, args, 2, 2);
+        return new MathFunctions.DoubleFunction(f, type, args.get(0), args.get(1));
+      case SQRT, CBRT, EXP, LN, LOG10, LOG2:
+        arity(f, args, 1, 1);
+        return new MathFunctions.DoubleFunction(f, type, args.get(0), null);
+      case REVERSE:
+        arity(f, args, 1, 1);
+        return new TextFunctions.TextCall(f, type, args);
+      case STRPOS, STARTS_WITH, REGEXP_LIKE:
+        arity(f, args, 2, 2);
+        return new TextFunctions.TextCall(f, type, args);
+      case REPLACE, LPAD, RPAD, SPLIT_PART, REGEXP_REPLACE:
+        arity(f, args, 3, 3);
+        return new TextFunctions.TextCall(f, type, args);
+      case REGEXP_EXTRACT:
+        arity(f, args, 2, 3);
+        return new TextFunctions.TextCall(f, type, args);
+      case GREATEST, LEAST:
+        arity(f, args, 1, Integer.MAX_VALUE);
+        return new ConditionalEvaluators.Extreme(f == Function.GREATEST, type, args);
+      case TRY:
+        arity(f, args, 1, 1);
+        return new ConditionalEvaluators.Try(type, args.get(0));
+      case TRY_CAST:
+        arity(f, args, 1, 1);
+        return new ConditionalEvaluators.Try(type, new CastEvaluator(type, args.get(0)));
+      case DATE_TRUNC:
+        arity(f, args, 2, 2);
+        return new DateTimeFunctions.Trunc(unit(call), type, args.get(1));
+      case DATE_ADD:
+        arity(f, args, 3, 3);
+        return new DateTimeFunctions.Add(unit(call), type, args.get(1), args.get(2));
+      case DATE_DIFF:
+        arity(f, args, 3, 3);
+        return new DateTimeFunctions.Diff(unit(call), type, args.get(1), args.get(2));
+      case FROM_UNIXTIME, TO_UNIXTIME:
+        arity(f, args, 1, 1);
+        return new DateTimeFunctions.Unixtime(f, type, args.get(0));
+      case DATE_FORMAT, DATE_PARSE:
+        arity(f, args, 2, 2);
+        return new DateTimeFunctions.Format(f == Function.DATE_PARSE, type, args.get(0), args.get(1));
       default:
         throw EngineException.badPlan("unsupported function " + f);
     }
+  }
+
+  /** The unit of DATE_TRUNC, DATE_ADD and DATE_DIFF: their first argument, a VARCHAR literal. */
+  private static String unit(Call call) {
+    Expr unit = call.getArgs(0);
+    if (!unit.hasLiteral() || unit.getLiteral().getIsNull()) {
+      throw EngineException.badPlan(call.getFunction() + " needs a literal unit");
+    }
+    return unit.getLiteral().getStringValue();
   }
 
   private static void arity(Function f, List<Evaluator> args, int min, int max) {

@@ -1,6 +1,7 @@
 package dev.squall.planner.optimize;
 
 import java.util.List;
+import dev.squall.planner.sql.TrinoFunctions;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexExecutor;
@@ -13,7 +14,9 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * arithmetic on exact numbers (Calcite's generated code wraps around on BIGINT overflow, where
  * Squall raises "numeric overflow") and casts to DECIMAL (Calcite truncates extra digits, where
  * Squall rounds half up, as DuckDB does). Such expressions stay as they are and are evaluated by
- * the engine; every other constant expression is folded by {@code delegate}.
+ * the engine; so do the Trino functions and TRY_CAST, which Calcite's executor has no code for, and
+ * math functions whose rounding or errors follow Trino in the engine. Every other constant
+ * expression is folded by {@code delegate}.
  */
 public final class ExactFoldingExecutor implements RexExecutor {
   private final RexExecutor delegate;
@@ -35,6 +38,10 @@ public final class ExactFoldingExecutor implements RexExecutor {
     }
   }
 
+  /** Calcite functions whose constant folding could differ from Squall's (Trino's) semantics. */
+  private static final java.util.Set<String> ENGINE_SEMANTICS = java.util.Set.of(
+      "ROUND", "TRUNCATE", "CEIL", "FLOOR", "SIGN", "POWER", "SQRT", "CBRT", "EXP", "LN", "LOG10", "POSITION");
+
   /** Whether {@code e} holds exact arithmetic or a cast to an exact type anywhere. */
   static boolean leftToEngine(RexNode e) {
     if (!(e instanceof RexCall call)) {
@@ -44,6 +51,10 @@ public final class ExactFoldingExecutor implements RexExecutor {
     boolean exact = SqlTypeName.EXACT_TYPES.contains(call.getType().getSqlTypeName());
     if (exact && (kind == SqlKind.PLUS || kind == SqlKind.MINUS || kind == SqlKind.TIMES || kind == SqlKind.DIVIDE
         || kind == SqlKind.MINUS_PREFIX || kind == SqlKind.CAST || kind == SqlKind.MOD)) {
+      return true;
+    }
+    if (TrinoFunctions.INSTANCE.defines(call.getOperator()) || kind == SqlKind.SAFE_CAST
+        || ENGINE_SEMANTICS.contains(call.getOperator().getName().toUpperCase(java.util.Locale.ROOT))) {
       return true;
     }
     for (RexNode operand : call.getOperands()) {

@@ -26,8 +26,9 @@ import org.apache.calcite.tools.RelBuilder;
  *   <li>simplification: constant folding ({@code ReduceExpressionsRule}), conjuncts common to
  *       every branch of an OR pulled out of it ({@link PullCommonFactorsRule}, so that such joins
  *       get equi-keys), filter push-down into and through joins, projects and aggregates, set operations to aggregates, DISTINCT aggregates
- *       expanded into joins of aggregates, AVG reduced to SUM/COUNT ({@code AggregateReduceFunctionsRule}, AVG only, so that SUM
- *       stays SUM);</li>
+ *       expanded into joins of aggregates, AVG and the variances and standard deviations reduced to
+ *       sums and counts ({@code AggregateReduceFunctionsRule}, those only, so that SUM stays SUM),
+ *       which split into partial and final aggregates like any SUM and COUNT;</li>
  *   <li>aggregate FILTER arguments turned into CASE arguments ({@link AggregateFilterToCase});
  *       {@code LITERAL_AGG} calls turned into constants projected above the aggregate
  *       ({@link LiteralAggToProject});</li>
@@ -63,7 +64,8 @@ public final class LogicalOptimizer {
       CoreRules.MINUS_TO_DISTINCT,
       CoreRules.AGGREGATE_EXPAND_DISTINCT_AGGREGATES_TO_JOIN,
       AggregateReduceFunctionsRule.Config.DEFAULT
-          .withFunctionsToReduce(EnumSet.of(SqlKind.AVG)).toRule());
+          .withFunctionsToReduce(EnumSet.of(SqlKind.AVG, SqlKind.STDDEV_POP, SqlKind.STDDEV_SAMP,
+              SqlKind.VAR_POP, SqlKind.VAR_SAMP)).toRule());
 
   private static final List<RelOptRule> CLEAN_UP = List.of(
       CoreRules.FILTER_REDUCE_EXPRESSIONS,

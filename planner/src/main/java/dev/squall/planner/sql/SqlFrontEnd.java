@@ -29,12 +29,17 @@ import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.SqlAggFunction;
+import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.validate.implicit.TypeCoercion;
+import org.apache.calcite.sql.validate.implicit.TypeCoercionImpl;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
@@ -77,10 +82,11 @@ public final class SqlFrontEnd {
     properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
     CalciteConnectionConfig config = new CalciteConnectionConfigImpl(properties);
     catalogReader = new CalciteCatalogReader(root, settings.defaultSchemaPath(), typeFactory, config);
-    validator = SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(), catalogReader, typeFactory,
+    validator = SqlValidatorUtil.newValidator(TrinoFunctions.INSTANCE, catalogReader, typeFactory,
         SqlValidator.Config.DEFAULT
             .withIdentifierExpansion(true)
-            .withConformance(SqlConformanceEnum.DEFAULT));
+            .withTypeCoercionFactory(SqlFrontEnd::coercion)
+            .withConformance(SquallConformance.INSTANCE));
     VolcanoPlanner planner = new VolcanoPlanner();
     planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
     // ReduceExpressionsRule folds constants only when the planner has an executor.
@@ -89,9 +95,26 @@ public final class SqlFrontEnd {
     SquallMetadata.install(cluster);
   }
 
+  /**
+   * Calcite's implicit type coercion, except into the arguments of aggregate functions: as in
+   * Trino, {@code sum(varchar_column)} is refused at validation with its position instead of
+   * casting every string to a number in the tasks.
+   */
+  private static TypeCoercion coercion(RelDataTypeFactory typeFactory, SqlValidator validator) {
+    return new TypeCoercionImpl(typeFactory, validator) {
+      @Override
+      public boolean builtinFunctionCoercion(SqlCallBinding binding, List<RelDataType> operandTypes,
+          List<SqlTypeFamily> expectedFamilies) {
+        return !(binding.getOperator() instanceof SqlAggFunction)
+            && super.builtinFunctionCoercion(binding, operandTypes, expectedFamilies);
+      }
+    };
+  }
+
   /** The parser settings shared by every Squall statement. */
   public static SqlParser.Config parserConfig() {
     return SqlParser.config()
+        .withConformance(SquallConformance.INSTANCE)
         .withQuoting(Quoting.DOUBLE_QUOTE)
         .withUnquotedCasing(Casing.UNCHANGED)
         .withQuotedCasing(Casing.UNCHANGED)
@@ -124,18 +147,37 @@ public final class SqlFrontEnd {
   }
 
   /**
+   * Refuses text that holds no statement: only white space, comments and semicolons.
+   *
+   * @throws PlanningException SYNTAX_ERROR at line 1, column 1
+   */
+  public static void requireStatement(String sql) {
+    if (sql.replaceAll("(?s)--[^\n]*|/\\*.*?\\*/|;", "").isBlank()) {
+      throw new PlanningException(Code.SYNTAX_ERROR, "Syntax error: the statement is empty; expected a query such as"
+          + " SELECT", 1, 1);
+    }
+  }
+
+  /**
    * Parses one statement (a query, or an INSERT whose parts the caller plans).
    *
    * @throws PlanningException SYNTAX_ERROR with the position Calcite reports
    */
   public static SqlNode parse(String sql) {
+    requireStatement(sql);
     try {
       return SqlParser.create(sql, parserConfig()).parseQuery();
     } catch (SqlParseException e) {
       SqlParserPos pos = e.getPos();
-      String message = e.getMessage() == null ? "Syntax error" : e.getMessage().split("\n")[0];
+      String message = e.getMessage() == null ? "" : e.getMessage().split("\n")[0];
+      if (message.isEmpty() || message.startsWith("Non-query expression")) {
+        // Calcite read an expression where a statement must start (e.g. "selec *").
+        String first = sql.strip().split("[\\s(]+", 2)[0];
+        message = "'" + first + "' does not start a statement; expected SELECT, WITH, VALUES, INSERT, CREATE TABLE"
+            + " or EXPLAIN";
+      }
       throw new PlanningException(Code.SYNTAX_ERROR, "Syntax error: " + message,
-          pos == null ? 0 : pos.getLineNum(), pos == null ? 0 : pos.getColumnNum(), e);
+          pos == null || pos.getLineNum() == 0 ? 1 : pos.getLineNum(), pos == null || pos.getColumnNum() == 0 ? 1 : pos.getColumnNum(), e);
     }
   }
 

@@ -23,13 +23,21 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  */
 public final class UnsupportedSqlCheck extends SqlBasicVisitor<Void> {
   /** Functions (by SQL name) the engine evaluates; operators such as + or LIKE are checked by kind. */
-  private static final Set<String> FUNCTIONS = Set.of(
-      "SUM", "COUNT", "MIN", "MAX", "AVG",
-      "SUBSTRING", "UPPER", "LOWER", "TRIM", "CHAR_LENGTH", "CHARACTER_LENGTH",
-      "ABS", "MOD", "EXTRACT", "COALESCE", "NULLIF", "CAST");
+  private static final Set<String> FUNCTIONS = functions();
 
-  private static final Set<TimeUnit> EXTRACT_UNITS =
-      Set.of(TimeUnit.YEAR, TimeUnit.MONTH, TimeUnit.DAY, TimeUnit.QUARTER, TimeUnit.DOW);
+  private static final Set<TimeUnit> EXTRACT_UNITS = Set.of(TimeUnit.YEAR, TimeUnit.MONTH, TimeUnit.DAY,
+      TimeUnit.QUARTER, TimeUnit.DOW, TimeUnit.DOY, TimeUnit.WEEK, TimeUnit.HOUR, TimeUnit.MINUTE, TimeUnit.SECOND);
+
+  private static Set<String> functions() {
+    Set<String> names = new java.util.HashSet<>(Set.of(
+        "SUM", "COUNT", "MIN", "MAX", "AVG", "ANY_VALUE",
+        "SUBSTRING", "UPPER", "LOWER", "TRIM", "CHAR_LENGTH", "CHARACTER_LENGTH", "POSITION",
+        "ABS", "MOD", "ROUND", "TRUNCATE", "CEIL", "CEILING", "FLOOR", "POWER", "SQRT", "CBRT", "EXP", "LN",
+        "LOG10", "SIGN", "PI",
+        "EXTRACT", "COALESCE", "NULLIF", "CAST", "TRY_CAST", "CURRENT_DATE", "CURRENT_TIMESTAMP"));
+    names.addAll(TrinoFunctions.INSTANCE.names());
+    return Set.copyOf(names);
+  }
 
   private UnsupportedSqlCheck() {}
 

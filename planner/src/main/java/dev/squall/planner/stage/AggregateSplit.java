@@ -23,12 +23,13 @@ import org.apache.calcite.sql.SqlKind;
  * Splits one Calcite aggregate into plan-proto aggregates: SINGLE (whole aggregation in one step),
  * or PARTIAL on the map side and FINAL on the reduce side of an exchange.
  *
- * <p>Conventions: the partial output is the group keys (in group order) followed by one state
- * column per aggregate — SUM: the partial sum (the final SUM type, nullable); COUNT and COUNT(*):
- * BIGINT count; MIN/MAX: the value. The FINAL aggregate groups by columns 0..k-1 of the partial
- * rows and every FINAL aggregate call has exactly one argument, the column of its partial state
- * (COUNT and COUNT(*) states are summed). Calcite's {@code $SUM0} (a SUM that is 0 instead of NULL
- * over no rows) runs as SUM followed by a Project with COALESCE(sum, 0). Calcite's
+ * <p>Conventions: the partial output is the group keys (in group order) followed by the state
+ * columns of each aggregate — SUM: the partial sum (the final SUM type, nullable); COUNT, COUNT(*)
+ * and COUNT_IF: BIGINT count; MIN/MAX: the value; APPROX_COUNT_DISTINCT and APPROX_PERCENTILE: a
+ * VARBINARY sketch; MAX_BY/MIN_BY: two columns, the value and its key. The FINAL aggregate groups
+ * by columns 0..k-1 of the partial rows and every FINAL aggregate call reads the columns of its
+ * partial state (COUNT and COUNT(*) states are summed). Calcite's {@code $SUM0} (a SUM that is 0
+ * instead of NULL over no rows) runs as SUM followed by a Project with COALESCE(sum, 0). Calcite's
  * {@code LITERAL_AGG} does not get here: {@code LiteralAggToProject} has replaced it by a Project.
  */
 public final class AggregateSplit {
@@ -39,10 +40,13 @@ public final class AggregateSplit {
   /** Original call indexes that the engine aggregate computes, in its output order. */
   private final List<Integer> computed = new ArrayList<>();
   private final boolean needsPostProjection;
+  /** APPROX_PERCENTILE's percentile of each original call (0 for other calls). */
+  private final List<Double> percentiles = new ArrayList<>();
 
   /**
    * @throws PlanningException UNSUPPORTED for grouping sets, FILTER, DISTINCT left over, or an
-   *     aggregate function other than SUM, COUNT, MIN, MAX
+   *     aggregate function other than SUM, COUNT, MIN, MAX (BOOL_AND, BOOL_OR, EVERY and ANY_VALUE
+   *     among them), COUNT_IF, APPROX_COUNT_DISTINCT, APPROX_PERCENTILE, MAX_BY, MIN_BY
    */
   public AggregateSplit(org.apache.calcite.rel.core.Aggregate aggregate) {
     this.aggregate = aggregate;
@@ -59,12 +63,23 @@ public final class AggregateSplit {
         throw unsupported("DISTINCT aggregate " + call.getAggregation().getName() + " in this position");
       }
       SqlKind kind = call.getAggregation().getKind();
+      String name = call.getAggregation().getName().toUpperCase(java.util.Locale.ROOT);
       AggregateCall.Kind mapped = switch (kind) {
         case SUM -> AggregateCall.Kind.SUM;
         case SUM0 -> AggregateCall.Kind.SUM;
         case COUNT -> call.getArgList().isEmpty() ? AggregateCall.Kind.COUNT_STAR : AggregateCall.Kind.COUNT;
         case MIN -> AggregateCall.Kind.MIN;
         case MAX -> AggregateCall.Kind.MAX;
+        // Any value of the group is a right answer; the smallest is one that merges across tasks.
+        case ANY_VALUE -> AggregateCall.Kind.MIN;
+        case OTHER_FUNCTION -> switch (name) {
+          case "COUNT_IF" -> AggregateCall.Kind.COUNT_IF;
+          case "APPROX_COUNT_DISTINCT" -> AggregateCall.Kind.APPROX_COUNT_DISTINCT;
+          case "APPROX_PERCENTILE" -> AggregateCall.Kind.APPROX_PERCENTILE;
+          case "MAX_BY" -> AggregateCall.Kind.MAX_BY;
+          case "MIN_BY" -> AggregateCall.Kind.MIN_BY;
+          default -> throw unsupported("aggregate function " + call.getAggregation().getName());
+        };
         case SINGLE_VALUE -> throw unsupported("a scalar sub-query that may return more than one row");
         default -> throw unsupported("aggregate function " + call.getAggregation().getName());
       };
@@ -74,6 +89,7 @@ public final class AggregateSplit {
       sum0 |= kind == SqlKind.SUM0;
       computed.add(kinds.size());
       kinds.add(mapped);
+      percentiles.add(mapped == AggregateCall.Kind.APPROX_PERCENTILE ? percentile(aggregate, call) : 0.0);
     }
     this.needsPostProjection = sum0;
   }
@@ -109,8 +125,12 @@ public final class AggregateSplit {
     for (int i = 0; i < k; i++) {
       agg.addGroupKeys(i);
     }
+    int state = k;
     for (int j = 0; j < computed.size(); j++) {
-      agg.addAggregates(call(computed.get(j), List.of(k + j), finalType(computed.get(j))));
+      int i = computed.get(j);
+      List<Integer> states = isByKey(i) ? List.of(state, state + 1) : List.of(state);
+      agg.addAggregates(call(i, states, finalType(i)));
+      state += states.size();
     }
     return postProject(Operator.newBuilder().setOutputSchema(finalAggregateSchema()).setAggregate(agg).build());
   }
@@ -123,16 +143,29 @@ public final class AggregateSplit {
       schema.addFields(field(fields.get(i).getName(), TypeTranslator.toProto(fields.get(i).getType())));
     }
     for (int i : computed) {
-      schema.addFields(field(fields.get(groupKeys.size() + i).getName(), partialType(i)));
+      String name = fields.get(groupKeys.size() + i).getName();
+      schema.addFields(field(name, partialType(i)));
+      if (isByKey(i)) {
+        // MAX_BY/MIN_BY carry the winning row's key beside its value.
+        int keyColumn = aggregate.getAggCallList().get(i).getArgList().get(1);
+        RelDataType keyType = aggregate.getInput().getRowType().getFieldList().get(keyColumn).getType();
+        schema.addFields(field(name + "$key", TypeTranslator.toProto(keyType).toBuilder().setNullable(true).build()));
+      }
     }
     return schema.build();
   }
 
+  private boolean isByKey(int i) {
+    return kinds.get(i) == AggregateCall.Kind.MAX_BY || kinds.get(i) == AggregateCall.Kind.MIN_BY;
+  }
+
   private AggregateCall call(int i, List<Integer> args, DataType type) {
-    org.apache.calcite.rel.core.AggregateCall call = aggregate.getAggCallList().get(i);
+    boolean percentile = kinds.get(i) == AggregateCall.Kind.APPROX_PERCENTILE;
     return AggregateCall.newBuilder()
         .setKind(kinds.get(i))
-        .addAllArgs(args)
+        // APPROX_PERCENTILE reads only its value; the percentile travels as a constant.
+        .addAllArgs(percentile ? args.subList(0, 1) : args)
+        .setPercentile(percentiles.get(i))
         .setType(type)
         .setName(aggregate.getRowType().getFieldList().get(groupKeys.size() + i).getName())
         .build();
@@ -150,7 +183,9 @@ public final class AggregateSplit {
 
   private DataType partialType(int i) {
     return switch (kinds.get(i)) {
-      case COUNT, COUNT_STAR -> DataType.newBuilder().setKind(DataType.Kind.BIGINT).setNullable(false).build();
+      case COUNT, COUNT_STAR, COUNT_IF -> DataType.newBuilder().setKind(DataType.Kind.BIGINT).setNullable(false).build();
+      case APPROX_COUNT_DISTINCT, APPROX_PERCENTILE ->
+          DataType.newBuilder().setKind(DataType.Kind.VARBINARY).setNullable(true).build();
       default -> finalType(i).toBuilder().setNullable(true).build();
     };
   }
@@ -196,6 +231,27 @@ public final class AggregateSplit {
         .setOutputSchema(TypeTranslator.schema(aggregate.getRowType()))
         .setProject(project)
         .build();
+  }
+
+  /**
+   * The percentile of an APPROX_PERCENTILE call: its second argument, which must be a constant of
+   * the aggregate's input (a literal projected below it).
+   */
+  private static double percentile(org.apache.calcite.rel.core.Aggregate aggregate,
+      org.apache.calcite.rel.core.AggregateCall call) {
+    int column = call.getArgList().get(1);
+    org.apache.calcite.rel.RelNode input = aggregate.getInput();
+    if (input instanceof org.apache.calcite.rel.core.Project project
+        && project.getProjects().get(column) instanceof org.apache.calcite.rex.RexLiteral literal
+        && literal.getValueAs(Double.class) != null) {
+      double p = literal.getValueAs(Double.class);
+      if (!(p >= 0 && p <= 1)) {
+        throw PlanningException.unpositioned(PlanningException.Code.VALIDATION_ERROR,
+            "APPROX_PERCENTILE percentile must be between 0 and 1, got " + p);
+      }
+      return p;
+    }
+    throw unsupported("APPROX_PERCENTILE with a percentile that is not a constant");
   }
 
   private static Literal zero(DataType type) {

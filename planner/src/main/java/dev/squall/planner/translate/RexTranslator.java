@@ -95,6 +95,13 @@ public final class RexTranslator {
       Expr positive = call(Function.LIKE, type, args(call.getOperands()));
       return like.isNegated() ? call(Function.NOT, type, List.of(positive)) : positive;
     }
+    if (kind == SqlKind.SAFE_CAST) {
+      return call(Function.TRY_CAST, type, args(call.getOperands()));
+    }
+    Expr named = FunctionTranslator.translate(call, call.getOperator().getName().toUpperCase(Locale.ROOT));
+    if (named != null) {
+      return named;
+    }
     if ((kind == SqlKind.PLUS || kind == SqlKind.MINUS) && isDatetime(type)) {
       return datePlusMinus(call, kind == SqlKind.MINUS);
     }
@@ -223,6 +230,11 @@ public final class RexTranslator {
       case DAY -> Function.EXTRACT_DAY;
       case QUARTER -> Function.EXTRACT_QUARTER;
       case DOW -> Function.EXTRACT_DOW;
+      case DOY -> Function.EXTRACT_DOY;
+      case WEEK -> Function.EXTRACT_WEEK;
+      case HOUR -> Function.EXTRACT_HOUR;
+      case MINUTE -> Function.EXTRACT_MINUTE;
+      case SECOND -> Function.EXTRACT_SECOND;
       default -> throw unsupported("EXTRACT(" + unit + ")");
     };
     return call(function, call.getType(), List.of(toProto(call.getOperands().get(1))));

@@ -14,7 +14,7 @@ import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.util.Arrays;
 
-/** The accumulators of SUM, COUNT, COUNT(*), MIN, MAX and AVG. */
+/** The accumulators of SUM, COUNT, COUNT(*), COUNT_IF, MIN, MAX and AVG. */
 final class Accumulators {
   private Accumulators() {}
 
@@ -65,12 +65,19 @@ final class Accumulators {
   static final class Count implements Accumulator {
     private final int arg;
     private final boolean merge;
+    private final boolean onlyTrue;
     private final SqlType out;
     private long[] counts = new long[1024];
 
     Count(int arg, boolean merge, SqlType out) {
+      this(arg, merge, false, out);
+    }
+
+    /** @param onlyTrue COUNT_IF: counts the rows whose BOOLEAN argument is TRUE */
+    Count(int arg, boolean merge, boolean onlyTrue, SqlType out) {
       this.arg = arg;
       this.merge = merge;
+      this.onlyTrue = onlyTrue;
       this.out = out;
     }
 
@@ -91,6 +98,13 @@ final class Accumulators {
         for (int i = 0; i < n; i++) {
           if (!c.isNull(i)) {
             counts[ids[i]] += v[i];
+          }
+        }
+      } else if (onlyTrue) {
+        dev.squall.engine.column.BoolColumn b = (dev.squall.engine.column.BoolColumn) c;
+        for (int i = 0; i < n; i++) {
+          if (b.isTrue(i)) {
+            counts[ids[i]]++;
           }
         }
       } else {

@@ -69,14 +69,29 @@ public final class HashAggregateOperator extends BatchOperator {
         case AVG -> mode == Mode.FINAL
             ? new Accumulators.Avg(arg(call, 0), arg(call, 1), inTypes.get(arg(call, 0)), out, false, null)
             : new Accumulators.Avg(arg(call, 0), -1, inTypes.get(arg(call, 0)), out, mode == Mode.PARTIAL, out);
+        case COUNT_IF -> new Accumulators.Count(arg(call, 0), mode == Mode.FINAL, mode != Mode.FINAL, out);
+        case APPROX_COUNT_DISTINCT -> new SketchAccumulators.DistinctCount(arg(call, 0), phase(mode), out);
+        case APPROX_PERCENTILE -> new SketchAccumulators.Percentile(arg(call, 0), call.getPercentile(), phase(mode), out);
+        case MAX_BY, MIN_BY -> new ValueByKey(arg(call, 0), arg(call, 1), call.getKind() == AggregateCall.Kind.MAX_BY,
+            mode == Mode.PARTIAL, out, mode == Mode.PARTIAL && outCol + 1 < types.size() ? types.get(outCol + 1) : out);
         default -> throw EngineException.badPlan("unsupported aggregate " + call.getKind());
       };
       accumulators.add(acc);
-      outCol += call.getKind() == AggregateCall.Kind.AVG && mode == Mode.PARTIAL ? 2 : 1;
+      boolean twoStates = call.getKind() == AggregateCall.Kind.AVG || call.getKind() == AggregateCall.Kind.MAX_BY
+          || call.getKind() == AggregateCall.Kind.MIN_BY;
+      outCol += twoStates && mode == Mode.PARTIAL ? 2 : 1;
     }
     if (outCol != types.size()) {
       throw EngineException.badPlan("aggregate yields " + outCol + " columns but its output schema has " + types.size());
     }
+  }
+
+  private static SketchAccumulators.Phase phase(Mode mode) {
+    return switch (mode) {
+      case PARTIAL -> SketchAccumulators.Phase.PARTIAL;
+      case FINAL -> SketchAccumulators.Phase.FINAL;
+      default -> SketchAccumulators.Phase.SINGLE;
+    };
   }
 
   private static void checkColumn(int index, int width) {

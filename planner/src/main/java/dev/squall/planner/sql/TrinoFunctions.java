@@ -1,0 +1,213 @@
+package dev.squall.planner.sql;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.SqlAggFunction;
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlSyntax;
+import org.apache.calcite.sql.fun.SqlLibraryOperators;
+import org.apache.calcite.sql.fun.SqlMinMaxAggFunction;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlOperandCountRanges;
+import org.apache.calcite.sql.type.SqlOperandTypeChecker;
+import org.apache.calcite.sql.type.SqlReturnTypeInference;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeTransforms;
+import org.apache.calcite.sql.validate.SqlNameMatcher;
+import org.apache.calcite.util.Optionality;
+
+/**
+ * The scalar functions Squall adds to Calcite's standard operators, named and typed as in Trino
+ * (and so Athena): {@code LOG2}, {@code CONCAT}, {@code STRPOS}, {@code LPAD}, {@code REGEXP_LIKE},
+ * {@code GREATEST}, {@code IF}, {@code TRY}, {@code DATE_TRUNC}, {@code DAY_OF_WEEK}, and the
+ * aggregates {@code STDDEV}, {@code VARIANCE}, {@code BOOL_AND}, {@code COUNT_IF}, {@code ARBITRARY},
+ * {@code APPROX_COUNT_DISTINCT}, {@code APPROX_PERCENTILE}, ... A name
+ * defined here hides Calcite's operator of the same name (Calcite's {@code REPLACE} takes exactly
+ * three arguments, Trino's two or three; Calcite's {@code YEAR} is rewritten to EXTRACT, whose
+ * week-day numbering differs from Trino's). Every other name resolves in
+ * {@link SqlStdOperatorTable}.
+ *
+ * <p>Each function here maps by name to one plan-proto function in {@code RexTranslator}; their
+ * semantics are listed in docs/sql.md.
+ */
+public final class TrinoFunctions implements SqlOperatorTable {
+  private static final org.apache.calcite.sql.type.FamilyOperandTypeChecker CHARS =
+      OperandTypes.family(SqlTypeFamily.CHARACTER);
+  private static final SqlOperandTypeChecker CHARS2 =
+      OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER);
+  private static final SqlOperandTypeChecker DATETIME = OperandTypes.DATETIME;
+  private static final SqlReturnTypeInference VARCHAR = ReturnTypes.VARCHAR_NULLABLE;
+  private static final SqlReturnTypeInference VARCHAR_OR_NULL = ReturnTypes.VARCHAR_FORCE_NULLABLE;
+  private static final SqlReturnTypeInference TIMESTAMP_3 =
+      ReturnTypes.explicit(SqlTypeName.TIMESTAMP, 3).andThen(SqlTypeTransforms.TO_NULLABLE);
+
+  /** Declared after the type checkers above, which the constructor uses. */
+  public static final TrinoFunctions INSTANCE = new TrinoFunctions();
+
+  private final Map<String, SqlFunction> functions = new LinkedHashMap<>();
+
+  private TrinoFunctions() {
+    // Math (ROUND, TRUNCATE, CEIL, FLOOR, POWER, SQRT, CBRT, EXP, LN, LOG10, SIGN, PI are Calcite's).
+    add("LOG2", ReturnTypes.DOUBLE_NULLABLE, OperandTypes.NUMERIC);
+    // Strings.
+    add("CONCAT", VARCHAR, OperandTypes.repeat(SqlOperandCountRanges.from(1), CHARS));
+    add("REPLACE", VARCHAR, optional(3, SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER));
+    add("STRPOS", ReturnTypes.BIGINT_NULLABLE, CHARS2);
+    add("REVERSE", VARCHAR, CHARS);
+    add("LPAD", VARCHAR, OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER, SqlTypeFamily.CHARACTER));
+    add("RPAD", VARCHAR, OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER, SqlTypeFamily.CHARACTER));
+    add("LTRIM", VARCHAR, CHARS);
+    add("RTRIM", VARCHAR, CHARS);
+    add("SPLIT_PART", VARCHAR_OR_NULL,
+        OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER));
+    add("STARTS_WITH", ReturnTypes.BOOLEAN_NULLABLE, CHARS2);
+    add("LENGTH", ReturnTypes.BIGINT_NULLABLE, CHARS);
+    add("REGEXP_LIKE", ReturnTypes.BOOLEAN_NULLABLE, CHARS2);
+    add("REGEXP_EXTRACT", VARCHAR_OR_NULL, optional(3, SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER));
+    add("REGEXP_REPLACE", VARCHAR, optional(3, SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER));
+    // Conditional.
+    add("GREATEST", ReturnTypes.LEAST_RESTRICTIVE, OperandTypes.SAME_VARIADIC);
+    add("LEAST", ReturnTypes.LEAST_RESTRICTIVE, OperandTypes.SAME_VARIADIC);
+    add("IF", TrinoFunctions::ifType, OperandTypes.or(
+        OperandTypes.family(SqlTypeFamily.BOOLEAN, SqlTypeFamily.ANY),
+        OperandTypes.family(SqlTypeFamily.BOOLEAN, SqlTypeFamily.ANY, SqlTypeFamily.ANY)));
+    add("TRY", ReturnTypes.ARG0_FORCE_NULLABLE, OperandTypes.ANY);
+    // Date and time.
+    for (String part : List.of("YEAR", "QUARTER", "MONTH", "WEEK", "WEEK_OF_YEAR", "DAY", "DAY_OF_MONTH",
+        "DAY_OF_WEEK", "DOW", "DAY_OF_YEAR", "DOY", "HOUR", "MINUTE", "SECOND")) {
+      add(part, ReturnTypes.BIGINT_NULLABLE, DATETIME);
+    }
+    add("DATE_TRUNC", ReturnTypes.ARG1_NULLABLE, OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.DATETIME));
+    add("DATE_ADD", ReturnTypes.ARG2_NULLABLE,
+        OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER, SqlTypeFamily.DATETIME));
+    add("DATE_DIFF", ReturnTypes.BIGINT_NULLABLE,
+        OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.DATETIME, SqlTypeFamily.DATETIME));
+    add("NOW", ReturnTypes.explicit(SqlTypeName.TIMESTAMP, 3), OperandTypes.NILADIC);
+    add("FROM_UNIXTIME", TIMESTAMP_3, OperandTypes.NUMERIC);
+    add("TO_UNIXTIME", ReturnTypes.DOUBLE_NULLABLE, DATETIME);
+    add("DATE_FORMAT", VARCHAR, OperandTypes.family(SqlTypeFamily.DATETIME, SqlTypeFamily.CHARACTER));
+    add("DATE_PARSE", TIMESTAMP_3, CHARS2);
+    addAggregates();
+  }
+
+  /** An aggregate function with Trino's name and result type. */
+  private static final class Aggregate extends SqlAggFunction {
+    Aggregate(String name, SqlKind kind, SqlReturnTypeInference returns, SqlOperandTypeChecker operands) {
+      super(name, null, kind, returns, null, operands, SqlFunctionCategory.USER_DEFINED_FUNCTION, false, false,
+          Optionality.FORBIDDEN);
+    }
+  }
+
+  private void addAggregates() {
+    SqlReturnTypeInference doubleOrNull = ReturnTypes.DOUBLE.andThen(SqlTypeTransforms.FORCE_NULLABLE);
+    // Statistics in DOUBLE as in Trino (Calcite's keep DECIMAL); the optimizer reduces them to sums and counts.
+    for (String name : List.of("STDDEV", "STDDEV_SAMP")) {
+      functions.put(name, new Aggregate(name, SqlKind.STDDEV_SAMP, doubleOrNull, OperandTypes.NUMERIC));
+    }
+    functions.put("STDDEV_POP", new Aggregate("STDDEV_POP", SqlKind.STDDEV_POP, doubleOrNull, OperandTypes.NUMERIC));
+    for (String name : List.of("VARIANCE", "VAR_SAMP")) {
+      functions.put(name, new Aggregate(name, SqlKind.VAR_SAMP, doubleOrNull, OperandTypes.NUMERIC));
+    }
+    functions.put("VAR_POP", new Aggregate("VAR_POP", SqlKind.VAR_POP, doubleOrNull, OperandTypes.NUMERIC));
+    // BOOL_AND and EVERY are MIN over booleans (FALSE < TRUE), BOOL_OR is MAX.
+    functions.put("BOOL_AND", new SqlMinMaxAggFunction("BOOL_AND", SqlKind.MIN, OperandTypes.BOOLEAN));
+    functions.put("EVERY", new SqlMinMaxAggFunction("EVERY", SqlKind.MIN, OperandTypes.BOOLEAN));
+    functions.put("BOOL_OR", new SqlMinMaxAggFunction("BOOL_OR", SqlKind.MAX, OperandTypes.BOOLEAN));
+    functions.put("ARBITRARY", SqlStdOperatorTable.ANY_VALUE);
+    functions.put("COUNT_IF", new Aggregate("COUNT_IF", SqlKind.OTHER_FUNCTION, ReturnTypes.BIGINT, OperandTypes.BOOLEAN));
+    functions.put("APPROX_COUNT_DISTINCT",
+        new Aggregate("APPROX_COUNT_DISTINCT", SqlKind.OTHER_FUNCTION, ReturnTypes.BIGINT, OperandTypes.ANY));
+    for (String name : List.of("MAX_BY", "MIN_BY")) {
+      functions.put(name, new Aggregate(name, SqlKind.OTHER_FUNCTION, ReturnTypes.ARG0_FORCE_NULLABLE,
+          OperandTypes.family(SqlTypeFamily.ANY, SqlTypeFamily.ANY)));
+    }
+    functions.put("APPROX_PERCENTILE", new Aggregate("APPROX_PERCENTILE", SqlKind.OTHER_FUNCTION,
+        TrinoFunctions::percentileType, OperandTypes.family(SqlTypeFamily.NUMERIC, SqlTypeFamily.NUMERIC)));
+  }
+
+  /** APPROX_PERCENTILE's result: a value of the input's type (DOUBLE for a DECIMAL input), NULL over no rows. */
+  private static RelDataType percentileType(org.apache.calcite.sql.SqlOperatorBinding binding) {
+    RelDataTypeFactory factory = binding.getTypeFactory();
+    RelDataType in = binding.getOperandType(0);
+    RelDataType type = in.getSqlTypeName() == SqlTypeName.DECIMAL ? factory.createSqlType(SqlTypeName.DOUBLE) : in;
+    return factory.createTypeWithNullability(type, true);
+  }
+
+  /** Upper-case names of the functions defined here. */
+  public Set<String> names() {
+    return functions.keySet();
+  }
+
+  /** Whether {@code operator} is one of the functions defined here. */
+  public boolean defines(SqlOperator operator) {
+    return functions.get(operator.getName().toUpperCase(Locale.ROOT)) == operator;
+  }
+
+  private void add(String name, SqlReturnTypeInference returns, SqlOperandTypeChecker operands) {
+    functions.put(name, new SqlFunction(name, SqlKind.OTHER_FUNCTION, returns, null, operands,
+        SqlFunctionCategory.USER_DEFINED_FUNCTION));
+  }
+
+  /** Families for {@code count} operands of which all after the second are optional. */
+  private static SqlOperandTypeChecker optional(int count, SqlTypeFamily... families) {
+    return OperandTypes.family(List.of(families).subList(0, count), i -> i >= 2);
+  }
+
+  /** IF(condition, a[, b]): the common type of a and b; NULL (so nullable) without b. */
+  private static RelDataType ifType(org.apache.calcite.sql.SqlOperatorBinding binding) {
+    RelDataTypeFactory factory = binding.getTypeFactory();
+    List<RelDataType> branches = new ArrayList<>(binding.collectOperandTypes().subList(1, binding.getOperandCount()));
+    RelDataType common = factory.leastRestrictive(branches);
+    if (common == null) {
+      throw binding.newError(org.apache.calcite.util.Static.RESOURCE.incompatibleTypes());
+    }
+    if (common.getSqlTypeName() == SqlTypeName.CHAR) {
+      // As in Trino, string branches are VARCHAR: 'odd' is not padded to the length of 'even'.
+      common = factory.createTypeWithNullability(factory.createSqlType(SqlTypeName.VARCHAR), common.isNullable());
+    }
+    return binding.getOperandCount() == 2 ? factory.createTypeWithNullability(common, true) : common;
+  }
+
+  @Override
+  public void lookupOperatorOverloads(SqlIdentifier opName, SqlFunctionCategory category, SqlSyntax syntax,
+      List<SqlOperator> operatorList, SqlNameMatcher nameMatcher) {
+    if (opName.isSimple() && (syntax == SqlSyntax.FUNCTION || syntax == SqlSyntax.FUNCTION_ID)) {
+      SqlFunction own = functions.get(opName.getSimple().toUpperCase(Locale.ROOT));
+      if (own != null) {
+        operatorList.add(own);
+        return;
+      }
+    }
+    if (opName.isSimple() && opName.getSimple().equalsIgnoreCase("TRY_CAST")) {
+      operatorList.add(SqlLibraryOperators.TRY_CAST);
+      return;
+    }
+    SqlStdOperatorTable.instance().lookupOperatorOverloads(opName, category, syntax, operatorList, nameMatcher);
+  }
+
+  @Override
+  public List<SqlOperator> getOperatorList() {
+    List<SqlOperator> all = new ArrayList<>(functions.values());
+    all.add(SqlLibraryOperators.TRY_CAST);
+    for (SqlOperator op : SqlStdOperatorTable.instance().getOperatorList()) {
+      if (!functions.containsKey(op.getName().toUpperCase(Locale.ROOT))) {
+        all.add(op);
+      }
+    }
+    return all;
+  }
+}

@@ -1,0 +1,84 @@
+package dev.squall.planner.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.squall.planner.PlanningException;
+import dev.squall.planner.testing.Planning;
+import dev.squall.planner.testing.StageGraphs;
+import dev.squall.proto.v1.Field;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** What a new user coming from Trino or Athena types first: Trino's words, names, grouping and errors. */
+class EverydayEdgesTest {
+  private static PlanningException refused(String sql) {
+    return catchThrowableOfType(PlanningException.class, () -> Planning.sf1(sql));
+  }
+
+  @Test
+  void wordsCalciteReservesButTrinoDoesNotAreIdentifiers() {
+    var q = Planning.sf1("select n_name as running, n_nationkey prev, n_regionkey as dec, n_comment as empty,"
+        + " 1 as value from nation");
+    assertThat(q.outputSchema().getFieldsList()).extracting(Field::getName)
+        .containsExactly("running", "prev", "dec", "empty", "value");
+    StageGraphs.assertWellFormed(Planning.sf1("select running from (select n_name running from nation) t where running like 'A%'").stageGraph());
+  }
+
+  @Test
+  void decStaysATypeInACastDayAnIntervalUnitAndFetchNextAClause() {
+    StageGraphs.assertWellFormed(Planning.sf1("select cast(n_nationkey as dec(10, 2)), day(o_orderdate), hour(cast(o_orderdate as timestamp)),"
+        + " o_orderdate + interval '3' day, o_orderdate - interval '1' day (3) from orders, nation where n_nationkey = o_custkey").stageGraph());
+    StageGraphs.assertWellFormed(Planning.sf1("select n_name as next from nation order by 1 offset 2 rows fetch next 3 rows only").stageGraph());
+  }
+
+  @Test
+  void errorsAfterAQuotedWordPointIntoTheTextAsSent() {
+    PlanningException e = refused("select n_name as running, n_nonsense\nfrom nation");
+    assertThat(e.code()).isEqualTo(PlanningException.Code.UNKNOWN_COLUMN);
+    assertThat(e.line()).isEqualTo(1);
+    assertThat(e.column()).isEqualTo(27);
+  }
+
+  @Test
+  void unnamedColumnsAreNamedAsInTrino() {
+    var q = Planning.sf1("select n_name, count(*), max(n_regionkey) + 1 from nation group by n_name");
+    assertThat(q.outputSchema().getFieldsList()).extracting(Field::getName).containsExactly("n_name", "_col1", "_col2");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "select n_regionkey % 2, count(*) from nation group by 1 order by 1",
+      "select n_regionkey % 2 as parity, count(*) from nation group by parity order by parity",
+      "select n_regionkey % 2 as parity, count(*) c from nation group by 1 having c > 1 order by 2 desc",
+      "select n_regionkey, n_name, count(*) from nation group by 2, 1"})
+  void groupByOrdinalAndAliasPlan(String sql) {
+    StageGraphs.assertWellFormed(Planning.sf1(sql).stageGraph());
+  }
+
+  @Test
+  void sumOfAStringIsRefusedAtValidationWithItsPosition() {
+    PlanningException e = refused("select n_regionkey,\n  sum(n_name) from nation group by n_regionkey");
+    assertThat(e.code()).isEqualTo(PlanningException.Code.VALIDATION_ERROR);
+    assertThat(e.reason()).contains("SUM");
+    assertThat(e.line()).isEqualTo(2);
+    assertThat(e.column()).isEqualTo(3);
+  }
+
+  @Test
+  void emptyStatementAndMisspelledKeywordSayWhatIsWrong() {
+    assertThat(refused(" ; -- nothing").reason()).isEqualTo("Syntax error: the statement is empty; expected a query such as SELECT");
+    assertThat(refused("").reason()).contains("the statement is empty");
+    assertThat(refused("selec *").reason()).contains("'selec' does not start a statement");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {";", "selec *", "  ;  ", "", "select from", "select * fro nation"})
+  void malformedStatementsAreAPlainSyntaxError(String sql) {
+    PlanningException e = refused(sql);
+    assertThat(e.code()).isEqualTo(PlanningException.Code.SYNTAX_ERROR);
+    assertThat(e.reason()).startsWith("Syntax error").doesNotContain("Exception").doesNotContain("org.apache");
+    assertThat(e.line()).isPositive();
+  }
+}
