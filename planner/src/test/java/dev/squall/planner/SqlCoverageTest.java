@@ -9,9 +9,9 @@ import dev.squall.planner.testing.StageGraphs;
 import dev.squall.proto.v1.Function;
 import dev.squall.proto.v1.Operator;
 import dev.squall.proto.v1.StageGraph;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** SQL forms beyond TPC-H that Calcite rewrites into shapes the engine must be able to run. */
 class SqlCoverageTest {

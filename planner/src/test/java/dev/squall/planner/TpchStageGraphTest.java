@@ -20,9 +20,9 @@ import dev.squall.proto.v1.Stage;
 import dev.squall.proto.v1.StageGraph;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Stage graphs of TPC-H queries at scale factor 100 (600M lineitem rows, 150M orders, 15M

@@ -1,10 +1,10 @@
 package dev.squall.shuffle;
 
+import dev.squall.engine.io.HedgedRequests;
 import dev.squall.proto.v1.ShuffleInput;
 import dev.squall.proto.v1.ShuffleSegment;
 import dev.squall.shuffle.format.Codecs;
 import dev.squall.shuffle.format.ShuffleIndex;
-import dev.squall.engine.io.HedgedRequests;
 import dev.squall.shuffle.s3.RangeFetcher;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,18 +1,18 @@
 package dev.squall.coordinator.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.squall.coordinator.api.QueryAnswer;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.squall.coordinator.api.PublicErrors;
+import dev.squall.coordinator.api.QueryAnswer;
 import dev.squall.coordinator.api.QueryService;
 import dev.squall.coordinator.api.QueryStatus;
+import dev.squall.coordinator.api.SquallException;
 import dev.squall.coordinator.api.Submission;
 import dev.squall.jobstore.JobState;
 import dev.squall.jobstore.StageProgress;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.time.Instant;
-import dev.squall.coordinator.api.SquallException;
 import dev.squall.proto.v1.QuerySummary;
+import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 

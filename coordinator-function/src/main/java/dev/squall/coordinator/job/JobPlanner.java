@@ -1,8 +1,8 @@
 package dev.squall.coordinator.job;
 
 import dev.squall.coordinator.CoordinatorSettings;
-import dev.squall.coordinator.SchemaAllowList;
 import dev.squall.coordinator.QueryProperties;
+import dev.squall.coordinator.SchemaAllowList;
 import dev.squall.coordinator.api.SquallException;
 import dev.squall.coordinator.commit.WriteTargets;
 import dev.squall.coordinator.scheduler.JobPlan;

@@ -5,16 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.squall.coordinator.api.QueryAnswer;
 import dev.squall.coordinator.api.Caller;
+import dev.squall.coordinator.api.QueryAnswer;
 import dev.squall.coordinator.api.QueryService;
 import dev.squall.coordinator.api.QueryStatus;
-import dev.squall.coordinator.api.Submission;
-import java.util.Map;
 import dev.squall.coordinator.api.SquallException;
+import dev.squall.coordinator.api.Submission;
 import dev.squall.proto.v1.ErrorCode;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The HTTP layer's handling of requests that never reach a query, and of query errors. */

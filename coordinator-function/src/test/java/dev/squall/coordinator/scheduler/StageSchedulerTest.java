@@ -1,13 +1,13 @@
 package dev.squall.coordinator.scheduler;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static dev.squall.coordinator.scheduler.FakeTasks.await;
 import static dev.squall.coordinator.scheduler.FakeTasks.failure;
 import static dev.squall.coordinator.scheduler.FakeTasks.mapOutput;
 import static dev.squall.coordinator.scheduler.FakeTasks.producersRead;
 import static dev.squall.coordinator.scheduler.FakeTasks.reduce;
 import static dev.squall.coordinator.scheduler.FakeTasks.sleep;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.squall.proto.v1.ErrorCode;
 import dev.squall.proto.v1.TaskResult;

@@ -6,15 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.squall.engine.EngineException;
-
 import dev.squall.engine.testing.DuckDbOracle;
 import dev.squall.engine.testing.Rel;
 import dev.squall.engine.testing.Rows;
 import dev.squall.engine.testing.TestInputs;
 import dev.squall.engine.testing.TpchFixture;
 import dev.squall.proto.v1.ErrorCode;
-import java.util.ArrayList;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;

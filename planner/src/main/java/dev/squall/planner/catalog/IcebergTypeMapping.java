@@ -1,8 +1,8 @@
 package dev.squall.planner.catalog;
 
+import java.util.Optional;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
-import java.util.Optional;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;

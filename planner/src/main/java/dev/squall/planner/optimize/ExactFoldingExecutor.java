@@ -1,7 +1,7 @@
 package dev.squall.planner.optimize;
 
-import java.util.List;
 import dev.squall.planner.sql.TrinoFunctions;
+import java.util.List;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexExecutor;

@@ -4,6 +4,15 @@ import dev.squall.planner.PlanningException;
 import dev.squall.planner.PlanningException.Code;
 import dev.squall.planner.sql.CreateTableAsStatement.NamePart;
 import dev.squall.planner.sql.CreateTableAsStatement.PartitionItem;
+import dev.squall.planner.sql.DdlStatement.AddColumn;
+import dev.squall.planner.sql.DdlStatement.ColumnDefinition;
+import dev.squall.planner.sql.DdlStatement.CreateSchema;
+import dev.squall.planner.sql.DdlStatement.CreateTable;
+import dev.squall.planner.sql.DdlStatement.DropColumn;
+import dev.squall.planner.sql.DdlStatement.DropSchema;
+import dev.squall.planner.sql.DdlStatement.DropTable;
+import dev.squall.planner.sql.DdlStatement.RenameColumn;
+import dev.squall.planner.sql.DdlStatement.RenameTable;
 import dev.squall.planner.sql.HeaderTokenizer.Kind;
 import dev.squall.planner.sql.HeaderTokenizer.Token;
 import java.util.ArrayList;
@@ -15,16 +24,6 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.iceberg.types.Type;
-
-import dev.squall.planner.sql.DdlStatement.AddColumn;
-import dev.squall.planner.sql.DdlStatement.ColumnDefinition;
-import dev.squall.planner.sql.DdlStatement.CreateSchema;
-import dev.squall.planner.sql.DdlStatement.CreateTable;
-import dev.squall.planner.sql.DdlStatement.DropColumn;
-import dev.squall.planner.sql.DdlStatement.DropSchema;
-import dev.squall.planner.sql.DdlStatement.DropTable;
-import dev.squall.planner.sql.DdlStatement.RenameColumn;
-import dev.squall.planner.sql.DdlStatement.RenameTable;
 
 /** The grammar of {@link DdlStatement}, over {@link TokenCursor}. */
 final class DdlParser {

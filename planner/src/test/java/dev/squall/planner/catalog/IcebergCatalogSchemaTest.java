@@ -6,6 +6,7 @@ import dev.squall.planner.DistributedPlanner;
 import dev.squall.planner.PlannedQuery;
 import dev.squall.planner.PlannerSettings;
 import dev.squall.planner.PlanningException;
+import dev.squall.planner.sql.SquallTypeSystem;
 import dev.squall.planner.testing.Planning;
 import dev.squall.planner.testing.TpchCatalog;
 import dev.squall.proto.v1.DataType;
@@ -22,7 +23,6 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
-import dev.squall.planner.sql.SquallTypeSystem;
 
 class IcebergCatalogSchemaTest {
   private static final Schema ALL_TYPES = new Schema(

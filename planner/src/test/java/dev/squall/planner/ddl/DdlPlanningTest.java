@@ -1,7 +1,6 @@
 package dev.squall.planner.ddl;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.squall.planner.PlannedQuery;
 import dev.squall.planner.PlanningException;

@@ -1,8 +1,8 @@
 package dev.squall.shuffle.partition;
 
-import dev.squall.engine.expr.ColumnBatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.proto.v1.Partitioning;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

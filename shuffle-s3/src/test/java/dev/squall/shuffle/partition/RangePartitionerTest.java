@@ -1,9 +1,9 @@
 package dev.squall.shuffle.partition;
 
-import dev.squall.engine.expr.ColumnBatch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.proto.v1.Literal;
 import dev.squall.proto.v1.Partitioning;
 import dev.squall.proto.v1.SortKey;

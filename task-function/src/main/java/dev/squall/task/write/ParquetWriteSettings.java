@@ -1,7 +1,6 @@
 package dev.squall.task.write;
 
 import dev.squall.engine.EngineException;
-import dev.squall.proto.v1.ErrorCode;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;

@@ -2,13 +2,13 @@ package dev.squall.engine.operator.sort;
 
 import dev.squall.engine.EngineException;
 import dev.squall.engine.column.Column;
+import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.memory.OperatorMemory;
 import dev.squall.engine.operator.BatchOperator;
 import dev.squall.engine.types.SqlType;
 import dev.squall.proto.v1.SortKey;
 import java.util.ArrayList;
 import java.util.List;
-import dev.squall.engine.expr.ColumnBatch;
 
 /**
  * ORDER BY (Sort), and ORDER BY ... LIMIT n OFFSET m (TopN) in bounded memory. Sort buffers its

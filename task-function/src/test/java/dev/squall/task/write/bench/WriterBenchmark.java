@@ -1,11 +1,11 @@
 package dev.squall.task.write.bench;
 
+import dev.squall.engine.column.ArrowColumns;
+import dev.squall.engine.column.Column;
 import dev.squall.local.catalog.LocalCatalog;
 import dev.squall.local.s3.EmbeddedS3;
 import dev.squall.task.write.CommitMessages;
 import dev.squall.task.write.DataFileNames;
-import dev.squall.engine.column.ArrowColumns;
-import dev.squall.engine.column.Column;
 import dev.squall.task.write.DataFileTaskWriter;
 import dev.squall.task.write.LocalParquetWrite;
 import dev.squall.task.write.WriteTarget;
