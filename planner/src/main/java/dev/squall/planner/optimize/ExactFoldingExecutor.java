@@ -40,7 +40,9 @@ public final class ExactFoldingExecutor implements RexExecutor {
 
   /** Calcite functions whose constant folding could differ from Squall's (Trino's) semantics. */
   private static final java.util.Set<String> ENGINE_SEMANTICS = java.util.Set.of(
-      "ROUND", "TRUNCATE", "CEIL", "FLOOR", "SIGN", "POWER", "SQRT", "CBRT", "EXP", "LN", "LOG10", "POSITION");
+      "ROUND", "TRUNCATE", "CEIL", "FLOOR", "SIGN", "POWER", "SQRT", "CBRT", "EXP", "LN", "LOG10", "POSITION",
+      // Calcite folds with Java's full case mapping ('ß' to "SS") into the argument's length.
+      "UPPER", "LOWER", "INITCAP");
 
   /** Whether {@code e} holds exact arithmetic or a cast to an exact type anywhere. */
   static boolean leftToEngine(RexNode e) {

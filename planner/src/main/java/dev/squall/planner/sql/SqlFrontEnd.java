@@ -85,6 +85,8 @@ public final class SqlFrontEnd {
     validator = SqlValidatorUtil.newValidator(TrinoFunctions.INSTANCE, catalogReader, typeFactory,
         SqlValidator.Config.DEFAULT
             .withIdentifierExpansion(true)
+            // Trino's (and DuckDB's) default: NULLs sort last in both directions.
+            .withDefaultNullCollation(org.apache.calcite.config.NullCollation.LAST)
             .withTypeCoercionFactory(SqlFrontEnd::coercion)
             .withConformance(SquallConformance.INSTANCE));
     VolcanoPlanner planner = new VolcanoPlanner();

@@ -54,7 +54,9 @@ public final class LiteralTranslator {
     switch (type.getSqlTypeName()) {
       case BOOLEAN -> b.setBoolValue((Boolean) value);
       case TINYINT, SMALLINT, INTEGER, BIGINT -> b.setLongValue(number(value).longValueExact());
-      case REAL, FLOAT, DOUBLE -> b.setDoubleValue(number(value).doubleValue());
+      // A folded DOUBLE can be Infinity or NaN, which no BigDecimal holds.
+      case REAL, FLOAT, DOUBLE -> b.setDoubleValue(value instanceof Number n && !(value instanceof BigDecimal)
+          ? n.doubleValue() : number(value).doubleValue());
       case DECIMAL -> b.setDecimalUnscaled(
           number(value).setScale(type.getScale(), RoundingMode.UNNECESSARY).unscaledValue().toString());
       case DATE -> b.setDateDays(value instanceof DateString d
