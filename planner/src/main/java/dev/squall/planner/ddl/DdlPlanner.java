@@ -49,6 +49,7 @@ public final class DdlPlanner {
    */
   public DdlRecord plan(DdlStatement statement) {
     if (statement instanceof DdlStatement.CreateSchema s) {
+      WritePlanner.checkNewName("Schema", s.name());
       Optional<Namespace> existing = namespace(s.name().text());
       if (existing.isPresent() && !s.ifNotExists()) {
         throw error(Code.SCHEMA_EXISTS, "Schema '" + existing.get() + "' already exists", s.name());

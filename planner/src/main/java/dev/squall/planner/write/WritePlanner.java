@@ -202,6 +202,23 @@ public final class WritePlanner {
     return new PlannedWrite(plan, target);
   }
 
+  /** Longest name, in UTF-8 bytes, of a new table or schema: the Glue Data Catalog's limit. */
+  public static final int MAX_NAME_BYTES = 255;
+
+  /**
+   * Refuses a new table or schema name longer than {@link #MAX_NAME_BYTES} UTF-8 bytes, before the
+   * catalog or storage meets it (object keys and file names have limits of their own).
+   *
+   * @throws PlanningException VALIDATION_ERROR at the name
+   */
+  public static void checkNewName(String what, NamePart name) {
+    int bytes = name.text().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    if (bytes > MAX_NAME_BYTES) {
+      throw new PlanningException(Code.VALIDATION_ERROR, what + " name is " + bytes + " bytes long; at most "
+          + MAX_NAME_BYTES + " are allowed", name.line(), name.column());
+    }
+  }
+
   /**
    * Resolves a new table's namespace (must exist; matched ignoring case) and refuses a name that
    * is taken (also in another letter case).
@@ -210,6 +227,7 @@ public final class WritePlanner {
    */
   public TableIdentifier newTableIdentifier(List<NamePart> name) {
     NamePart tableName = name.get(name.size() - 1);
+    checkNewName("Table", tableName);
     List<String> namespaceParts = new ArrayList<>();
     if (name.size() == 1) {
       namespaceParts.addAll(settings.defaultSchemaPath());

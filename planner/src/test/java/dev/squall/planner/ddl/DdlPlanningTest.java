@@ -7,6 +7,7 @@ import dev.squall.planner.PlanningException;
 import dev.squall.planner.PlanningException.Code;
 import dev.squall.planner.testing.Planning;
 import dev.squall.proto.v1.DdlRecord;
+import java.util.List;
 import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
@@ -49,6 +50,21 @@ class DdlPlanningTest {
     Schema schema = SchemaParser.fromJson(r.getSchemaJson());
     assertThat(PartitionSpecParser.fromJson(schema, r.getPartitionSpecJson()).fields())
         .extracting(f -> f.transform().toString()).containsExactly("bucket[8]", "identity");
+  }
+
+  @Test
+  void namesLongerThanTheCatalogAllowsAreRefusedAtTheName() {
+    // A 3,000-character name reached storage and failed there with a 500 after retries.
+    String longName = "y".repeat(3000);
+    for (String sql : List.of("CREATE TABLE tpch.\"" + longName + "\" (a int)",
+        "CREATE TABLE tpch.\"" + longName + "\" AS SELECT 1 AS a",
+        "CREATE SCHEMA \"" + longName + "\"")) {
+      PlanningException e = refused(sql);
+      assertThat(e.code()).as(sql.substring(0, 20)).isEqualTo(Code.VALIDATION_ERROR);
+      assertThat(e.getMessage()).contains("3000 bytes").contains("at most 255");
+      assertThat(e.line()).isEqualTo(1);
+    }
+    assertThat(ddl("CREATE TABLE tpch.\"" + "y".repeat(255) + "\" (a int)").getTable()).hasSize(255);
   }
 
   @Test
