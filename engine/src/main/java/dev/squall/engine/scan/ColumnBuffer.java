@@ -62,25 +62,10 @@ final class ColumnBuffer {
     if (ids == null) {
       return;
     }
-    int[] d = dictionary.offsets();
-    byte[] dict = dictionary.data();
-    long total = 0;
-    for (int i = 0; i < pos; i++) {
-      if (nulls == null || !nulls[i]) {
-        total += d[ids[i] + 1] - d[ids[i]];
-      }
-    }
-    ensureData(0, (int) Math.min(Integer.MAX_VALUE, total));
-    int at = 0;
-    offsets[0] = 0;
-    for (int i = 0; i < pos; i++) {
-      if (nulls == null || !nulls[i]) {
-        int len = d[ids[i] + 1] - d[ids[i]];
-        System.arraycopy(dict, d[ids[i]], data, at, len);
-        at += len;
-      }
-      offsets[i + 1] = at;
-    }
+    // The column's own materialisation; its offsets keep room for the buffer's capacity.
+    BytesColumn plain = BytesColumn.dictionary(type, ids, dictionary, nulls, pos);
+    data = plain.data();
+    offsets = plain.offsets();
     ids = null;
     dictionary = null;
   }
