@@ -26,6 +26,29 @@ public final class BoolColumn extends Column {
     return values[i] && (nulls == null || !nulls[i]);
   }
 
+  /**
+   * The rows where {@code c} is TRUE, as ascending indexes written to {@code rows}; returns their
+   * number. Branch-free, since filter outcomes are rarely predictable.
+   */
+  public static int trueRows(BoolColumn c, int[] rows) {
+    boolean[] values = c.values;
+    boolean[] nulls = c.nulls;
+    int n = c.size();
+    int k = 0;
+    if (nulls == null) {
+      for (int i = 0; i < n; i++) {
+        rows[k] = i;
+        k += values[i] ? 1 : 0;
+      }
+    } else {
+      for (int i = 0; i < n; i++) {
+        rows[k] = i;
+        k += values[i] & !nulls[i] ? 1 : 0;
+      }
+    }
+    return k;
+  }
+
   @Override
   public Column gather(int[] rows, int n) {
     boolean[] out = new boolean[n];

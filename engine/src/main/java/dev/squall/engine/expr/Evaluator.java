@@ -1,5 +1,7 @@
 package dev.squall.engine.expr;
 
+import dev.squall.engine.column.BoolColumn;
+
 import dev.squall.engine.column.Column;
 import dev.squall.engine.types.SqlType;
 
@@ -13,4 +15,14 @@ public interface Evaluator {
 
   /** A column of {@code batch.rows()} results; input columns are not modified. */
   Column evaluate(Batch batch);
+
+  /**
+   * For a BOOLEAN expression: the rows of {@code batch} where it is TRUE (not FALSE, not NULL),
+   * written to {@code rows} as ascending row indexes (DuckDB's selection vectors); returns their
+   * number. {@code rows} has room for {@code batch.rows()} indexes. A filter needs no more than
+   * this, so evaluators that can narrow a selection without a BOOLEAN column (AND) override it.
+   */
+  default int selectTrue(Batch batch, int[] rows) {
+    return BoolColumn.trueRows((BoolColumn) evaluate(batch), rows);
+  }
 }

@@ -91,6 +91,35 @@ final class LogicEvaluators {
       }
       return new BoolColumn(out, nulls, n);
     }
+
+    /**
+     * AND narrows the selection one conjunct at a time: each conjunct runs only on the rows all
+     * earlier ones kept (a row NULL in one of them is not TRUE whatever the rest say).
+     */
+    @Override
+    public int selectTrue(Batch batch, int[] rows) {
+      if (!isAnd) {
+        return Evaluator.super.selectTrue(batch, rows);
+      }
+      int n = batch.rows();
+      int k = args.get(0).selectTrue(batch, rows);
+      int[] kept = null;
+      for (int a = 1; a < args.size() && k > 0; a++) {
+        if (k == n) {
+          k = args.get(a).selectTrue(batch, rows);
+          continue;
+        }
+        if (kept == null) {
+          kept = new int[n];
+        }
+        int m = args.get(a).selectTrue(batch.select(rows, k), kept);
+        for (int j = 0; j < m; j++) {
+          rows[j] = rows[kept[j]]; // kept[j] >= j: in place is safe
+        }
+        k = m;
+      }
+      return k;
+    }
   }
 
   /** NOT and the IS [NOT] NULL / TRUE / FALSE tests. */

@@ -1,6 +1,5 @@
 package dev.squall.engine.operator;
 
-import dev.squall.engine.column.BoolColumn;
 import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.expr.Evaluator;
 import dev.squall.engine.memory.OperatorMemory;
@@ -22,15 +21,8 @@ public final class FilterOperator extends BatchOperator {
     ColumnBatch batch;
     while ((batch = input.next()) != null) {
       int n = batch.rows();
-      BoolColumn keep = (BoolColumn) condition.evaluate(batch);
-      boolean[] values = keep.values();
-      boolean[] nulls = keep.nullMask();
       int[] rows = new int[n];
-      int k = 0;
-      for (int i = 0; i < n; i++) {
-        rows[k] = i;
-        k += values[i] && (nulls == null || !nulls[i]) ? 1 : 0;
-      }
+      int k = condition.selectTrue(batch, rows);
       if (k == n) {
         return batch; // every row passes: hand the batch on as it is
       }
