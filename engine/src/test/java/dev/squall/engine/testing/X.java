@@ -128,14 +128,9 @@ public record X(Expr expr, String sql, SqlType type) {
         s = s1 + s2;
         p = p1 + p2;
       }
-      case DIVIDE -> {
-        int d = p1 - s1 + s2;
-        s = Math.max(6, s1 + p2 + 1);
-        p = d + s;
-        if (p > 38) {
-          p = 38;
-          s = Math.max(6, 38 - d);
-        }
+      case DIVIDE -> { // Trino's rule, as the planner's type system
+        s = Math.max(s1, s2);
+        p = p1 + s2 + Math.max(0, s2 - s1);
       }
       default -> {
         s = Math.max(s1, s2);

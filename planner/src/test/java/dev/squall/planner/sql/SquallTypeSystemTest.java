@@ -27,6 +27,21 @@ class SquallTypeSystemTest {
     assertThat(outputType("avg(l_quantity)").getKind()).isEqualTo(DataType.Kind.DOUBLE);
   }
 
+  private static DataType decimal(int precision, int scale, boolean nullable) {
+    return DataType.newBuilder().setKind(DataType.Kind.DECIMAL).setPrecision(precision).setScale(scale).setNullable(nullable).build();
+  }
+
+  @Test
+  void decimalDivisionFollowsTrino() {
+    // decimal(min(38, p1 + s2 + max(0, s2 - s1)), max(s1, s2)); lineitem's columns are NOT NULL DECIMAL(15, 2).
+    assertThat(outputType("l_extendedprice / l_quantity")).isEqualTo(decimal(17, 2, false));
+    assertThat(outputType("l_extendedprice / 3")).isEqualTo(decimal(15, 2, false));
+    assertThat(outputType("l_linenumber / l_discount")).isEqualTo(decimal(14, 2, false));
+    assertThat(outputType("l_extendedprice / 0.001")).isEqualTo(decimal(19, 3, false));
+    assertThat(outputType("sum(l_extendedprice) / sum(l_quantity)")).isEqualTo(decimal(38, 2, true));
+    assertThat(outputType("l_linenumber / 2").getKind()).isEqualTo(DataType.Kind.INTEGER);
+  }
+
   @Test
   void caseOverStringLiteralsOfDifferentLengthsIsVarchar() {
     assertThat(outputType("case when l_quantity > 1 then 'a' else 'bbb' end").getKind()).isEqualTo(DataType.Kind.VARCHAR);
