@@ -183,7 +183,7 @@ final class ArithmeticEvaluator implements Evaluator {
         long[] xv = x.unscaledValues();
         long[] yv = y.unscaledValues();
         boolean wide = x.hasBig() || y.hasBig();
-        if (!wide && addCannotOverflow(bound(xv, n), bound(yv, n), p)) {
+        if (!wide && addCannotOverflow(Decimals.bound(xv, n), Decimals.bound(yv, n), p)) {
           long[] r = out.unscaledValues();
           if (sub) {
             for (int i = 0; i < n; i++) {
@@ -225,7 +225,7 @@ final class ArithmeticEvaluator implements Evaluator {
         long[] xv = x.unscaledValues();
         long[] yv = y.unscaledValues();
         boolean wide = x.hasBig() || y.hasBig();
-        if (!wide && raw >= s && multiplyCannotOverflow(bound(xv, n), bound(yv, n), p)) {
+        if (!wide && raw >= s && multiplyCannotOverflow(Decimals.bound(xv, n), Decimals.bound(yv, n), p)) {
           long[] r = out.unscaledValues();
           if (raw == s) {
             for (int i = 0; i < n; i++) {
@@ -268,21 +268,6 @@ final class ArithmeticEvaluator implements Evaluator {
       default -> throw EngineException.badPlan("not arithmetic: " + op);
     }
     return out;
-  }
-
-  /**
-   * A bound {@code b >= |v[i]|} over rows {@code [0, n)} (NULL rows too: their values are finite),
-   * at most twice the largest magnitude: one plus the OR of each value's magnitude (one's
-   * complement for negatives, so no branch). {@code Long.MAX_VALUE} when a value is
-   * {@code MIN_VALUE}.
-   */
-  static long bound(long[] v, int n) {
-    long or = 0;
-    for (int i = 0; i < n; i++) {
-      long a = v[i];
-      or |= a ^ (a >> 63);
-    }
-    return or == Long.MAX_VALUE ? Long.MAX_VALUE : or + 1;
   }
 
   /** Whether a sum or difference of values bounded by bx and by fits a long and {@code p} digits. */

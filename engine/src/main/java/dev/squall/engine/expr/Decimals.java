@@ -125,4 +125,19 @@ public final class Decimals {
     remainder[0] = (un21 * b + un0 - q0 * v) >>> s;
     return q1 * b + q0;
   }
+
+  /**
+   * A bound {@code b >= |v[i]|} over rows {@code [0, n)} (NULL rows too: their values are finite),
+   * at most twice the largest magnitude: one plus the OR of each value's magnitude (one's
+   * complement for negatives, so no branch). {@code Long.MAX_VALUE} when a value is
+   * {@code MIN_VALUE}.
+   */
+  public static long bound(long[] v, int n) {
+    long or = 0;
+    for (int i = 0; i < n; i++) {
+      long a = v[i];
+      or |= a ^ (a >> 63);
+    }
+    return or == Long.MAX_VALUE ? Long.MAX_VALUE : or + 1;
+  }
 }

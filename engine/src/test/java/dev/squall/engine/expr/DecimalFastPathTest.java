@@ -41,11 +41,11 @@ class DecimalFastPathTest {
 
   @Test
   void boundCoversEveryMagnitudeAndSaturatesAtMinValue() {
-    assertThat(ArithmeticEvaluator.bound(new long[] {0, 5, -7, 3}, 4)).isGreaterThanOrEqualTo(7).isLessThanOrEqualTo(14);
-    assertThat(ArithmeticEvaluator.bound(new long[] {-8}, 1)).isGreaterThanOrEqualTo(8);
-    assertThat(ArithmeticEvaluator.bound(new long[] {8}, 1)).isGreaterThanOrEqualTo(8);
-    assertThat(ArithmeticEvaluator.bound(new long[] {1, Long.MIN_VALUE}, 2)).isEqualTo(Long.MAX_VALUE);
-    assertThat(ArithmeticEvaluator.bound(new long[] {1, 99}, 1)).isEqualTo(2); // only rows [0, n)
+    assertThat(Decimals.bound(new long[] {0, 5, -7, 3}, 4)).isGreaterThanOrEqualTo(7).isLessThanOrEqualTo(14);
+    assertThat(Decimals.bound(new long[] {-8}, 1)).isGreaterThanOrEqualTo(8);
+    assertThat(Decimals.bound(new long[] {8}, 1)).isGreaterThanOrEqualTo(8);
+    assertThat(Decimals.bound(new long[] {1, Long.MIN_VALUE}, 2)).isEqualTo(Long.MAX_VALUE);
+    assertThat(Decimals.bound(new long[] {1, 99}, 1)).isEqualTo(2); // only rows [0, n)
   }
 
   @Test

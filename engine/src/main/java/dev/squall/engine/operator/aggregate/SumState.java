@@ -6,6 +6,7 @@ import dev.squall.engine.column.DecimalColumn;
 import dev.squall.engine.column.DoubleColumn;
 import dev.squall.engine.column.LongColumn;
 import dev.squall.engine.expr.Casts;
+import dev.squall.engine.expr.Decimals;
 import dev.squall.engine.types.SqlType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -26,6 +27,12 @@ final class SumState {
   /** High words of 128-bit decimal sums (low words in {@code longs}); null while every sum fits a long. */
   private long[] highs;
   private boolean[] seen = new boolean[1024];
+  /**
+   * A bound on the magnitude of every long decimal sum while no group has left the long range
+   * (the sum of the input bounds so far), so that a batch whose values cannot overflow any group
+   * is added without a check per row.
+   */
+  private long longSumBound;
 
   SumState(SqlType sumType) {
     this.sumType = sumType;
@@ -85,6 +92,9 @@ final class SumState {
     } else {
       DecimalColumn c = (DecimalColumn) Casts.cast(arg, SqlType.decimal(38, sumType.scale()));
       long[] v = c.unscaledValues();
+      if (addWithoutOverflow(ids, n, c, v)) {
+        return;
+      }
       for (int i = 0; i < n; i++) {
         if (c.isNull(i)) {
           continue;
@@ -123,6 +133,40 @@ final class SumState {
         wide[g] = cur.add(c.unscaledBig(i));
       }
     }
+  }
+
+  /**
+   * Adds a batch of long decimals with one check for the batch instead of one per row: when the
+   * sums so far and the batch's values together stay below 2^62 in magnitude, no group's sum can
+   * leave the long range. False (nothing added) when that cannot be shown.
+   */
+  private boolean addWithoutOverflow(int[] ids, int n, DecimalColumn c, long[] v) {
+    long limit = 1L << 62;
+    if (n == 0) {
+      return true;
+    }
+    long b = highs != null || wide != null || c.hasBig() ? limit : Decimals.bound(v, n);
+    if (b >= limit / n || longSumBound >= limit - b * n) {
+      longSumBound = limit; // the rows take the checked path, which keeps no bound: for good
+      return false;
+    }
+    longSumBound += b * n;
+    boolean[] nulls = c.nullMask();
+    if (nulls == null) {
+      for (int i = 0; i < n; i++) {
+        int g = ids[i];
+        longs[g] += v[i];
+        seen[g] = true;
+      }
+    } else {
+      for (int i = 0; i < n; i++) {
+        int g = ids[i];
+        boolean present = !nulls[i];
+        longs[g] += present ? v[i] : 0;
+        seen[g] |= present;
+      }
+    }
+    return true;
   }
 
   /** The long or 128-bit sum of group g (not its BigInteger, see {@code wide}). */

@@ -60,4 +60,34 @@ class SumStateTest {
     state.add(new int[] {0, 0}, 2, 1, huge);
     assertThatThrownBy(() -> state.result(1, SUM)).isInstanceOf(EngineException.class).hasMessageContaining("overflow");
   }
+
+  @Test
+  void batchesAddedWithoutPerRowChecksStayExactAfterLargeValues() {
+    SumState state = new SumState(SUM);
+    BigInteger expected = BigInteger.ZERO;
+    boolean[] someNull = {false, true, false};
+    long[][] batches = {
+        {5, -3, 8}, // small: added without a check per row
+        {Long.MAX_VALUE - 1000, 0, 0}, // too large for that: checked, the sum now just below 2^63
+        {600, 600, 600}, // small again, but the sum passes 2^63: must stay checked
+    };
+    for (long[] v : batches) {
+      for (int i = 0; i < v.length; i++) {
+        expected = someNull[i] ? expected : expected.add(BigInteger.valueOf(v[i]));
+      }
+      state.add(new int[] {0, 0, 0}, 3, 1, new DecimalColumn(SqlType.decimal(18, 2), v, null, someNull.clone(), 3));
+    }
+    assertThat(((DecimalColumn) state.result(1, SUM)).unscaledBig(0)).isEqualTo(expected);
+    assertThat(expected.bitLength()).isGreaterThan(63);
+  }
+
+  @Test
+  void nullRowsAreLeftOutOfUncheckedBatches() {
+    SumState state = new SumState(SUM);
+    state.add(new int[] {0, 1, 1}, 3, 2, new DecimalColumn(SqlType.decimal(18, 2), new long[] {7, 9, 4}, null,
+        new boolean[] {true, false, true}, 3));
+    Column result = state.result(2, SUM);
+    assertThat(result.isNull(0)).isTrue();
+    assertThat(((DecimalColumn) result).unscaledLong(1)).isEqualTo(9);
+  }
 }
