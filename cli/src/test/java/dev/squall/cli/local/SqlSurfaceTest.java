@@ -136,6 +136,22 @@ class SqlSurfaceTest {
   }
 
   @Test
+  void wholeTableCountsAndBoundsAreAnsweredFromTheManifestsWithoutAScan() throws Exception {
+    String sql = "select count(*), min(o_orderdate), max(o_orderdate), min(o_totalprice), max(o_totalprice),"
+        + " min(o_orderkey), max(o_custkey), max(o_shippriority) from %s";
+    HttpResponse<byte[]> r = stack.post(String.format(sql, "tpch.orders"), Map.of(), JSON_TYPE);
+    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(200);
+    JsonNode summary = JSON.readTree(r.body()).get("summary");
+    assertThat(summary.get("bytesScanned").asLong()).as(summary.toString()).isZero();
+    assertSame(squall(String.format(sql, "tpch.orders")), duckRows(String.format(sql, "orders")), true);
+    // A filter (or a string's bounds, which may be truncated) still scans, with the same answers.
+    String scanned = "select count(*), max(o_comment) from %s where o_orderdate >= date '1995-01-01'";
+    HttpResponse<byte[]> s = stack.post(String.format(scanned, "tpch.orders"), Map.of(), JSON_TYPE);
+    assertThat(JSON.readTree(s.body()).at("/summary/bytesScanned").asLong()).isPositive();
+    assertSame(squall(String.format(scanned, "tpch.orders")), duckRows(String.format(scanned, "orders")), true);
+  }
+
+  @Test
   void showStatsAgreesWithTheData() throws Exception {
     List<List<Object>> stats = squall("SHOW STATS FOR tpch.nation");
     List<List<Object>> key = stats.stream().filter(r -> "n_nationkey".equals(r.get(0))).toList();

@@ -104,6 +104,7 @@ public final class LogicalOptimizer {
     plan = hep(plan, HepMatchOrder.BOTTOM_UP, List.of(
         CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE,
         CoreRules.FILTER_MERGE));
+    plan = MetadataAggregates.rewrite(plan);
     refuseCorrelates(plan);
     return plan;
   }

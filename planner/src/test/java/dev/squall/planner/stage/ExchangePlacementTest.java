@@ -57,7 +57,7 @@ class ExchangePlacementTest {
 
   @Test
   void globalAggregateGathersPartialStatesThroughASingleEdge() {
-    StageGraph graph = sf1("select count(*), max(l_shipdate) from lineitem");
+    StageGraph graph = sf1("select count(*), max(l_comment) from lineitem"); // not answered from metadata (string bounds)
     assertThat(edgeKinds(graph)).isEqualTo(Map.of(SINGLE, 1));
     assertThat(operators(graph.getStages(0).getFragment(), Operator.OpCase.AGGREGATE).get(0).getAggregate().getMode())
         .isEqualTo(Aggregate.Mode.PARTIAL);

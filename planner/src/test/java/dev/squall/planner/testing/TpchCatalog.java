@@ -54,6 +54,18 @@ public final class TpchCatalog {
     return catalog;
   }
 
+  /**
+   * Adds a position delete file for the first data file of {@code table} (so that its manifests
+   * no longer count its rows exactly).
+   */
+  public static void addPositionDeleteFile(InMemoryCatalog catalog, String table) {
+    Table t = catalog.loadTable(TableIdentifier.of(TPCH, table));
+    DataFile file = t.currentSnapshot().addedDataFiles(t.io()).iterator().next();
+    t.newRowDelta().addDeletes(org.apache.iceberg.FileMetadata.deleteFileBuilder(PartitionSpec.unpartitioned())
+        .ofPositionDeletes().withPath("memory://tpch/" + table + "/deletes.parquet").withFormat(FileFormat.PARQUET)
+        .withFileSizeInBytes(100).withRecordCount(1).withReferencedDataFile(file.location()).build()).commit();
+  }
+
   private static void table(InMemoryCatalog catalog, String name, Schema schema, long rows, long bytes, int files) {
     Table table = catalog.createTable(TableIdentifier.of(TPCH, name), schema, PartitionSpec.unpartitioned());
     Map<Integer, ByteBuffer> lower = new HashMap<>();
