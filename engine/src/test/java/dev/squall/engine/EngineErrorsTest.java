@@ -51,11 +51,17 @@ class EngineErrorsTest {
   }
 
   @Test
-  void decimalAndDoubleDivisionByZeroAreUserErrors() {
+  void decimalDivisionByZeroIsAUserError() {
     assertThatThrownBy(() -> project(ints(0L), r -> dec("1.50").div(r.col("v").cast(SqlType.decimal(10, 2)))))
         .hasMessageContaining("division by zero");
-    assertThatThrownBy(() -> project(ints(0L), r -> X.dbl(1.0).div(r.col("v").cast(SqlType.DOUBLE))))
-        .hasMessageContaining("division by zero");
+  }
+
+  @Test
+  void doubleDivisionByZeroFollowsIeee754AsInTrino() {
+    // 1/0 = Infinity, -1/0 = -Infinity, 0/0 = NaN; mod(x, 0) = NaN.
+    assertThat(project(ints(1L, -1L, 0L), r -> r.col("v").cast(SqlType.DOUBLE).div(X.dbl(0.0))))
+        .containsExactly(List.of(Double.POSITIVE_INFINITY), List.of(Double.NEGATIVE_INFINITY), List.of(Double.NaN));
+    assertThat(project(ints(7L), r -> r.col("v").cast(SqlType.DOUBLE).mod(X.dbl(0.0)))).containsExactly(List.of(Double.NaN));
   }
 
   @Test

@@ -149,15 +149,15 @@ final class ArithmeticEvaluator implements Evaluator {
           out[i] = x[i] * y[i];
         }
       }
-      case DIVIDE, MOD -> {
+      // IEEE 754, as in Trino: x / 0 is an infinity (NaN for 0 / 0), x % 0 is NaN; no error.
+      case DIVIDE -> {
         for (int i = 0; i < n; i++) {
-          if (nulls != null && nulls[i]) {
-            continue;
-          }
-          if (y[i] == 0) {
-            throw EngineException.user("division by zero");
-          }
-          out[i] = op == Function.DIVIDE ? x[i] / y[i] : x[i] % y[i];
+          out[i] = x[i] / y[i];
+        }
+      }
+      case MOD -> {
+        for (int i = 0; i < n; i++) {
+          out[i] = x[i] % y[i];
         }
       }
       default -> throw EngineException.badPlan("not arithmetic: " + op);
