@@ -73,6 +73,13 @@ class SqlFunctionsEndToEndTest {
                 + " abs(a), abs(k - 700), sign(a), sign(d), sign(k - 700) from " + CUSTOMERS,
             "select k, trunc(a), trunc(a * 10) / 10, trunc(d * 10) / 10, ceil(a), ceiling(d / 3), floor(a), floor(d / 3),"
                 + " abs(a), abs(k - 700), sign(a), sign(d), sign(k - 700) from " + DUCK_CUSTOMERS),
+        Arguments.of("substr with negative starts, nan, infinity",
+            "select k, substr(s, 2), substr(s, 5, 3), substr(s, -4), substr(s, -4, 2), substring(s, -30), nan(),"
+                + " infinity(), -infinity(), d / 0e0 from " + CUSTOMERS,
+            "select k, substr(s, 2), substr(s, 5, 3), substr(s, -4), substr(s, -4, 2),"
+                + " case when length(s) >= 30 then substring(s, -30) when s is not null then '' end, 'nan'::double,"
+                + " 'infinity'::double, -'infinity'::double, case when d > 0 then 'infinity'::double when d < 0"
+                + " then -'infinity'::double when d = 0 then 'nan'::double end from " + DUCK_CUSTOMERS),
         Arguments.of("mod, %, power, roots, logarithms, pi",
             "select k, mod(k, 7), k % 7, a % 3, power(k, 2), power(d, 0.5), sqrt(k), cbrt(a), exp(k / 500e0),"
                 + " ln(k), log10(k), log2(k), pi() from " + CUSTOMERS,

@@ -284,20 +284,23 @@ final class StringFunctions {
     return out;
   }
 
-  /** SQL SUBSTRING(s FROM start FOR len), 1-based; a start before 1 shortens the length. */
+  /**
+   * SUBSTRING/SUBSTR as Trino defines it: code points from 1-based {@code start} (a negative start
+   * counts from the end: -3 is the third code point from the end), at most {@code length} of them;
+   * a start of 0, a start beyond either end, or a length of 0 or less gives ''.
+   */
   static byte[] substring(String s, long start, long length) {
-    if (length < 0) {
-      throw EngineException.user("negative substring length " + length);
-    }
     int cps = s.codePointCount(0, s.length());
-    long end = length == Long.MAX_VALUE ? Long.MAX_VALUE : start + length;
-    long from = Math.max(start, 1);
-    long to = Math.min(end, (long) cps + 1);
-    if (to <= from) {
+    if (start == 0 || length <= 0 || cps == 0) {
       return new byte[0];
     }
-    int b = s.offsetByCodePoints(0, (int) (from - 1));
-    int e = s.offsetByCodePoints(0, (int) (to - 1));
+    long from = start > 0 ? start - 1 : start + cps; // 0-based
+    if (from < 0 || from >= cps) {
+      return new byte[0];
+    }
+    long to = Math.min(cps, length >= cps ? cps : from + length);
+    int b = s.offsetByCodePoints(0, (int) from);
+    int e = s.offsetByCodePoints(b, (int) (to - from));
     return s.substring(b, e).getBytes(StandardCharsets.UTF_8);
   }
 

@@ -42,6 +42,23 @@ class TrinoFunctionExamplesTest {
   }
 
   @Test
+  void substrCountsANegativeStartFromTheEndAndGivesEmptyOutsideTheString() {
+    java.util.function.BiFunction<Long, Long, String> substr = (start, length) ->
+        new String(StringFunctions.substring("h\u00e9llo", start, length), java.nio.charset.StandardCharsets.UTF_8);
+    long all = Long.MAX_VALUE;
+    assertThat(substr.apply(2L, all)).isEqualTo("\u00e9llo");
+    assertThat(substr.apply(2L, 2L)).isEqualTo("\u00e9l");
+    assertThat(substr.apply(-3L, all)).isEqualTo("llo");
+    assertThat(substr.apply(-4L, 2L)).isEqualTo("\u00e9l");
+    assertThat(substr.apply(0L, 2L)).isEmpty();
+    assertThat(substr.apply(-6L, all)).isEmpty();
+    assertThat(substr.apply(6L, all)).isEmpty();
+    assertThat(substr.apply(2L, 0L)).isEmpty();
+    assertThat(substr.apply(2L, -1L)).isEmpty();
+    assertThat(substr.apply(4L, 100L)).isEqualTo("lo");
+  }
+
+  @Test
   void dateFormatAndParseExamples() {
     LocalDateTime t = LocalDateTime.parse("2022-10-20T05:10:00");
     assertThat(MySqlDateFormat.format(t, "%m-%d-%Y %H")).isEqualTo("10-20-2022 05");

@@ -63,11 +63,14 @@ public final class TrinoFunctions implements SqlOperatorTable {
   private TrinoFunctions() {
     // Math (ROUND, TRUNCATE, CEIL, FLOOR, POWER, SQRT, CBRT, EXP, LN, LOG10, SIGN, PI are Calcite's).
     add("LOG2", ReturnTypes.DOUBLE_NULLABLE, OperandTypes.NUMERIC);
+    add("NAN", ReturnTypes.DOUBLE, OperandTypes.NILADIC);
+    add("INFINITY", ReturnTypes.DOUBLE, OperandTypes.NILADIC);
     // Strings.
     add("CONCAT", VARCHAR, OperandTypes.repeat(SqlOperandCountRanges.from(1), CHARS));
     add("REPLACE", VARCHAR, optional(3, SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER));
     add("STRPOS", ReturnTypes.BIGINT_NULLABLE, CHARS2);
     add("REVERSE", VARCHAR, CHARS);
+    functions.put("SUBSTR", SqlStdOperatorTable.SUBSTRING);
     add("LPAD", VARCHAR, OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER, SqlTypeFamily.CHARACTER));
     add("RPAD", VARCHAR, OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER, SqlTypeFamily.CHARACTER));
     add("LTRIM", VARCHAR, CHARS);

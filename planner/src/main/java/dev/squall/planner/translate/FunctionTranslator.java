@@ -17,7 +17,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 /**
  * Calls of named SQL functions (Calcite's and {@code sql.TrinoFunctions}) to plan-proto calls.
  * Some become other functions with the same meaning: CONCAT of n strings a chain of ||, IF a
- * CASE, LTRIM/RTRIM a TRIM, POSITION(a IN b) STRPOS(b, a), LENGTH CHAR_LENGTH, PI() a literal,
+ * CASE, LTRIM/RTRIM a TRIM, POSITION(a IN b) STRPOS(b, a), LENGTH CHAR_LENGTH, PI(), NAN(), INFINITY() literals,
  * two-argument REPLACE and REGEXP_REPLACE a replacement by ''. The unit of DATE_TRUNC, DATE_ADD and
  * DATE_DIFF must be a literal and is checked here, so that a bad unit is refused before any task runs.
  */
@@ -26,7 +26,7 @@ final class FunctionTranslator {
   private static final Set<String> TIME_UNITS = Set.of("millisecond", "second", "minute", "hour");
 
   /** Names translated by a rewrite rather than one-to-one. */
-  private static final Set<String> REWRITTEN = Set.of("PI", "LENGTH", "POSITION", "CONCAT", "LTRIM", "RTRIM",
+  private static final Set<String> REWRITTEN = Set.of("PI", "NAN", "INFINITY", "LENGTH", "POSITION", "CONCAT", "LTRIM", "RTRIM",
       "REPLACE", "REGEXP_REPLACE", "IF", "DATE_TRUNC", "DATE_ADD", "DATE_DIFF", "CEIL", "CEILING", "FLOOR");
 
   private FunctionTranslator() {}
@@ -45,6 +45,10 @@ final class FunctionTranslator {
     switch (name) {
       case "PI":
         return Expr.newBuilder().setType(type).setLiteral(Literal.newBuilder().setDoubleValue(Math.PI)).build();
+      case "NAN":
+        return Expr.newBuilder().setType(type).setLiteral(Literal.newBuilder().setDoubleValue(Double.NaN)).build();
+      case "INFINITY":
+        return Expr.newBuilder().setType(type).setLiteral(Literal.newBuilder().setDoubleValue(Double.POSITIVE_INFINITY)).build();
       case "LENGTH":
         return RexTranslator.call(Function.CHAR_LENGTH, type, args);
       case "POSITION":
