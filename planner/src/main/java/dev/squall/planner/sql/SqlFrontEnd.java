@@ -38,6 +38,7 @@ import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.sql.validate.implicit.TypeCoercion;
@@ -98,9 +99,10 @@ public final class SqlFrontEnd {
   }
 
   /**
-   * Calcite's implicit type coercion, except into the arguments of aggregate functions: as in
-   * Trino, {@code sum(varchar_column)} is refused at validation with its position instead of
-   * casting every string to a number in the tasks.
+   * Calcite's implicit type coercion, except where Trino refuses the types at analysis: into the
+   * arguments of aggregate functions ({@code sum(varchar_column)}), and between strings and
+   * numbers in comparisons and IN lists ({@code n_name = 1}). Those are refused at validation with
+   * their position instead of casting every string to a number in the tasks.
    */
   private static TypeCoercion coercion(RelDataTypeFactory typeFactory, SqlValidator validator) {
     return new TypeCoercionImpl(typeFactory, validator) {
@@ -110,8 +112,58 @@ public final class SqlFrontEnd {
         return !(binding.getOperator() instanceof SqlAggFunction)
             && super.builtinFunctionCoercion(binding, operandTypes, expectedFamilies);
       }
+
+      // Calcite's own operand check lets strings meet numbers, so refusing to coerce is not enough.
+      @Override
+      public boolean binaryComparisonCoercion(SqlCallBinding binding) {
+        refuseStringsWithNumbers(binding);
+        return super.binaryComparisonCoercion(binding);
+      }
+
+      @Override
+      public boolean inOperationCoercion(SqlCallBinding binding) {
+        refuseStringsWithNumbers(binding);
+        return super.inOperationCoercion(binding);
+      }
     };
   }
+
+  /**
+   * Refuses a call that compares a character operand with a numeric one (either order), with the
+   * call's position (its first operand's, where the call has none, as IN) and the operand types.
+   */
+  private static void refuseStringsWithNumbers(SqlCallBinding binding) {
+    RelDataType character = null;
+    RelDataType numeric = null;
+    for (int i = 0; i < binding.getOperandCount(); i++) {
+      RelDataType type = binding.getOperandType(i);
+      if (type.isStruct() && type.getFieldCount() == 1) {
+        type = type.getFieldList().get(0).getType(); // a one-column sub-query of IN
+      }
+      character = SqlTypeUtil.isCharacter(type) ? type : character;
+      numeric = SqlTypeUtil.isNumeric(type) ? type : numeric;
+    }
+    if (character == null || numeric == null) {
+      return;
+    }
+    SqlParserPos pos = binding.getCall().getParserPosition();
+    if (pos.getLineNum() <= 0) {
+      pos = binding.operand(0).getParserPosition();
+    }
+    String message = "Cannot apply " + binding.getOperator().getName() + " to " + typeName(binding.getOperandType(0))
+        + " and " + typeName(binding.getOperandType(1)) + ": strings and numbers are not converted implicitly (as in"
+        + " Trino); CAST one side";
+    throw new CalciteContextException(message, new org.apache.calcite.sql.validate.SqlValidatorException(message, null),
+        pos.getLineNum(), pos.getColumnNum(), pos.getEndLineNum(), pos.getEndColumnNum());
+  }
+
+  private static String typeName(RelDataType type) {
+    if (type.isStruct() && type.getFieldCount() == 1) {
+      type = type.getFieldList().get(0).getType();
+    }
+    return type.getFullTypeString().replace(" NOT NULL", "").toLowerCase(java.util.Locale.ROOT);
+  }
+
 
   /** The parser settings shared by every Squall statement. */
   public static SqlParser.Config parserConfig() {

@@ -7,6 +7,7 @@ import dev.squall.planner.PlanningException;
 import dev.squall.planner.testing.Planning;
 import dev.squall.planner.testing.StageGraphs;
 import dev.squall.proto.v1.Field;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -39,6 +40,27 @@ class EverydayEdgesTest {
     assertThat(e.code()).isEqualTo(PlanningException.Code.UNKNOWN_COLUMN);
     assertThat(e.line()).isEqualTo(1);
     assertThat(e.column()).isEqualTo(27);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"select * from nation where n_name = 1", "select * from nation where 1 < n_name",
+      "select * from nation where n_name in (1, 2)", "select * from nation where n_regionkey in ('1', '2')",
+      "select * from nation where n_name in (select n_regionkey from nation)"})
+  void stringsComparedWithNumbersAreRefusedWithTheirPosition(String sql) {
+    PlanningException e = refused(sql);
+    assertThat(e).as(sql).isNotNull();
+    assertThat(e.code()).isNotEqualTo(PlanningException.Code.INTERNAL);
+    assertThat(e.line()).isEqualTo(1);
+    assertThat(e.column()).isEqualTo(sql.indexOf("where") + 7);
+    assertThat(e.getMessage()).contains("char").containsAnyOf("integer", "bigint");
+  }
+
+  @Test
+  void comparisonsThatTrinoCoercesStillPlan() {
+    for (String sql : List.of("select * from nation where n_regionkey = 1.5", "select * from lineitem where l_shipdate >= '1995-01-01'",
+        "select * from nation where n_name = 'x'", "select * from nation where n_regionkey in (1, 2.5)")) {
+      StageGraphs.assertWellFormed(Planning.sf1(sql).stageGraph());
+    }
   }
 
   @Test
