@@ -6,7 +6,9 @@ import dev.squall.planner.translate.LiteralTranslator;
 import dev.squall.planner.translate.RexTranslator;
 import dev.squall.planner.translate.ScanTranslator;
 import dev.squall.planner.translate.SizeEstimator;
+import dev.squall.planner.translate.SortKeys;
 import dev.squall.planner.translate.TypeTranslator;
+import dev.squall.planner.translate.WindowTranslator;
 import dev.squall.proto.v1.HashJoin;
 import dev.squall.proto.v1.JoinType;
 import dev.squall.proto.v1.NestedLoopJoin;
@@ -19,7 +21,6 @@ import dev.squall.proto.v1.Values;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
-import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Filter;
@@ -101,6 +102,9 @@ public final class StageGraphTranslator {
     }
     if (rel instanceof org.apache.calcite.rel.core.Values values) {
       return values(values);
+    }
+    if (rel instanceof org.apache.calcite.rel.core.Window window) {
+      return window(window);
     }
     throw PlanningException.unpositioned(PlanningException.Code.UNSUPPORTED,
         "Unsupported SQL: plan node " + rel.getRelTypeName() + " is not supported by Squall");
@@ -321,14 +325,7 @@ public final class StageGraphTranslator {
   }
 
   private static LimitPushDown limits(Sort sort) {
-    List<SortKey> keys = new ArrayList<>();
-    for (RelFieldCollation c : sort.getCollation().getFieldCollations()) {
-      boolean descending = c.getDirection().isDescending();
-      RelFieldCollation.NullDirection nulls = c.nullDirection == RelFieldCollation.NullDirection.UNSPECIFIED
-          ? c.getDirection().defaultNullDirection() : c.nullDirection;
-      keys.add(SortKey.newBuilder().setColumn(c.getFieldIndex()).setDescending(descending)
-          .setNullsFirst(nulls == RelFieldCollation.NullDirection.FIRST).build());
-    }
+    List<SortKey> keys = SortKeys.of(sort.getCollation().getFieldCollations());
     return new LimitPushDown(keys, count(sort.offset, 0), count(sort.fetch, -1));
   }
 
@@ -341,6 +338,47 @@ public final class StageGraphTranslator {
     }
     throw PlanningException.unpositioned(PlanningException.Code.UNSUPPORTED,
         "Unsupported SQL: LIMIT/OFFSET must be constants");
+  }
+
+  /**
+   * One window operator per group of the Calcite window, stacked in group order (each appends its
+   * calls' columns, so the stack's output is the window's row). A group runs where its rows are:
+   * in place when every partition is already in one task, else behind a hash edge on its
+   * PARTITION BY keys, or a single edge when it has none.
+   */
+  private StageDraft window(org.apache.calcite.rel.core.Window window) {
+    StageDraft draft = visit(window.getInput());
+    WindowTranslator translator = new WindowTranslator(window);
+    List<org.apache.calcite.rel.type.RelDataTypeField> fields = window.getRowType().getFieldList();
+    int width = window.getInput().getRowType().getFieldCount();
+    for (org.apache.calcite.rel.core.Window.Group group : window.groups) {
+      List<Integer> keys = WindowTranslator.partitionKeys(group);
+      if (!draft.distribution().groupsAreLocal(keys)) {
+        StageDraft placed;
+        Operator read;
+        int tasks = keys.isEmpty() ? 1 : taskCounts.forBytes(draft.bytes());
+        if (tasks == 1) {
+          placed = StageDraft.intermediate(1, Distribution.SINGLE);
+          read = graph.exchange(draft, Partitionings.single(), placed);
+        } else {
+          placed = StageDraft.intermediate(tasks, Distribution.hashOn(keys));
+          read = graph.exchange(draft, Partitionings.hash(keys, tasks), placed);
+        }
+        placed.setRoot(read);
+        placed.setEstimates(draft.rows(), draft.bytes());
+        draft = placed;
+      }
+      Schema.Builder schema = draft.root().getOutputSchema().toBuilder();
+      for (int i = 0; i < group.aggCalls.size(); i++) {
+        var field = fields.get(width + i);
+        schema.addFields(dev.squall.proto.v1.Field.newBuilder().setName(field.getName())
+            .setType(TypeTranslator.toProto(field.getType())));
+      }
+      draft.setRoot(Operator.newBuilder().setOutputSchema(schema)
+          .setWindow(translator.translate(group, width).setInput(draft.root())).build());
+      width += group.aggCalls.size();
+    }
+    return estimated(draft, window);
   }
 
   private StageDraft union(Union union) {
