@@ -15,7 +15,7 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
  * Refuses, before validation and before any task runs, SQL that Squall's engine does not execute:
- * grouping sets, MATCH_RECOGNIZE, UNNEST/LATERAL, TABLESAMPLE, PIVOT, DML other
+ * window functions other than the window operator's (and DISTINCT in them), grouping sets, MATCH_RECOGNIZE, UNNEST/LATERAL, TABLESAMPLE, PIVOT, DML other
  * than a top-level INSERT (planned by {@code write.WritePlanner}, which checks only its query),
  * recursive WITH, WITHIN GROUP, and every function outside the engine's list.
  * The error names the construct and its line and column.
@@ -39,6 +39,10 @@ public final class UnsupportedSqlCheck extends SqlBasicVisitor<Void> {
     names.addAll(TrinoFunctions.INSTANCE.names());
     return Set.copyOf(names);
   }
+
+  /** Functions the window operator computes over a window (OVER). */
+  private static final Set<String> WINDOW_FUNCTIONS = Set.of("ROW_NUMBER", "RANK", "DENSE_RANK", "PERCENT_RANK",
+      "CUME_DIST", "NTILE", "LAG", "LEAD", "FIRST_VALUE", "LAST_VALUE", "NTH_VALUE", "SUM", "AVG", "COUNT", "MIN", "MAX");
 
   private UnsupportedSqlCheck() {}
 
@@ -68,6 +72,9 @@ public final class UnsupportedSqlCheck extends SqlBasicVisitor<Void> {
       case EXPLAIN -> "EXPLAIN inside a statement";
       default -> null;
     };
+    if (refused == null && kind == SqlKind.OVER) {
+      refused = checkOver(call);
+    }
     if (refused == null && call instanceof SqlWith with && with.getOperator().getName().contains("RECURSIVE")) {
       refused = "WITH RECURSIVE";
     }
@@ -89,6 +96,19 @@ public final class UnsupportedSqlCheck extends SqlBasicVisitor<Void> {
           pos.getLineNum(), pos.getColumnNum());
     }
     return super.visit(call);
+  }
+
+  private static String checkOver(SqlCall over) {
+    if (over.operand(0) instanceof SqlCall function) {
+      String name = function.getOperator().getName().toUpperCase(Locale.ROOT);
+      if (!WINDOW_FUNCTIONS.contains(name)) {
+        return "window function " + name;
+      }
+      if (function.getFunctionQuantifier() != null) {
+        return "DISTINCT in window function " + name;
+      }
+    }
+    return null;
   }
 
   private static String checkExtract(SqlCall call) {

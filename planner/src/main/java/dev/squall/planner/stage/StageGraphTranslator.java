@@ -341,44 +341,65 @@ public final class StageGraphTranslator {
   }
 
   /**
-   * One window operator per group of the Calcite window, stacked in group order (each appends its
-   * calls' columns, so the stack's output is the window's row). A group runs where its rows are:
-   * in place when every partition is already in one task, else behind a hash edge on its
-   * PARTITION BY keys, or a single edge when it has none.
+   * One window operator per group of the Calcite window, stacked so that groups with the same
+   * PARTITION BY keys are adjacent and groups without any come last (one exchange per change of
+   * keys; once the rows are in one task they stay there); each operator appends its calls' columns,
+   * and a projection restores the window's column order when the stack changed it. A group runs
+   * where its rows are: in place when every partition is already in one task, else behind a hash
+   * edge on its PARTITION BY keys, or a single edge when it has none.
    */
   private StageDraft window(org.apache.calcite.rel.core.Window window) {
     StageDraft draft = visit(window.getInput());
     WindowTranslator translator = new WindowTranslator(window);
     List<org.apache.calcite.rel.type.RelDataTypeField> fields = window.getRowType().getFieldList();
-    int width = window.getInput().getRowType().getFieldCount();
-    for (org.apache.calcite.rel.core.Window.Group group : window.groups) {
+    int inputWidth = window.getInput().getRowType().getFieldCount();
+    List<org.apache.calcite.rel.core.Window.Group> groups = window.groups;
+    int[] firstColumn = new int[groups.size()];
+    for (int g = 0, column = inputWidth; g < groups.size(); column += groups.get(g).aggCalls.size(), g++) {
+      firstColumn[g] = column;
+    }
+    List<Integer> stackOrder = IntStream.range(0, groups.size()).boxed()
+        .sorted(java.util.Comparator.comparing((Integer g) -> WindowTranslator.partitionKeys(groups.get(g)).isEmpty())
+            .thenComparing(g -> WindowTranslator.partitionKeys(groups.get(g)).toString()))
+        .toList();
+    List<Integer> stackedColumn = new ArrayList<>(IntStream.range(0, fields.size()).boxed().toList());
+    int width = inputWidth;
+    for (int g : stackOrder) {
+      org.apache.calcite.rel.core.Window.Group group = groups.get(g);
       List<Integer> keys = WindowTranslator.partitionKeys(group);
       if (!draft.distribution().groupsAreLocal(keys)) {
-        StageDraft placed;
-        Operator read;
-        int tasks = keys.isEmpty() ? 1 : taskCounts.forBytes(draft.bytes());
-        if (tasks == 1) {
-          placed = StageDraft.intermediate(1, Distribution.SINGLE);
-          read = graph.exchange(draft, Partitionings.single(), placed);
-        } else {
-          placed = StageDraft.intermediate(tasks, Distribution.hashOn(keys));
-          read = graph.exchange(draft, Partitionings.hash(keys, tasks), placed);
-        }
-        placed.setRoot(read);
-        placed.setEstimates(draft.rows(), draft.bytes());
-        draft = placed;
+        draft = exchangedForWindow(draft, keys);
       }
       Schema.Builder schema = draft.root().getOutputSchema().toBuilder();
       for (int i = 0; i < group.aggCalls.size(); i++) {
-        var field = fields.get(width + i);
+        var field = fields.get(firstColumn[g] + i);
         schema.addFields(dev.squall.proto.v1.Field.newBuilder().setName(field.getName())
             .setType(TypeTranslator.toProto(field.getType())));
+        stackedColumn.set(firstColumn[g] + i, width + i);
       }
       draft.setRoot(Operator.newBuilder().setOutputSchema(schema)
-          .setWindow(translator.translate(group, width).setInput(draft.root())).build());
+          .setWindow(translator.translate(group, firstColumn[g]).setInput(draft.root())).build());
       width += group.aggCalls.size();
     }
+    if (!stackedColumn.equals(IntStream.range(0, fields.size()).boxed().toList())) {
+      // Partition keys are input columns, which keep their places: the placement holds.
+      Schema stacked = draft.root().getOutputSchema();
+      dev.squall.proto.v1.Project.Builder p = dev.squall.proto.v1.Project.newBuilder().setInput(draft.root());
+      for (int column : stackedColumn) {
+        p.addExpressions(dev.squall.proto.v1.Expr.newBuilder().setType(stacked.getFields(column).getType()).setColumn(column));
+      }
+      draft.setRoot(Operator.newBuilder().setOutputSchema(TypeTranslator.schema(window.getRowType())).setProject(p).build());
+    }
     return estimated(draft, window);
+  }
+
+  /** A new stage holding {@code draft}'s rows hashed on {@code keys}, or in one task when there are none. */
+  private StageDraft exchangedForWindow(StageDraft draft, List<Integer> keys) {
+    int tasks = keys.isEmpty() ? 1 : taskCounts.forBytes(draft.bytes());
+    StageDraft placed = StageDraft.intermediate(tasks, tasks == 1 ? Distribution.SINGLE : Distribution.hashOn(keys));
+    placed.setRoot(graph.exchange(draft, tasks == 1 ? Partitionings.single() : Partitionings.hash(keys, tasks), placed));
+    placed.setEstimates(draft.rows(), draft.bytes());
+    return placed;
   }
 
   private StageDraft union(Union union) {
