@@ -10,15 +10,12 @@ import dev.squall.engine.testing.MemTable;
 import dev.squall.engine.testing.Rel;
 import dev.squall.engine.testing.TestInputs;
 import dev.squall.engine.testing.TpchFixture;
+import dev.squall.engine.testing.WindowRel;
+import dev.squall.engine.testing.WindowRel.Call;
+import dev.squall.engine.testing.WindowRel.Spec;
 import dev.squall.engine.testing.X;
 import dev.squall.engine.types.SqlType;
-import dev.squall.proto.v1.Field;
 import dev.squall.proto.v1.FrameBound;
-import dev.squall.proto.v1.Operator;
-import dev.squall.proto.v1.Schema;
-import dev.squall.proto.v1.SortKey;
-import dev.squall.proto.v1.Window;
-import dev.squall.proto.v1.WindowCall;
 import dev.squall.proto.v1.WindowCall.Function;
 import dev.squall.proto.v1.WindowFrame;
 import java.util.ArrayList;
@@ -40,59 +37,36 @@ import org.junit.jupiter.api.TestFactory;
  */
 class WindowOperatorTest {
   private static final SqlType DECIMAL_SUM = SqlType.decimal(38, 2);
-
-  /** One call: its plan form and DuckDB's text for it (without OVER). */
-  private record Call(WindowCall.Builder call, String sql) {}
-
-  /** A window spec: partition keys, order keys (column, descending, nulls first), and its DuckDB text. */
-  private record Spec(List<String> partition, List<Rel.Key> order) {
-    String sql(String frame) {
-      List<String> order = this.order.stream().map(k -> k.column() + (k.desc() ? " DESC" : " ASC")
-          + (k.nullsFirst() ? " NULLS FIRST" : " NULLS LAST")).toList();
-      return "(" + (partition.isEmpty() ? "" : "PARTITION BY " + String.join(", ", partition))
-          + (order.isEmpty() ? "" : " ORDER BY " + String.join(", ", order)) + (frame.isEmpty() ? "" : " " + frame) + ")";
-    }
-  }
-
+  private static final List<String> COLUMNS = List.of("id", "i", "d", "x", "s", "dt", "b");
   private static final Map<String, Object[]> CASES = new LinkedHashMap<>();
 
   private static Call fn(Function f, SqlType type, String sql) {
-    return new Call(WindowCall.newBuilder().setFunction(f).setType(type.toProto()), sql);
+    return Call.of(f, type, sql);
   }
 
   private static Call fn(Function f, String arg, SqlType type, String sql) {
-    Call c = fn(f, type, sql);
-    c.call.addArgs(List.of("id", "i", "d", "x", "s", "dt", "b").indexOf(arg));
-    return c;
+    return Call.of(f, type, sql).arg(COLUMNS.indexOf(arg));
   }
 
-  private static FrameBound bound(FrameBound.Kind kind, X offset) {
-    FrameBound.Builder b = FrameBound.newBuilder().setKind(kind);
-    if (offset != null) {
-      b.setOffset(offset.expr());
-    }
-    return b.build();
-  }
-
-  private static final FrameBound UNBOUNDED_PRECEDING = bound(FrameBound.Kind.UNBOUNDED_PRECEDING, null);
-  private static final FrameBound UNBOUNDED_FOLLOWING = bound(FrameBound.Kind.UNBOUNDED_FOLLOWING, null);
-  private static final FrameBound CURRENT = bound(FrameBound.Kind.CURRENT_ROW, null);
+  private static final FrameBound UNBOUNDED_PRECEDING = WindowRel.bound(FrameBound.Kind.UNBOUNDED_PRECEDING, null);
+  private static final FrameBound UNBOUNDED_FOLLOWING = WindowRel.bound(FrameBound.Kind.UNBOUNDED_FOLLOWING, null);
+  private static final FrameBound CURRENT = WindowRel.bound(FrameBound.Kind.CURRENT_ROW, null);
 
   private static FrameBound preceding(X offset) {
-    return bound(FrameBound.Kind.PRECEDING, offset);
+    return WindowRel.bound(FrameBound.Kind.PRECEDING, offset);
   }
 
   private static FrameBound following(X offset) {
-    return bound(FrameBound.Kind.FOLLOWING, offset);
+    return WindowRel.bound(FrameBound.Kind.FOLLOWING, offset);
   }
 
   private static WindowFrame frame(WindowFrame.Unit unit, FrameBound start, FrameBound end) {
-    return WindowFrame.newBuilder().setUnit(unit).setStart(start).setEnd(end).build();
+    return WindowRel.frame(unit, start, end);
   }
 
   private static final WindowFrame DEFAULT_FRAME = frame(WindowFrame.Unit.RANGE, UNBOUNDED_PRECEDING, CURRENT);
 
-  /** Aggregates of every type over one frame. */
+  /** Aggregates and value functions of every type over one frame. */
   private static List<Call> aggregates(WindowFrame frame) {
     return List.of(
         fn(Function.SUM, "i", SqlType.BIGINT, "SUM(i)"),
@@ -109,13 +83,14 @@ class WindowOperatorTest {
         fn(Function.MAX, "x", SqlType.DOUBLE, "MAX(x)"),
         fn(Function.FIRST_VALUE, "s", SqlType.VARCHAR, "FIRST_VALUE(s)"),
         fn(Function.LAST_VALUE, "d", SqlType.decimal(12, 2), "LAST_VALUE(d)"),
-        nth("x", 3)).stream().map(c -> new Call(c.call.setFrame(frame), c.sql)).toList();
+        fn(Function.NTH_VALUE, "x", SqlType.DOUBLE, "NTH_VALUE(x, 3)").offset(3))
+        .stream().map(c -> c.frame(frame)).toList();
   }
 
-  private static Call nth(String arg, long n) {
-    Call c = fn(Function.NTH_VALUE, arg, SqlType.DOUBLE, "NTH_VALUE(" + arg + ", " + n + ")");
-    c.call.setOffset(n);
-    return c;
+  /** The aggregates alone: over peers (RANGE) the value functions' rows are not defined. */
+  private static List<Call> aggregatesOnly(WindowFrame frame) {
+    return aggregates(frame).stream()
+        .filter(c -> !c.sql().startsWith("FIRST") && !c.sql().startsWith("LAST") && !c.sql().startsWith("NTH")).toList();
   }
 
   private static void add(String name, Spec spec, String frameSql, List<Call> calls) {
@@ -131,25 +106,20 @@ class WindowOperatorTest {
         fn(Function.CUME_DIST, SqlType.DOUBLE, "CUME_DIST()")));
     add("row_number_and_ntile", new Spec(List.of("s"), List.of(Rel.Key.asc("d"), Rel.Key.desc("id"))), "", List.of(
         fn(Function.ROW_NUMBER, SqlType.BIGINT, "ROW_NUMBER()"),
-        new Call(fn(Function.NTILE, SqlType.BIGINT, "").call.setOffset(4), "NTILE(4)"),
-        new Call(fn(Function.NTILE, SqlType.BIGINT, "").call.setOffset(1000), "NTILE(1000)")));
+        fn(Function.NTILE, SqlType.BIGINT, "NTILE(4)").offset(4),
+        fn(Function.NTILE, SqlType.BIGINT, "NTILE(1000)").offset(1000)));
     add("lag_lead", byIAndId, "", List.of(
-        new Call(fn(Function.LAG, "d", SqlType.decimal(12, 2), "").call.setOffset(1), "LAG(d)"),
-        new Call(fn(Function.LEAD, "s", SqlType.VARCHAR, "").call.setOffset(2)
-            .setDefaultValue(X.str("none").expr()), "LEAD(s, 2, 'none')"),
-        new Call(fn(Function.LAG, "x", SqlType.DOUBLE, "").call.setOffset(0), "LAG(x, 0)"),
-        new Call(fn(Function.LAG, "dt", SqlType.DATE, "").call.setOffset(3)
-            .setDefaultValue(X.date("2000-01-01").expr()), "LAG(dt, 3, DATE '2000-01-01')")));
+        fn(Function.LAG, "d", SqlType.decimal(12, 2), "LAG(d)").offset(1),
+        withDefault(fn(Function.LEAD, "s", SqlType.VARCHAR, "LEAD(s, 2, 'none')").offset(2), X.str("none")),
+        fn(Function.LAG, "x", SqlType.DOUBLE, "LAG(x, 0)").offset(0),
+        withDefault(fn(Function.LAG, "dt", SqlType.DATE, "LAG(dt, 3, DATE '2000-01-01')").offset(3), X.date("2000-01-01"))));
     add("aggregates_default_frame", byIAndId, "", aggregates(DEFAULT_FRAME));
     add("aggregates_default_frame_with_peers", new Spec(List.of("b"), List.of(Rel.Key.asc("i"))), "", List.of(
-        fn(Function.SUM, "d", DECIMAL_SUM, "SUM(d)").call.setFrame(DEFAULT_FRAME),
-        fn(Function.COUNT_STAR, SqlType.BIGINT, "COUNT(*)").call.setFrame(DEFAULT_FRAME),
-        fn(Function.MAX, "s", SqlType.VARCHAR, "MAX(s)").call.setFrame(DEFAULT_FRAME)).stream()
-        .map(b -> new Call(b, b.getFunction() == Function.SUM ? "SUM(d)" : b.getFunction() == Function.COUNT_STAR ? "COUNT(*)" : "MAX(s)"))
-        .toList());
+        fn(Function.SUM, "d", DECIMAL_SUM, "SUM(d)").frame(DEFAULT_FRAME),
+        fn(Function.COUNT_STAR, SqlType.BIGINT, "COUNT(*)").frame(DEFAULT_FRAME),
+        fn(Function.MAX, "s", SqlType.VARCHAR, "MAX(s)").frame(DEFAULT_FRAME)));
     add("aggregates_whole_partition", new Spec(List.of("s", "b"), List.of()), "",
-        aggregates(frame(WindowFrame.Unit.RANGE, UNBOUNDED_PRECEDING, UNBOUNDED_FOLLOWING)).stream()
-            .filter(c -> !c.sql.startsWith("FIRST") && !c.sql.startsWith("LAST") && !c.sql.startsWith("NTH")).toList());
+        aggregatesOnly(frame(WindowFrame.Unit.RANGE, UNBOUNDED_PRECEDING, UNBOUNDED_FOLLOWING)));
     add("aggregates_rows_sliding", byIAndId, "ROWS BETWEEN 2 PRECEDING AND 3 FOLLOWING",
         aggregates(frame(WindowFrame.Unit.ROWS, preceding(X.lit(2)), following(X.lit(3)))));
     add("aggregates_rows_ahead_only", byIAndId, "ROWS BETWEEN 1 FOLLOWING AND 4 FOLLOWING",
@@ -158,44 +128,25 @@ class WindowOperatorTest {
         aggregates(frame(WindowFrame.Unit.ROWS, preceding(X.lit(5)), UNBOUNDED_FOLLOWING)));
     add("aggregates_range_integer_offsets", new Spec(List.of("b"), List.of(Rel.Key.desc("i"))),
         "RANGE BETWEEN 2 PRECEDING AND 1 FOLLOWING",
-        aggregates(frame(WindowFrame.Unit.RANGE, preceding(X.lit(2)), following(X.lit(1)))).stream()
-            .filter(c -> !c.sql.startsWith("FIRST") && !c.sql.startsWith("LAST") && !c.sql.startsWith("NTH")).toList());
+        aggregatesOnly(frame(WindowFrame.Unit.RANGE, preceding(X.lit(2)), following(X.lit(1)))));
     add("aggregates_range_decimal_offsets", new Spec(List.of(), List.of(Rel.Key.asc("d"))),
         "RANGE BETWEEN 100.50 PRECEDING AND CURRENT ROW",
-        aggregates(frame(WindowFrame.Unit.RANGE, preceding(X.dec("100.50")), CURRENT)).stream()
-            .filter(c -> !c.sql.startsWith("FIRST") && !c.sql.startsWith("LAST") && !c.sql.startsWith("NTH")).toList());
+        aggregatesOnly(frame(WindowFrame.Unit.RANGE, preceding(X.dec("100.50")), CURRENT)));
     add("aggregates_range_day_interval", new Spec(List.of("s"), List.of(Rel.Key.asc("dt"))),
         "RANGE BETWEEN INTERVAL 30 DAY PRECEDING AND INTERVAL 10 DAY FOLLOWING",
-        aggregates(frame(WindowFrame.Unit.RANGE, preceding(X.daysInterval(30)), following(X.daysInterval(10)))).stream()
-            .filter(c -> !c.sql.startsWith("FIRST") && !c.sql.startsWith("LAST") && !c.sql.startsWith("NTH")).toList());
+        aggregatesOnly(frame(WindowFrame.Unit.RANGE, preceding(X.daysInterval(30)), following(X.daysInterval(10)))));
     add("aggregates_range_month_interval_desc", new Spec(List.of("b"), List.of(Rel.Key.desc("dt"))),
         "RANGE BETWEEN INTERVAL 2 MONTH PRECEDING AND CURRENT ROW",
-        aggregates(frame(WindowFrame.Unit.RANGE, preceding(X.monthsInterval(2)), CURRENT)).stream()
-            .filter(c -> !c.sql.startsWith("FIRST") && !c.sql.startsWith("LAST") && !c.sql.startsWith("NTH")).toList());
+        aggregatesOnly(frame(WindowFrame.Unit.RANGE, preceding(X.monthsInterval(2)), CURRENT)));
+  }
+
+  private static Call withDefault(Call call, X value) {
+    call.call().setDefaultValue(value.expr());
+    return call;
   }
 
   private static Rel window(Rel t, Spec spec, List<Call> calls, String frameSql) {
-    Window.Builder w = Window.newBuilder().setInput(t.op());
-    spec.partition.forEach(p -> w.addPartitionKeys(t.index(p)));
-    for (Rel.Key k : spec.order) {
-      w.addOrderKeys(SortKey.newBuilder().setColumn(t.index(k.column())).setDescending(k.desc()).setNullsFirst(k.nullsFirst()));
-    }
-    Schema.Builder schema = t.op().getOutputSchema().toBuilder();
-    List<String> names = new ArrayList<>(t.names());
-    List<SqlType> types = new ArrayList<>(t.types());
-    List<String> select = new ArrayList<>();
-    for (int c = 0; c < calls.size(); c++) {
-      WindowCall call = calls.get(c).call.setName("w" + c).build();
-      w.addCalls(call);
-      schema.addFields(Field.newBuilder().setName("w" + c).setType(call.getType()));
-      names.add("w" + c);
-      types.add(SqlType.of(call.getType()));
-      String text = calls.get(c).sql;
-      select.add((text.contains("%s") ? text.formatted(spec.sql(frameSql)) : text + " OVER " + spec.sql(frameSql)) + " AS w" + c);
-    }
-    Operator op = Operator.newBuilder().setOutputSchema(schema).setWindow(w).build();
-    String sql = "SELECT *, " + String.join(", ", select) + " FROM (" + t.sql() + ")";
-    return new Rel(op, names, types, sql, false, t.scanInputs());
+    return WindowRel.window(t, spec, calls, frameSql);
   }
 
   @TestFactory
@@ -220,7 +171,7 @@ class WindowOperatorTest {
     MemTable t = MemTable.random("t", 3000, 15, 3011);
     Rel first = window(t.rel(0), new Spec(List.of("s"), List.of(Rel.Key.asc("id"))), List.of(
         fn(Function.ROW_NUMBER, SqlType.BIGINT, "ROW_NUMBER()")), "");
-    Rel second = window(first, new Spec(List.of(), List.of(Rel.Key.asc("w0"), Rel.Key.asc("id"))), List.of(
+    Rel second = window(first, new Spec(List.of(), List.of(Rel.Key.asc("w7"), Rel.Key.asc("id"))), List.of(
         fn(Function.RANK, SqlType.BIGINT, "RANK()")), "");
     MemCheck.check(second, Map.of(0, t), "stacked", 256);
   }
