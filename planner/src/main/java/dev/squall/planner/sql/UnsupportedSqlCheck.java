@@ -104,7 +104,8 @@ public final class UnsupportedSqlCheck extends SqlBasicVisitor<Void> {
       if (!WINDOW_FUNCTIONS.contains(name)) {
         return "window function " + name;
       }
-      if (function.getFunctionQuantifier() != null) {
+      if (function.getFunctionQuantifier() != null
+          && function.getFunctionQuantifier().getValue() == org.apache.calcite.sql.SqlSelectKeyword.DISTINCT) {
         return "DISTINCT in window function " + name;
       }
     }

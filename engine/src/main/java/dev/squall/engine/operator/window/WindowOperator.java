@@ -28,6 +28,8 @@ public final class WindowOperator extends BatchOperator {
   private final Window window;
   private final int inputWidth;
   private Column[] output;
+  /** The whole result, which output batches select slices of. */
+  private ColumnBatch result;
   private int rows;
   private int emitted;
 
@@ -58,21 +60,16 @@ public final class WindowOperator extends BatchOperator {
   protected ColumnBatch produce() {
     if (output == null) {
       compute();
+      result = new ColumnBatch(output, rows);
     }
     if (emitted >= rows) {
       return null;
     }
     int n = Math.min(BATCH_ROWS, rows - emitted);
-    int[] slice = new int[n];
-    for (int i = 0; i < n; i++) {
-      slice[i] = emitted + i;
-    }
-    Column[] out = new Column[output.length];
-    for (int c = 0; c < out.length; c++) {
-      out[c] = output[c].gather(slice, n);
-    }
+    // A selection over the result: the columns are gathered only when read downstream.
+    ColumnBatch out = result.slice(emitted, n);
     emitted += n;
-    return new ColumnBatch(out, n);
+    return out;
   }
 
   private void compute() {
@@ -152,5 +149,6 @@ public final class WindowOperator extends BatchOperator {
   @Override
   protected void releaseState() {
     output = null;
+    result = null;
   }
 }
