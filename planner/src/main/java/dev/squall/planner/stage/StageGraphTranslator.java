@@ -9,6 +9,8 @@ import dev.squall.planner.translate.SizeEstimator;
 import dev.squall.planner.translate.SortKeys;
 import dev.squall.planner.translate.TypeTranslator;
 import dev.squall.planner.translate.WindowTranslator;
+import dev.squall.proto.v1.Expr;
+import dev.squall.proto.v1.Field;
 import dev.squall.proto.v1.HashJoin;
 import dev.squall.proto.v1.JoinType;
 import dev.squall.proto.v1.NestedLoopJoin;
@@ -19,6 +21,7 @@ import dev.squall.proto.v1.StageGraph;
 import dev.squall.proto.v1.UnionAll;
 import dev.squall.proto.v1.Values;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.apache.calcite.rel.RelNode;
@@ -30,6 +33,8 @@ import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.Union;
+import org.apache.calcite.rel.core.Window;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
@@ -103,7 +108,7 @@ public final class StageGraphTranslator {
     if (rel instanceof org.apache.calcite.rel.core.Values values) {
       return values(values);
     }
-    if (rel instanceof org.apache.calcite.rel.core.Window window) {
+    if (rel instanceof Window window) {
       return window(window);
     }
     throw PlanningException.unpositioned(PlanningException.Code.UNSUPPORTED,
@@ -348,24 +353,24 @@ public final class StageGraphTranslator {
    * where its rows are: in place when every partition is already in one task, else behind a hash
    * edge on its PARTITION BY keys, or a single edge when it has none.
    */
-  private StageDraft window(org.apache.calcite.rel.core.Window window) {
+  private StageDraft window(Window window) {
     StageDraft draft = visit(window.getInput());
     WindowTranslator translator = new WindowTranslator(window);
-    List<org.apache.calcite.rel.type.RelDataTypeField> fields = window.getRowType().getFieldList();
+    List<RelDataTypeField> fields = window.getRowType().getFieldList();
     int inputWidth = window.getInput().getRowType().getFieldCount();
-    List<org.apache.calcite.rel.core.Window.Group> groups = window.groups;
+    List<Window.Group> groups = window.groups;
     int[] firstColumn = new int[groups.size()];
     for (int g = 0, column = inputWidth; g < groups.size(); column += groups.get(g).aggCalls.size(), g++) {
       firstColumn[g] = column;
     }
     List<Integer> stackOrder = IntStream.range(0, groups.size()).boxed()
-        .sorted(java.util.Comparator.comparing((Integer g) -> WindowTranslator.partitionKeys(groups.get(g)).isEmpty())
+        .sorted(Comparator.comparing((Integer g) -> WindowTranslator.partitionKeys(groups.get(g)).isEmpty())
             .thenComparing(g -> WindowTranslator.partitionKeys(groups.get(g)).toString()))
         .toList();
     List<Integer> stackedColumn = new ArrayList<>(IntStream.range(0, fields.size()).boxed().toList());
     int width = inputWidth;
     for (int g : stackOrder) {
-      org.apache.calcite.rel.core.Window.Group group = groups.get(g);
+      Window.Group group = groups.get(g);
       List<Integer> keys = WindowTranslator.partitionKeys(group);
       if (!draft.distribution().groupsAreLocal(keys)) {
         draft = exchangedForWindow(draft, keys);
@@ -373,7 +378,7 @@ public final class StageGraphTranslator {
       Schema.Builder schema = draft.root().getOutputSchema().toBuilder();
       for (int i = 0; i < group.aggCalls.size(); i++) {
         var field = fields.get(firstColumn[g] + i);
-        schema.addFields(dev.squall.proto.v1.Field.newBuilder().setName(field.getName())
+        schema.addFields(Field.newBuilder().setName(field.getName())
             .setType(TypeTranslator.toProto(field.getType())));
         stackedColumn.set(firstColumn[g] + i, width + i);
       }
@@ -386,7 +391,7 @@ public final class StageGraphTranslator {
       Schema stacked = draft.root().getOutputSchema();
       dev.squall.proto.v1.Project.Builder p = dev.squall.proto.v1.Project.newBuilder().setInput(draft.root());
       for (int column : stackedColumn) {
-        p.addExpressions(dev.squall.proto.v1.Expr.newBuilder().setType(stacked.getFields(column).getType()).setColumn(column));
+        p.addExpressions(Expr.newBuilder().setType(stacked.getFields(column).getType()).setColumn(column));
       }
       draft.setRoot(Operator.newBuilder().setOutputSchema(TypeTranslator.schema(window.getRowType())).setProject(p).build());
     }
