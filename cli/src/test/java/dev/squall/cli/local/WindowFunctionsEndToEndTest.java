@@ -95,6 +95,9 @@ class WindowFunctionsEndToEndTest {
             "select * from (select c, k, p, row_number() over (partition by c order by p desc nulls last, k) rn from " + ORDERS
                 + ") t where rn <= 2 and c < 700",
             null),
+        Arguments.of("windows that read no column of their input",
+            "select count(*) over (), row_number() over (), max(o_orderkey) over () from orders",
+            null),
         Arguments.of("line items partitioned two ways",
             "select l_orderkey, l_linenumber, sum(l_quantity) over (partition by l_orderkey order by l_linenumber),"
                 + " row_number() over (partition by l_suppkey order by l_orderkey, l_linenumber),"
