@@ -347,8 +347,9 @@ public final class StageGraphTranslator {
 
   /**
    * One window operator per group of the Calcite window, stacked so that groups with the same
-   * PARTITION BY keys are adjacent and groups without any come last (one exchange per change of
-   * keys; once the rows are in one task they stay there); each operator appends its calls' columns,
+   * PARTITION BY keys are adjacent, groups with fewer keys come first and groups without any come
+   * last (an exchange only where the keys change and the rows are not already placed by a subset
+   * of them; once the rows are in one task they stay there); each operator appends its calls' columns,
    * and a projection restores the window's column order when the stack changed it. A group runs
    * where its rows are: in place when every partition is already in one task, else behind a hash
    * edge on its PARTITION BY keys, or a single edge when it has none.
@@ -365,6 +366,8 @@ public final class StageGraphTranslator {
     }
     List<Integer> stackOrder = IntStream.range(0, groups.size()).boxed()
         .sorted(Comparator.comparing((Integer g) -> WindowTranslator.partitionKeys(groups.get(g)).isEmpty())
+            // Fewer keys first: rows hashed on [a] need no exchange for PARTITION BY a, b.
+            .thenComparing(g -> WindowTranslator.partitionKeys(groups.get(g)).size())
             .thenComparing(g -> WindowTranslator.partitionKeys(groups.get(g)).toString()))
         .toList();
     List<Integer> stackedColumn = new ArrayList<>(IntStream.range(0, fields.size()).boxed().toList());

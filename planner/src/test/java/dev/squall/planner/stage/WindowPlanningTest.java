@@ -91,6 +91,15 @@ class WindowPlanningTest {
   }
 
   @Test
+  void windowPartitionedByMoreKeysRunsOnRowsHashedOnOneOfThem() {
+    // Stacked with the fewer keys first: rows hashed on o_custkey need no exchange for (o_custkey, o_orderstatus).
+    StageGraph graph = sf100("select rank() over (partition by o_custkey, o_orderstatus order by o_orderdate),"
+        + " row_number() over (partition by o_custkey order by o_orderkey) from orders");
+    assertThat(edgeKinds(graph)).isEqualTo(Map.of(HASH, 1));
+    assertThat(windows(graph)).hasSize(2);
+  }
+
+  @Test
   void framesKeepTheirUnitsAndOffsets() {
     StageGraph graph = sf100("select sum(o_totalprice) over (partition by o_custkey order by o_orderdate"
         + " range between interval '10' day preceding and current row),"
