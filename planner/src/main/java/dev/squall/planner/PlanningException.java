@@ -22,7 +22,7 @@ public final class PlanningException extends RuntimeException {
     TABLE_EXISTS,
     /** Any other validation failure: types, ambiguous names, wrong GROUP BY, ... */
     VALIDATION_ERROR,
-    /** Valid SQL that Squall does not run (yet), e.g. window functions. */
+    /** Valid SQL that Squall does not run (yet), e.g. GROUPING SETS. */
     UNSUPPORTED,
     INTERNAL;
 

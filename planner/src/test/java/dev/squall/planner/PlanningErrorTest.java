@@ -42,10 +42,10 @@ class PlanningErrorTest {
   }
 
   @Test
-  void windowFunctionIsRefusedByNameAndPosition() {
-    PlanningException e = refused("select l_orderkey,\n       rank() over (order by l_quantity) from lineitem");
+  void windowFunctionOutsideTheWindowOperatorsIsRefusedByNameAndPosition() {
+    PlanningException e = refused("select l_orderkey,\n       stddev(l_quantity) over (order by l_quantity) from lineitem");
     assertThat(e.code()).isEqualTo(PlanningException.Code.UNSUPPORTED);
-    assertThat(e.reason()).contains("window function");
+    assertThat(e.reason()).contains("window function STDDEV");
     assertThat(e.line()).isEqualTo(2);
     assertThat(e.column()).isEqualTo(8);
   }

@@ -60,6 +60,13 @@ public final class ResultRows {
     return rows;
   }
 
+  /** DuckDB's answer to a query over a connection. */
+  public static List<List<Object>> fromDuckDb(java.sql.Connection duck, String sql) throws SQLException {
+    try (java.sql.Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      return fromJdbc(rs);
+    }
+  }
+
   static Object normalize(Object v) {
     if (v == null) {
       return null;

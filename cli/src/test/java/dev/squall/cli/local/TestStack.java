@@ -106,6 +106,15 @@ public final class TestStack implements AutoCloseable {
     }
   }
 
+  /** Runs a query to its answer as rows (Arrow), failing unless it answers 200. */
+  List<List<Object>> rows(String sql, Map<String, String> properties) throws Exception {
+    HttpResponse<byte[]> response = post(sql, properties, "application/vnd.apache.arrow.stream");
+    if (response.statusCode() != 200) {
+      throw new AssertionError(sql + " answered " + response.statusCode() + ": " + new String(response.body()));
+    }
+    return ResultRows.fromArrow(response.body());
+  }
+
   /** Posts {@code {"sql", "properties", "mode": "async"}}; returns the query id from the 202 answer. */
   String submitAsync(String sql, Map<String, String> properties) throws Exception {
     ObjectNode body = JSON.createObjectNode().put("sql", sql).put("mode", "async");

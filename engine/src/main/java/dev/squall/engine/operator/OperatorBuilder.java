@@ -10,6 +10,7 @@ import dev.squall.engine.operator.aggregate.HashAggregateOperator;
 import dev.squall.engine.operator.join.HashJoinOperator;
 import dev.squall.engine.operator.join.NestedLoopJoinOperator;
 import dev.squall.engine.operator.sort.SortOperator;
+import dev.squall.engine.operator.window.WindowOperator;
 import dev.squall.engine.types.SqlType;
 import dev.squall.proto.v1.HashJoin;
 import dev.squall.proto.v1.NestedLoopJoin;
@@ -46,6 +47,7 @@ public final class OperatorBuilder {
       case LIMIT -> "Limit";
       case UNION_ALL -> "UnionAll";
       case VALUES -> "Values";
+      case WINDOW -> "Window";
       default -> throw EngineException.badPlan("operator without a kind");
     };
     String name = kind + "#" + (counter++);
@@ -134,6 +136,11 @@ public final class OperatorBuilder {
         case VALUES -> {
           mem = memory.forOperator(name);
           yield new ValuesOperator(mem, schema(op, name), op.getValues());
+        }
+        case WINDOW -> {
+          BatchOperator in = child(op.getWindow().getInput(), children);
+          mem = memory.forOperator(name);
+          yield new WindowOperator(mem, schema(op, name), in, op.getWindow());
         }
         default -> throw EngineException.badPlan("operator without a kind");
       };

@@ -17,11 +17,15 @@ import dev.squall.engine.testing.Rel.Key;
 import dev.squall.engine.testing.Rows;
 import dev.squall.engine.testing.TestInputs;
 import dev.squall.engine.testing.TpchFixture;
+import dev.squall.engine.testing.WindowRel;
 import dev.squall.engine.testing.X;
 import dev.squall.engine.types.SqlType;
+import dev.squall.proto.v1.FrameBound;
 import dev.squall.proto.v1.JoinType;
 import dev.squall.proto.v1.Operator;
 import dev.squall.proto.v1.ScanInput;
+import dev.squall.proto.v1.WindowCall;
+import dev.squall.proto.v1.WindowFrame;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -180,6 +184,20 @@ public final class EngineBenchmark {
     }
     report("sort " + sortRows + " rows (in memory)", sortRows, reps, sort.op(), memInputs(cached),
         "CREATE OR REPLACE TEMP TABLE sorted AS SELECT * FROM sort_input ORDER BY l_extendedprice, l_orderkey");
+
+    // 9. Window functions: a running sum over a ROWS frame per order, then a rank per supplier
+    // (two sorts of the whole input), reduced to one row on both sides.
+    Rel windowInput = Rel.scan(fixture, "lineitem", 0, "l_orderkey", "l_linenumber", "l_suppkey", "l_shipdate", "l_extendedprice");
+    WindowFrame lastThree = WindowRel.frame(WindowFrame.Unit.ROWS,
+        WindowRel.bound(FrameBound.Kind.PRECEDING, X.lit(2)), WindowRel.bound(FrameBound.Kind.CURRENT_ROW, null));
+    Rel running = WindowRel.window(windowInput, new WindowRel.Spec(List.of("l_orderkey"), List.of(Key.asc("l_linenumber"))),
+        List.of(WindowRel.Call.of(WindowCall.Function.SUM, SqlType.decimal(38, 2), "SUM(l_extendedprice)").arg(4).frame(lastThree)),
+        "ROWS BETWEEN 2 PRECEDING AND CURRENT ROW");
+    Rel ranked = WindowRel.window(running, new WindowRel.Spec(List.of("l_suppkey"), List.of(Key.asc("l_shipdate"))),
+        List.of(WindowRel.Call.of(WindowCall.Function.RANK, SqlType.BIGINT, "RANK()")), "");
+    Rel windows = ranked.aggregate(List.of(), List.of(Agg.countStar("n"), Agg.sum("w5", "s"), Agg.max("w6", "r")), AggMode.SINGLE);
+    checkedReport("windows: running sum per order, rank per supplier (scan incl.)", lineitemRows, reps, windows,
+        scanInputs(windows.op()));
 
     cached.forEach(VectorSchemaRoot::close); // slices included
     cacheAlloc.close();

@@ -150,6 +150,7 @@ public final class ExplainRenderer {
       case LIMIT -> "Limit";
       case UNION_ALL -> "UnionAll";
       case VALUES -> "Values";
+      case WINDOW -> "Window";
       default -> "?";
     };
   }
@@ -165,6 +166,7 @@ public final class ExplainRenderer {
       case SORT -> List.of(op.getSort().getInput());
       case TOP_N -> List.of(op.getTopN().getInput());
       case LIMIT -> List.of(op.getLimit().getInput());
+      case WINDOW -> List.of(op.getWindow().getInput());
       case UNION_ALL -> op.getUnionAll().getInputsList();
       default -> List.of();
     };
@@ -219,6 +221,7 @@ public final class ExplainRenderer {
       case LIMIT -> "Limit offset=" + op.getLimit().getOffset() + " limit=" + op.getLimit().getLimit();
       case UNION_ALL -> "UnionAll";
       case VALUES -> "Values rows=" + op.getValues().getRowsCount();
+      case WINDOW -> WindowRenderer.describe(op.getWindow(), op.getOutputSchema());
       default -> "?";
     };
   }

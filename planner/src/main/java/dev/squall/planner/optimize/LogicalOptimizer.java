@@ -23,9 +23,11 @@ import org.apache.calcite.tools.RelBuilder;
  * Rewrites a logical plan with Calcite's rules, in phases (each a HepPlanner program):
  * <ol>
  *   <li>sub-queries to joins ({@code SubQueryRemoveRule}), then {@code RelDecorrelator};</li>
+ *   <li>window functions out of projections into {@code LogicalWindow}s (one group per distinct
+ *       PARTITION BY, ORDER BY and frame), as Calcite's {@code ProjectToWindowRule} splits them;</li>
  *   <li>simplification: constant folding ({@code ReduceExpressionsRule}), conjuncts common to
  *       every branch of an OR pulled out of it ({@link PullCommonFactorsRule}, so that such joins
- *       get equi-keys), filter push-down into and through joins, projects and aggregates, set operations to aggregates, DISTINCT aggregates
+ *       get equi-keys), filter push-down into and through joins, projects, aggregates and windows (on PARTITION BY keys), set operations to aggregates, DISTINCT aggregates
  *       expanded into joins of aggregates, AVG and the variances and standard deviations reduced to
  *       sums and counts ({@code AggregateReduceFunctionsRule}, those only, so that SUM stays SUM),
  *       which split into partial and final aggregates like any SUM and COUNT;</li>
@@ -35,7 +37,8 @@ import org.apache.calcite.tools.RelBuilder;
  *   <li>unused columns trimmed ({@code RelFieldTrimmer}) so that scans read only what is used;</li>
  *   <li>join ordering: inner joins merged into a {@code MultiJoin} and ordered by
  *       {@code LoptOptimizeJoinRule} from the tables' row counts (Iceberg snapshot summaries);</li>
- *   <li>clean-up: semi-joins from joins with a distinct right side, projects merged, filters
+ *   <li>clean-up: semi-joins from joins with a distinct right side, unused columns projected
+ *       away below windows, projects merged, filters
  *       pushed again.</li>
  * </ol>
  *
@@ -55,6 +58,7 @@ public final class LogicalOptimizer {
       CoreRules.FILTER_PROJECT_TRANSPOSE,
       CoreRules.FILTER_AGGREGATE_TRANSPOSE,
       CoreRules.FILTER_SET_OP_TRANSPOSE,
+      CoreRules.FILTER_WINDOW_TRANSPOSE,
       CoreRules.FILTER_MERGE,
       CoreRules.PROJECT_MERGE,
       CoreRules.PROJECT_REMOVE,
@@ -77,6 +81,7 @@ public final class LogicalOptimizer {
       CoreRules.PROJECT_JOIN_TRANSPOSE,
       CoreRules.PROJECT_MERGE,
       CoreRules.PROJECT_REMOVE,
+      CoreRules.PROJECT_WINDOW_TRANSPOSE,
       CoreRules.PROJECT_TO_SEMI_JOIN,
       CoreRules.JOIN_TO_SEMI_JOIN,
       CoreRules.SORT_PROJECT_TRANSPOSE);
@@ -93,6 +98,7 @@ public final class LogicalOptimizer {
         CoreRules.JOIN_SUB_QUERY_TO_CORRELATE));
     PlanningInterrupts.check();
     plan = RelDecorrelator.decorrelateQuery(plan, builder);
+    plan = hep(plan, HepMatchOrder.BOTTOM_UP, List.of(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW));
     plan = hep(plan, HepMatchOrder.BOTTOM_UP, SIMPLIFY);
     plan = AggregateFilterToCase.rewrite(plan);
     plan = LiteralAggToProject.rewrite(plan);

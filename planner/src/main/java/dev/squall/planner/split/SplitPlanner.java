@@ -152,6 +152,7 @@ public final class SplitPlanner {
       case SORT -> collectScans(op.getSort().getInput(), into);
       case TOP_N -> collectScans(op.getTopN().getInput(), into);
       case LIMIT -> collectScans(op.getLimit().getInput(), into);
+      case WINDOW -> collectScans(op.getWindow().getInput(), into);
       case UNION_ALL -> op.getUnionAll().getInputsList().forEach(i -> collectScans(i, into));
       default -> { }
     }

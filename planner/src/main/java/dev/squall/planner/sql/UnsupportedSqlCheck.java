@@ -9,14 +9,13 @@ import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlIntervalQualifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
  * Refuses, before validation and before any task runs, SQL that Squall's engine does not execute:
- * window functions, grouping sets, MATCH_RECOGNIZE, UNNEST/LATERAL, TABLESAMPLE, PIVOT, DML other
+ * window functions other than the window operator's (and DISTINCT in them), grouping sets, MATCH_RECOGNIZE, UNNEST/LATERAL, TABLESAMPLE, PIVOT, DML other
  * than a top-level INSERT (planned by {@code write.WritePlanner}, which checks only its query),
  * recursive WITH, WITHIN GROUP, and every function outside the engine's list.
  * The error names the construct and its line and column.
@@ -31,6 +30,8 @@ public final class UnsupportedSqlCheck extends SqlBasicVisitor<Void> {
   private static Set<String> functions() {
     Set<String> names = new java.util.HashSet<>(Set.of(
         "SUM", "COUNT", "MIN", "MAX", "AVG", "ANY_VALUE",
+        "ROW_NUMBER", "RANK", "DENSE_RANK", "PERCENT_RANK", "CUME_DIST", "NTILE", "LAG", "LEAD",
+        "FIRST_VALUE", "LAST_VALUE", "NTH_VALUE",
         "SUBSTRING", "UPPER", "LOWER", "TRIM", "CHAR_LENGTH", "CHARACTER_LENGTH", "POSITION",
         "ABS", "MOD", "ROUND", "TRUNCATE", "CEIL", "CEILING", "FLOOR", "POWER", "SQRT", "CBRT", "EXP", "LN",
         "LOG10", "SIGN", "PI",
@@ -38,6 +39,10 @@ public final class UnsupportedSqlCheck extends SqlBasicVisitor<Void> {
     names.addAll(TrinoFunctions.INSTANCE.names());
     return Set.copyOf(names);
   }
+
+  /** Functions the window operator computes over a window (OVER). */
+  private static final Set<String> WINDOW_FUNCTIONS = Set.of("ROW_NUMBER", "RANK", "DENSE_RANK", "PERCENT_RANK",
+      "CUME_DIST", "NTILE", "LAG", "LEAD", "FIRST_VALUE", "LAST_VALUE", "NTH_VALUE", "SUM", "AVG", "COUNT", "MIN", "MAX");
 
   private UnsupportedSqlCheck() {}
 
@@ -54,8 +59,6 @@ public final class UnsupportedSqlCheck extends SqlBasicVisitor<Void> {
   public Void visit(SqlCall call) {
     SqlKind kind = call.getKind();
     String refused = switch (kind) {
-      case OVER, WINDOW, ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD, NTILE, FIRST_VALUE, LAST_VALUE ->
-          "window function";
       case GROUPING_SETS, ROLLUP, CUBE, GROUPING, GROUP_ID, GROUPING_ID -> "GROUPING SETS, ROLLUP and CUBE";
       case MATCH_RECOGNIZE -> "MATCH_RECOGNIZE";
       case UNNEST -> "UNNEST";
@@ -69,12 +72,11 @@ public final class UnsupportedSqlCheck extends SqlBasicVisitor<Void> {
       case EXPLAIN -> "EXPLAIN inside a statement";
       default -> null;
     };
+    if (refused == null && kind == SqlKind.OVER) {
+      refused = checkOver(call);
+    }
     if (refused == null && call instanceof SqlWith with && with.getOperator().getName().contains("RECURSIVE")) {
       refused = "WITH RECURSIVE";
-    }
-    if (refused == null && call instanceof SqlSelect select && select.getWindowList() != null
-        && select.getWindowList().size() > 0) {
-      refused = "WINDOW clause";
     }
     if (refused == null && call.getOperator() instanceof SqlFunction function) {
       String name = function.getName().toUpperCase(Locale.ROOT);
@@ -94,6 +96,20 @@ public final class UnsupportedSqlCheck extends SqlBasicVisitor<Void> {
           pos.getLineNum(), pos.getColumnNum());
     }
     return super.visit(call);
+  }
+
+  private static String checkOver(SqlCall over) {
+    if (over.operand(0) instanceof SqlCall function) {
+      String name = function.getOperator().getName().toUpperCase(Locale.ROOT);
+      if (!WINDOW_FUNCTIONS.contains(name)) {
+        return "window function " + name;
+      }
+      if (function.getFunctionQuantifier() != null
+          && function.getFunctionQuantifier().getValue() == org.apache.calcite.sql.SqlSelectKeyword.DISTINCT) {
+        return "DISTINCT in window function " + name;
+      }
+    }
+    return null;
   }
 
   private static String checkExtract(SqlCall call) {

@@ -6,7 +6,11 @@ import dev.squall.planner.translate.LiteralTranslator;
 import dev.squall.planner.translate.RexTranslator;
 import dev.squall.planner.translate.ScanTranslator;
 import dev.squall.planner.translate.SizeEstimator;
+import dev.squall.planner.translate.SortKeys;
 import dev.squall.planner.translate.TypeTranslator;
+import dev.squall.planner.translate.WindowTranslator;
+import dev.squall.proto.v1.Expr;
+import dev.squall.proto.v1.Field;
 import dev.squall.proto.v1.HashJoin;
 import dev.squall.proto.v1.JoinType;
 import dev.squall.proto.v1.NestedLoopJoin;
@@ -17,9 +21,9 @@ import dev.squall.proto.v1.StageGraph;
 import dev.squall.proto.v1.UnionAll;
 import dev.squall.proto.v1.Values;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.IntStream;
-import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Filter;
@@ -29,6 +33,8 @@ import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.Union;
+import org.apache.calcite.rel.core.Window;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
@@ -101,6 +107,9 @@ public final class StageGraphTranslator {
     }
     if (rel instanceof org.apache.calcite.rel.core.Values values) {
       return values(values);
+    }
+    if (rel instanceof Window window) {
+      return window(window);
     }
     throw PlanningException.unpositioned(PlanningException.Code.UNSUPPORTED,
         "Unsupported SQL: plan node " + rel.getRelTypeName() + " is not supported by Squall");
@@ -321,14 +330,7 @@ public final class StageGraphTranslator {
   }
 
   private static LimitPushDown limits(Sort sort) {
-    List<SortKey> keys = new ArrayList<>();
-    for (RelFieldCollation c : sort.getCollation().getFieldCollations()) {
-      boolean descending = c.getDirection().isDescending();
-      RelFieldCollation.NullDirection nulls = c.nullDirection == RelFieldCollation.NullDirection.UNSPECIFIED
-          ? c.getDirection().defaultNullDirection() : c.nullDirection;
-      keys.add(SortKey.newBuilder().setColumn(c.getFieldIndex()).setDescending(descending)
-          .setNullsFirst(nulls == RelFieldCollation.NullDirection.FIRST).build());
-    }
+    List<SortKey> keys = SortKeys.of(sort.getCollation().getFieldCollations());
     return new LimitPushDown(keys, count(sort.offset, 0), count(sort.fetch, -1));
   }
 
@@ -341,6 +343,71 @@ public final class StageGraphTranslator {
     }
     throw PlanningException.unpositioned(PlanningException.Code.UNSUPPORTED,
         "Unsupported SQL: LIMIT/OFFSET must be constants");
+  }
+
+  /**
+   * One window operator per group of the Calcite window, stacked so that groups with the same
+   * PARTITION BY keys are adjacent, groups with fewer keys come first and groups without any come
+   * last (an exchange only where the keys change and the rows are not already placed by a subset
+   * of them; once the rows are in one task they stay there); each operator appends its calls' columns,
+   * and a projection restores the window's column order when the stack changed it. A group runs
+   * where its rows are: in place when every partition is already in one task, else behind a hash
+   * edge on its PARTITION BY keys, or a single edge when it has none.
+   */
+  private StageDraft window(Window window) {
+    StageDraft draft = visit(window.getInput());
+    WindowTranslator translator = new WindowTranslator(window);
+    List<RelDataTypeField> fields = window.getRowType().getFieldList();
+    int inputWidth = window.getInput().getRowType().getFieldCount();
+    List<Window.Group> groups = window.groups;
+    int[] firstColumn = new int[groups.size()];
+    for (int g = 0, column = inputWidth; g < groups.size(); column += groups.get(g).aggCalls.size(), g++) {
+      firstColumn[g] = column;
+    }
+    List<Integer> stackOrder = IntStream.range(0, groups.size()).boxed()
+        .sorted(Comparator.comparing((Integer g) -> WindowTranslator.partitionKeys(groups.get(g)).isEmpty())
+            // Fewer keys first: rows hashed on [a] need no exchange for PARTITION BY a, b.
+            .thenComparing(g -> WindowTranslator.partitionKeys(groups.get(g)).size())
+            .thenComparing(g -> WindowTranslator.partitionKeys(groups.get(g)).toString()))
+        .toList();
+    List<Integer> stackedColumn = new ArrayList<>(IntStream.range(0, fields.size()).boxed().toList());
+    int width = inputWidth;
+    for (int g : stackOrder) {
+      Window.Group group = groups.get(g);
+      List<Integer> keys = WindowTranslator.partitionKeys(group);
+      if (!draft.distribution().groupsAreLocal(keys)) {
+        draft = exchangedForWindow(draft, keys);
+      }
+      Schema.Builder schema = draft.root().getOutputSchema().toBuilder();
+      for (int i = 0; i < group.aggCalls.size(); i++) {
+        var field = fields.get(firstColumn[g] + i);
+        schema.addFields(Field.newBuilder().setName(field.getName())
+            .setType(TypeTranslator.toProto(field.getType())));
+        stackedColumn.set(firstColumn[g] + i, width + i);
+      }
+      draft.setRoot(Operator.newBuilder().setOutputSchema(schema)
+          .setWindow(translator.translate(group, firstColumn[g]).setInput(draft.root())).build());
+      width += group.aggCalls.size();
+    }
+    if (!stackedColumn.equals(IntStream.range(0, fields.size()).boxed().toList())) {
+      // Partition keys are input columns, which keep their places: the placement holds.
+      Schema stacked = draft.root().getOutputSchema();
+      dev.squall.proto.v1.Project.Builder p = dev.squall.proto.v1.Project.newBuilder().setInput(draft.root());
+      for (int column : stackedColumn) {
+        p.addExpressions(Expr.newBuilder().setType(stacked.getFields(column).getType()).setColumn(column));
+      }
+      draft.setRoot(Operator.newBuilder().setOutputSchema(TypeTranslator.schema(window.getRowType())).setProject(p).build());
+    }
+    return estimated(draft, window);
+  }
+
+  /** A new stage holding {@code draft}'s rows hashed on {@code keys}, or in one task when there are none. */
+  private StageDraft exchangedForWindow(StageDraft draft, List<Integer> keys) {
+    int tasks = keys.isEmpty() ? 1 : taskCounts.forBytes(draft.bytes());
+    StageDraft placed = StageDraft.intermediate(tasks, tasks == 1 ? Distribution.SINGLE : Distribution.hashOn(keys));
+    placed.setRoot(graph.exchange(draft, tasks == 1 ? Partitionings.single() : Partitionings.hash(keys, tasks), placed));
+    placed.setEstimates(draft.rows(), draft.bytes());
+    return placed;
   }
 
   private StageDraft union(Union union) {

@@ -137,6 +137,7 @@ public final class StageGraphs {
       case SORT -> walk(op.getSort().getInput(), out);
       case TOP_N -> walk(op.getTopN().getInput(), out);
       case LIMIT -> walk(op.getLimit().getInput(), out);
+      case WINDOW -> walk(op.getWindow().getInput(), out);
       case UNION_ALL -> op.getUnionAll().getInputsList().forEach(i -> walk(i, out));
       default -> { }
     }

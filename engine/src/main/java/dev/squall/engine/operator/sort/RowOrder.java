@@ -6,16 +6,18 @@ import java.util.List;
 
 /**
  * Row order by several sort keys (ASC/DESC, NULLS FIRST/LAST) over columns, and a merge sort of
- * row indexes by it (stable; O(n log n) comparisons, one extra int array).
+ * row indexes by it (stable; O(n log n) comparisons, one extra int array). The one row comparison of
+ * the engine's sorts: ORDER BY and TopN, and the window operator's sort, partitions and peers.
  */
-final class RowOrder {
+public final class RowOrder {
   private final Column[] keys;
   private final boolean[] descending;
   private final boolean[] nullsFirst;
   /** Per key, its values as order-preserving longs when the column allows it (else null). */
   private final long[][] longKeys;
 
-  RowOrder(Column[] columns, List<SortKey> sortKeys) {
+  /** An order of the rows of {@code columns} by {@code sortKeys} (key columns index {@code columns}). */
+  public RowOrder(Column[] columns, List<SortKey> sortKeys) {
     int n = sortKeys.size();
     keys = new Column[n];
     descending = new boolean[n];
@@ -57,7 +59,8 @@ final class RowOrder {
     return null;
   }
 
-  int compare(int a, int b) {
+  /** Negative, zero or positive as row a comes before, ties with, or comes after row b. */
+  public int compare(int a, int b) {
     for (int k = 0; k < keys.length; k++) {
       Column c = keys[k];
       boolean an = c.isNull(a);
@@ -79,8 +82,8 @@ final class RowOrder {
     return 0;
   }
 
-  /** Row indexes 0..n) in key order. */
-  int[] sortedRows(int n) {
+  /** Row indexes 0..n) in key order; rows that tie keep their input order. */
+  public int[] sortedRows(int n) {
     int[] rows = new int[n];
     for (int i = 0; i < n; i++) {
       rows[i] = i;
