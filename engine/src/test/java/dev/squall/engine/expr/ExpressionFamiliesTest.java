@@ -73,7 +73,7 @@ class ExpressionFamiliesTest {
         r.col("d").cast(SqlType.VARCHAR), str("42").cast(SqlType.INTEGER).plus(r.col("i")), str("1996-02-29").cast(SqlType.DATE),
         r.col("x").cast(SqlType.BIGINT)));
     FAMILIES.put("string", r -> List.of(
-        r.col("s").upper(), r.col("s").lower(), r.col("s").substring(2, 3), r.col("s").substring(0, 2), r.col("s").trim("BOTH", "a"),
+        r.col("s").upper(), r.col("s").lower(), r.col("s").substring(2, 3), r.col("s").substring(-3, 2), r.col("s").trim("BOTH", "a"),
         r.col("s").trim("TRAILING", "a%_"), r.col("s").charLength(), r.col("s").concat(str("-x")), r.col("s").like("%ta%"),
         r.col("s").like("eta!%", "!"), r.col("s").like("_eta"), r.col("s").like("zeta\\_", "\\"), r.col("s").like("%"),
         r.col("s").like("%a")));
