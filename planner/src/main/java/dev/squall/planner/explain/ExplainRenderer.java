@@ -150,6 +150,7 @@ public final class ExplainRenderer {
       case LIMIT -> "Limit";
       case UNION_ALL -> "UnionAll";
       case VALUES -> "Values";
+      case EXPAND -> "Expand";
       default -> "?";
     };
   }
@@ -166,6 +167,7 @@ public final class ExplainRenderer {
       case TOP_N -> List.of(op.getTopN().getInput());
       case LIMIT -> List.of(op.getLimit().getInput());
       case UNION_ALL -> op.getUnionAll().getInputsList();
+      case EXPAND -> List.of(op.getExpand().getInput());
       default -> List.of();
     };
   }
@@ -219,6 +221,14 @@ public final class ExplainRenderer {
       case LIMIT -> "Limit offset=" + op.getLimit().getOffset() + " limit=" + op.getLimit().getLimit();
       case UNION_ALL -> "UnionAll";
       case VALUES -> "Values rows=" + op.getValues().getRowsCount();
+      case EXPAND -> {
+        ExprRenderer r = new ExprRenderer(names(op.getExpand().getInput().getOutputSchema()));
+        List<String> projections = new ArrayList<>();
+        for (var projection : op.getExpand().getProjectionsList()) {
+          projections.add("(" + String.join(", ", projection.getExpressionsList().stream().map(r::render).toList()) + ")");
+        }
+        yield "Expand " + String.join(" ", projections);
+      }
       default -> "?";
     };
   }

@@ -153,6 +153,7 @@ public final class SplitPlanner {
       case TOP_N -> collectScans(op.getTopN().getInput(), into);
       case LIMIT -> collectScans(op.getLimit().getInput(), into);
       case UNION_ALL -> op.getUnionAll().getInputsList().forEach(i -> collectScans(i, into));
+      case EXPAND -> collectScans(op.getExpand().getInput(), into);
       default -> { }
     }
   }
