@@ -124,6 +124,11 @@ public final class AggregateSplit {
         || k == AggregateCall.Kind.PERCENTILE_DISC || k == AggregateCall.Kind.SINGLE_VALUE);
   }
 
+  /** Whether the SINGLE and PARTIAL aggregates hold a group even without input rows. */
+  public boolean hasAlwaysGroup() {
+    return !alwaysGroup.isEmpty();
+  }
+
   /**
    * Makes the SINGLE and PARTIAL aggregates hold the group of these key values (one per group key)
    * even when no input row falls into it.

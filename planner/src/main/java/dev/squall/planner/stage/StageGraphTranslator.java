@@ -165,7 +165,8 @@ public final class StageGraphTranslator {
   /**
    * Places one simple aggregation over {@code input}: in the input's stage when its groups are
    * already local; else PARTIAL there and FINAL after a hash edge on the keys (a single edge
-   * without keys); aggregations without partial states move their input rows across the edge.
+   * without keys); aggregations without partial states move their input rows across the edge (a
+   * single edge when they must keep a group that has no rows).
    */
   private StageDraft aggregate(AggregateSplit split, StageDraft input, Aggregate aggregate) {
     List<Integer> groupKeys = split.groupKeys();
@@ -186,7 +187,9 @@ public final class StageGraphTranslator {
     List<Integer> outputKeys = IntStream.range(0, groupKeys.size()).boxed().toList();
     StageDraft reduce;
     Operator read;
-    if (groupKeys.isEmpty()) {
+    // A group kept without input rows must be made by one task only: where the rows themselves
+    // cross the edge, that is the one task of a single edge.
+    if (groupKeys.isEmpty() || (split.isSingleStepOnly() && split.hasAlwaysGroup())) {
       reduce = StageDraft.intermediate(1, Distribution.SINGLE);
       read = graph.exchange(input, Partitionings.single(), reduce);
     } else {

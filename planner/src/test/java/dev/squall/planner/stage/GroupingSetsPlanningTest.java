@@ -101,6 +101,18 @@ class GroupingSetsPlanningTest {
   }
 
   @Test
+  void singleStepAggregatesUnderARollupMeetInOneTaskSoThatOneTaskMakesTheGrandTotal() {
+    StageGraph graph = Planning.sf100("select o_orderstatus, listagg(o_orderpriority, ',') within group (order by o_orderkey)"
+        + " from orders group by rollup (o_orderstatus)").stageGraph();
+    StageGraphs.assertWellFormed(graph);
+    List<Operator> aggregates = StageGraphs.operators(graph, Operator.OpCase.AGGREGATE);
+    assertThat(aggregates).extracting(o -> o.getAggregate().getMode()).containsExactly(Aggregate.Mode.SINGLE);
+    assertThat(aggregates.get(0).getAggregate().getAlwaysGroupCount()).isEqualTo(2);
+    assertThat(StageGraphs.edgeKinds(graph)).containsKey(Partitioning.KindCase.SINGLE)
+        .doesNotContainKey(Partitioning.KindCase.HASH);
+  }
+
+  @Test
   void percentileOfANonNumericColumnIsRefused() {
     PlanningException e = catchThrowableOfType(PlanningException.class,
         () -> Planning.sf1("select percentile_disc(0.5) within group (order by o_orderdate) from orders"));
