@@ -110,9 +110,9 @@ class GroupingEndToEndTest {
                 + " cast(percentile_cont(1) within group (order by sp) as double), count(*) from " + ORDERS + " group by s"),
         Arguments.of("without group keys",
             "select percentile_cont(0.5) within group (order by t), percentile_disc(0.75) within group (order by t),"
-                + " listagg(p, ';') within group (order by k) from " + ORDERS + " where k < 200",
+                + " listagg(p, ';') within group (order by k), listagg(s) within group (order by k desc) from " + ORDERS + " where k < 200",
             "select percentile_cont(0.5) within group (order by t), percentile_disc(0.75) within group (order by t),"
-                + " string_agg(p, ';' order by k) from " + ORDERS + " where k < 200"),
+                + " string_agg(p, ';' order by k), string_agg(s, '' order by k desc) from " + ORDERS + " where k < 200"),
         Arguments.of("over empty input",
             "select percentile_cont(0.5) within group (order by t), listagg(p, ',') within group (order by k), count(*)"
                 + " from " + ORDERS + " where k < 0",

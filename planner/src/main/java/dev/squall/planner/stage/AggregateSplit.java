@@ -91,6 +91,10 @@ public final class AggregateSplit {
         case SINGLE_VALUE -> AggregateCall.Kind.SINGLE_VALUE;
         default -> throw unsupported("aggregate function " + call.getAggregation().getName());
       };
+      if (kind == SqlKind.STRING_AGG && call.getArgList().size() < 2) {
+        throw PlanningException.unpositioned(PlanningException.Code.VALIDATION_ERROR,
+            "STRING_AGG needs a separator: STRING_AGG(x, separator)");
+      }
       if (kind == SqlKind.COUNT && call.getArgList().size() > 1) {
         throw unsupported("COUNT with several arguments");
       }

@@ -15,7 +15,7 @@ import java.util.List;
 
 /**
  * The aggregates that need all of a group's values in order, computed in one step (SINGLE mode):
- * LISTAGG / STRING_AGG(value, separator) [ORDER BY keys], PERCENTILE_CONT and PERCENTILE_DISC
+ * LISTAGG / STRING_AGG(value[, separator]) [ORDER BY keys] (no separator: ''), PERCENTILE_CONT and PERCENTILE_DISC
  * (p) WITHIN GROUP (ORDER BY value). Rows with a NULL value are skipped. The non-NULL rows are
  * kept (value, order keys, group) and sorted by (group, keys) — stably, so LISTAGG without ORDER
  * BY keeps the input order — when the results are asked for.
@@ -50,13 +50,13 @@ final class OrderedSetAccumulator implements Accumulator {
     this.valueArg = call.getArgs(0);
     List<SortKey> keys = call.getOrderKeysList();
     boolean listagg = kind == AggregateCall.Kind.LISTAGG;
-    if (listagg && call.getArgsCount() != 2) {
-      throw EngineException.badPlan("LISTAGG needs a value and a separator column");
+    if (listagg && call.getArgsCount() != 1 && call.getArgsCount() != 2) {
+      throw EngineException.badPlan("LISTAGG needs a value and at most a separator column");
     }
     if (!listagg && keys.size() != 1) {
       throw EngineException.badPlan(kind + " needs exactly one order key");
     }
-    this.separatorArg = listagg ? call.getArgs(1) : -1;
+    this.separatorArg = listagg && call.getArgsCount() == 2 ? call.getArgs(1) : -1;
     this.valueType = switch (kind) {
       case LISTAGG -> SqlType.VARCHAR;
       case PERCENTILE_CONT -> SqlType.DOUBLE;
@@ -79,7 +79,7 @@ final class OrderedSetAccumulator implements Accumulator {
   public void add(int[] ids, int n, int groups, Batch batch) {
     Column value = Casts.cast(batch.column(valueArg), valueType);
     boolean listagg = kind == AggregateCall.Kind.LISTAGG;
-    Column separator = listagg ? Casts.cast(batch.column(separatorArg), SqlType.VARCHAR) : null;
+    Column separator = separatorArg >= 0 ? Casts.cast(batch.column(separatorArg), SqlType.VARCHAR) : null;
     if (listagg && separators.length < groups) {
       separators = Arrays.copyOf(separators, Math.max(groups, separators.length * 2));
     }
@@ -96,7 +96,7 @@ final class OrderedSetAccumulator implements Accumulator {
         for (int k = 0; k < orderArgs.length; k++) {
           orderValues[k].appendFrom(batch.column(orderArgs[k]), i);
         }
-        if (separators[ids[i]] == null && !separator.isNull(i)) {
+        if (separator != null && separators[ids[i]] == null && !separator.isNull(i)) {
           separators[ids[i]] = ((BytesColumn) separator).value(i);
         }
       }
