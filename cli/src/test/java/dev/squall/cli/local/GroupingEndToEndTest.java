@@ -74,6 +74,8 @@ class GroupingEndToEndTest {
             "select sp, count(sp), max(sp), sum(sp) from " + ORDERS + " group by rollup (sp)"),
         Arguments.of("having on grouping()",
             "select s, p, count(*) from " + ORDERS + " group by cube (s, p) having grouping(s) = 1 and count(*) > 10"),
+        Arguments.of("duplicate grouping sets, grouping() in ORDER BY",
+            "select s, count(*), grouping(s) from " + ORDERS + " group by grouping sets ((s), (s), ()) order by grouping(s), s"),
         Arguments.of("rollup over empty input keeps the grand total",
             "select s, count(*), sum(t), max(p), grouping(s) from " + ORDERS + " where k < 0 group by rollup (s)"),
         Arguments.of("rollup over a join",

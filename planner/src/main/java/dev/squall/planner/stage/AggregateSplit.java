@@ -60,6 +60,7 @@ public final class AggregateSplit {
     }
     this.groupKeys = aggregate.getGroupSet().asList();
     boolean sum0 = false;
+    boolean groupingCalls = false;
     for (org.apache.calcite.rel.core.AggregateCall call : aggregate.getAggCallList()) {
       if (call.hasFilter()) {
         throw unsupported("aggregate FILTER clause");
@@ -68,6 +69,14 @@ public final class AggregateSplit {
         throw unsupported("DISTINCT aggregate " + call.getAggregation().getName() + " in this position");
       }
       SqlKind kind = call.getAggregation().getKind();
+      if (kind == SqlKind.GROUPING) {
+        // In an aggregate of one group set (Calcite splits duplicate grouping sets into several)
+        // every GROUPING argument is grouped: the answer is 0, projected afterwards.
+        kinds.add(AggregateCall.Kind.KIND_UNSPECIFIED);
+        percentiles.add(0.0);
+        groupingCalls = true;
+        continue;
+      }
       String name = call.getAggregation().getName().toUpperCase(java.util.Locale.ROOT);
       AggregateCall.Kind mapped = switch (kind) {
         case SUM -> AggregateCall.Kind.SUM;
@@ -111,7 +120,7 @@ public final class AggregateSplit {
         throw unsupported("ORDER BY within aggregate " + call.getAggregation().getName());
       }
     }
-    this.needsPostProjection = sum0;
+    this.needsPostProjection = sum0 || groupingCalls;
   }
 
   public List<Integer> groupKeys() {
@@ -267,7 +276,7 @@ public final class AggregateSplit {
     return schema.build();
   }
 
-  /** Restores the Calcite output row: SUM results of $SUM0 coalesced to 0. */
+  /** Restores the Calcite output row: SUM results of $SUM0 coalesced to 0, GROUPING calls as 0. */
   private Operator postProject(Operator aggregateOp) {
     if (!needsPostProjection) {
       return aggregateOp;
@@ -281,6 +290,11 @@ public final class AggregateSplit {
     List<org.apache.calcite.rel.core.AggregateCall> calls = aggregate.getAggCallList();
     for (int i = 0; i < calls.size(); i++) {
       org.apache.calcite.rel.core.AggregateCall call = calls.get(i);
+      if (!computed.contains(i)) {
+        DataType type = TypeTranslator.toProto(call.getType());
+        project.addExpressions(Expr.newBuilder().setType(type).setLiteral(zero(type)));
+        continue;
+      }
       int c = k + computed.indexOf(i);
       DataType type = in.getFields(c).getType();
       Expr column = Expr.newBuilder().setType(type).setColumn(c).build();
