@@ -60,10 +60,12 @@ class PlanningErrorTest {
   }
 
   @Test
-  void groupingSetsAreRefused() {
-    PlanningException e = refused("select l_returnflag, count(*) from lineitem group by rollup(l_returnflag)");
+  void groupIdIsRefusedByNameAndPosition() {
+    PlanningException e = refused("select l_returnflag, group_id() from lineitem group by rollup(l_returnflag)");
     assertThat(e.code()).isEqualTo(PlanningException.Code.UNSUPPORTED);
-    assertThat(e.reason()).contains("ROLLUP");
+    assertThat(e.reason()).contains("GROUP_ID");
+    assertThat(e.line()).isEqualTo(1);
+    assertThat(e.column()).isEqualTo(22);
   }
 
   @Test

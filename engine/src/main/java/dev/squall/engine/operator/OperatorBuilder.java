@@ -48,6 +48,7 @@ public final class OperatorBuilder {
       case UNION_ALL -> "UnionAll";
       case VALUES -> "Values";
       case WINDOW -> "Window";
+      case EXPAND -> "Expand";
       default -> throw EngineException.badPlan("operator without a kind");
     };
     String name = kind + "#" + (counter++);
@@ -80,6 +81,26 @@ public final class OperatorBuilder {
             throw EngineException.badPlan(name + " has " + exprs.size() + " expressions but " + s.getFields().size() + " output columns");
           }
           yield new ProjectOperator(mem, s, in, exprs);
+        }
+        case EXPAND -> {
+          BatchOperator in = child(op.getExpand().getInput(), children);
+          mem = memory.forOperator(name);
+          ExprCompiler c = compiler(in);
+          Schema s = schema(op, name);
+          List<List<Evaluator>> projections = new ArrayList<>();
+          for (var projection : op.getExpand().getProjectionsList()) {
+            List<Evaluator> exprs = new ArrayList<>();
+            projection.getExpressionsList().forEach(e -> exprs.add(c.compile(e)));
+            if (s.getFields().size() != exprs.size()) {
+              throw EngineException.badPlan(name + " has a projection of " + exprs.size() + " expressions but "
+                  + s.getFields().size() + " output columns");
+            }
+            projections.add(exprs);
+          }
+          if (projections.isEmpty()) {
+            throw EngineException.badPlan(name + " has no projection");
+          }
+          yield new ExpandOperator(mem, s, in, projections);
         }
         case AGGREGATE -> {
           BatchOperator in = child(op.getAggregate().getInput(), children);

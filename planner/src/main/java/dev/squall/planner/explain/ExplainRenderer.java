@@ -151,6 +151,7 @@ public final class ExplainRenderer {
       case UNION_ALL -> "UnionAll";
       case VALUES -> "Values";
       case WINDOW -> "Window";
+      case EXPAND -> "Expand";
       default -> "?";
     };
   }
@@ -168,6 +169,7 @@ public final class ExplainRenderer {
       case LIMIT -> List.of(op.getLimit().getInput());
       case WINDOW -> List.of(op.getWindow().getInput());
       case UNION_ALL -> op.getUnionAll().getInputsList();
+      case EXPAND -> List.of(op.getExpand().getInput());
       default -> List.of();
     };
   }
@@ -222,6 +224,14 @@ public final class ExplainRenderer {
       case UNION_ALL -> "UnionAll";
       case VALUES -> "Values rows=" + op.getValues().getRowsCount();
       case WINDOW -> WindowRenderer.describe(op.getWindow(), op.getOutputSchema());
+      case EXPAND -> {
+        ExprRenderer r = new ExprRenderer(names(op.getExpand().getInput().getOutputSchema()));
+        List<String> projections = new ArrayList<>();
+        for (var projection : op.getExpand().getProjectionsList()) {
+          projections.add("(" + String.join(", ", projection.getExpressionsList().stream().map(r::render).toList()) + ")");
+        }
+        yield "Expand " + String.join(" ", projections);
+      }
       default -> "?";
     };
   }

@@ -154,6 +154,7 @@ public final class SplitPlanner {
       case LIMIT -> collectScans(op.getLimit().getInput(), into);
       case WINDOW -> collectScans(op.getWindow().getInput(), into);
       case UNION_ALL -> op.getUnionAll().getInputsList().forEach(i -> collectScans(i, into));
+      case EXPAND -> collectScans(op.getExpand().getInput(), into);
       default -> { }
     }
   }

@@ -131,6 +131,13 @@ public final class TrinoFunctions implements SqlOperatorTable {
     functions.put("EVERY", new SqlMinMaxAggFunction("EVERY", SqlKind.MIN, OperandTypes.BOOLEAN));
     functions.put("BOOL_OR", new SqlMinMaxAggFunction("BOOL_OR", SqlKind.MAX, OperandTypes.BOOLEAN));
     functions.put("ARBITRARY", SqlStdOperatorTable.ANY_VALUE);
+    // STRING_AGG(x, separator [ORDER BY ...]), as in DuckDB and PostgreSQL; LISTAGG is Calcite's.
+    functions.put("STRING_AGG", SqlLibraryOperators.STRING_AGG);
+    // PERCENTILE_CONT / PERCENTILE_DISC (p) WITHIN GROUP (ORDER BY x) over a numeric x, DOUBLE for
+    // both: Calcite's own (percentile functions) derive the type from the ORDER BY column, which its
+    // rule-time re-inference of aggregate types cannot see.
+    functions.put("PERCENTILE_CONT", percentile("PERCENTILE_CONT"));
+    functions.put("PERCENTILE_DISC", percentile("PERCENTILE_DISC"));
     functions.put("COUNT_IF", new Aggregate("COUNT_IF", SqlKind.OTHER_FUNCTION, ReturnTypes.BIGINT, OperandTypes.BOOLEAN));
     functions.put("APPROX_COUNT_DISTINCT",
         new Aggregate("APPROX_COUNT_DISTINCT", SqlKind.OTHER_FUNCTION, ReturnTypes.BIGINT, OperandTypes.ANY));
@@ -140,6 +147,14 @@ public final class TrinoFunctions implements SqlOperatorTable {
     }
     functions.put("APPROX_PERCENTILE", new Aggregate("APPROX_PERCENTILE", SqlKind.OTHER_FUNCTION,
         TrinoFunctions::percentileType, OperandTypes.family(SqlTypeFamily.NUMERIC, SqlTypeFamily.NUMERIC)));
+  }
+
+  /** Of kind OTHER_FUNCTION: Calcite gives its percentile kinds a type binding that needs its own operators. */
+  private static SqlAggFunction percentile(String name) {
+    return org.apache.calcite.sql.fun.SqlBasicAggFunction.create(name, SqlKind.OTHER_FUNCTION,
+            ReturnTypes.DOUBLE.andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.UNIT_INTERVAL_NUMERIC_LITERAL)
+        .withFunctionType(SqlFunctionCategory.SYSTEM)
+        .withGroupOrder(Optionality.MANDATORY);
   }
 
   /** APPROX_PERCENTILE's result: a value of the input's type (DOUBLE for a DECIMAL input), NULL over no rows. */
@@ -153,6 +168,11 @@ public final class TrinoFunctions implements SqlOperatorTable {
   /** Upper-case names of the functions defined here. */
   public Set<String> names() {
     return functions.keySet();
+  }
+
+  /** The function of this name (upper case) defined here. */
+  SqlFunction function(String name) {
+    return functions.get(name.toUpperCase(Locale.ROOT));
   }
 
   /** Whether {@code operator} is one of the functions defined here. */

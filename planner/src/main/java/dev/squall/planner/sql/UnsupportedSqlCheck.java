@@ -15,9 +15,10 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
  * Refuses, before validation and before any task runs, SQL that Squall's engine does not execute:
- * window functions other than the window operator's (and DISTINCT in them), grouping sets, MATCH_RECOGNIZE, UNNEST/LATERAL, TABLESAMPLE, PIVOT, DML other
- * than a top-level INSERT (planned by {@code write.WritePlanner}, which checks only its query),
- * recursive WITH, WITHIN GROUP, and every function outside the engine's list.
+ * window functions other than the window operator's (and DISTINCT in them), GROUP_ID and
+ * GROUPING_ID, MATCH_RECOGNIZE, UNNEST/LATERAL, TABLESAMPLE, PIVOT, DML other than a top-level
+ * INSERT (planned by {@code write.WritePlanner}, which checks only its query), recursive WITH,
+ * WITHIN DISTINCT, and every function outside the engine's list.
  * The error names the construct and its line and column.
  */
 public final class UnsupportedSqlCheck extends SqlBasicVisitor<Void> {
@@ -35,7 +36,8 @@ public final class UnsupportedSqlCheck extends SqlBasicVisitor<Void> {
         "SUBSTRING", "UPPER", "LOWER", "TRIM", "CHAR_LENGTH", "CHARACTER_LENGTH", "POSITION",
         "ABS", "MOD", "ROUND", "TRUNCATE", "CEIL", "CEILING", "FLOOR", "POWER", "SQRT", "CBRT", "EXP", "LN",
         "LOG10", "SIGN", "PI",
-        "EXTRACT", "COALESCE", "NULLIF", "CAST", "TRY_CAST", "CURRENT_DATE", "CURRENT_TIMESTAMP"));
+        "EXTRACT", "COALESCE", "NULLIF", "CAST", "TRY_CAST", "CURRENT_DATE", "CURRENT_TIMESTAMP",
+        "GROUPING", "LISTAGG", "PERCENTILE_CONT", "PERCENTILE_DISC"));
     names.addAll(TrinoFunctions.INSTANCE.names());
     return Set.copyOf(names);
   }
@@ -59,14 +61,14 @@ public final class UnsupportedSqlCheck extends SqlBasicVisitor<Void> {
   public Void visit(SqlCall call) {
     SqlKind kind = call.getKind();
     String refused = switch (kind) {
-      case GROUPING_SETS, ROLLUP, CUBE, GROUPING, GROUP_ID, GROUPING_ID -> "GROUPING SETS, ROLLUP and CUBE";
+      case GROUP_ID, GROUPING_ID -> kind + " (use GROUPING)";
       case MATCH_RECOGNIZE -> "MATCH_RECOGNIZE";
       case UNNEST -> "UNNEST";
       case LATERAL -> "LATERAL";
       case TABLESAMPLE -> "TABLESAMPLE";
       case PIVOT, UNPIVOT -> "PIVOT/UNPIVOT";
       case INSERT, UPDATE, DELETE, MERGE -> kind + " statement";
-      case WITHIN_GROUP, WITHIN_DISTINCT -> "WITHIN GROUP";
+      case WITHIN_DISTINCT -> "WITHIN DISTINCT";
       case SIMILAR -> "SIMILAR TO";
       case COLLECTION_TABLE -> "table function";
       case EXPLAIN -> "EXPLAIN inside a statement";

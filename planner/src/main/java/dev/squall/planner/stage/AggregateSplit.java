@@ -1,6 +1,7 @@
 package dev.squall.planner.stage;
 
 import dev.squall.planner.PlanningException;
+import dev.squall.planner.translate.SortKeys;
 import dev.squall.planner.translate.TypeTranslator;
 import dev.squall.proto.v1.Aggregate;
 import dev.squall.proto.v1.AggregateCall;
@@ -13,6 +14,7 @@ import dev.squall.proto.v1.Literal;
 import dev.squall.proto.v1.Operator;
 import dev.squall.proto.v1.Project;
 import dev.squall.proto.v1.Schema;
+import dev.squall.proto.v1.SortKey;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
@@ -40,13 +42,17 @@ public final class AggregateSplit {
   /** Original call indexes that the engine aggregate computes, in its output order. */
   private final List<Integer> computed = new ArrayList<>();
   private final boolean needsPostProjection;
-  /** APPROX_PERCENTILE's percentile of each original call (0 for other calls). */
+  /** The percentile of each original APPROX_PERCENTILE, PERCENTILE_CONT or PERCENTILE_DISC call (0 for others). */
   private final List<Double> percentiles = new ArrayList<>();
+  /** Key values of the group the SINGLE or PARTIAL aggregate holds even without input rows; empty for none. */
+  private List<Literal> alwaysGroup = List.of();
 
   /**
-   * @throws PlanningException UNSUPPORTED for grouping sets, FILTER, DISTINCT left over, or an
+   * @throws PlanningException UNSUPPORTED for grouping sets (planned by {@link GroupingSetsPlan},
+   *     which hands this class an aggregate of one group set), FILTER, DISTINCT left over, or an
    *     aggregate function other than SUM, COUNT, MIN, MAX (BOOL_AND, BOOL_OR, EVERY and ANY_VALUE
-   *     among them), COUNT_IF, APPROX_COUNT_DISTINCT, APPROX_PERCENTILE, MAX_BY, MIN_BY
+   *     among them), COUNT_IF, APPROX_COUNT_DISTINCT, APPROX_PERCENTILE, MAX_BY, MIN_BY, LISTAGG
+   *     (STRING_AGG), PERCENTILE_CONT, PERCENTILE_DISC and SINGLE_VALUE
    */
   public AggregateSplit(org.apache.calcite.rel.core.Aggregate aggregate) {
     this.aggregate = aggregate;
@@ -55,6 +61,7 @@ public final class AggregateSplit {
     }
     this.groupKeys = aggregate.getGroupSet().asList();
     boolean sum0 = false;
+    boolean groupingCalls = false;
     for (org.apache.calcite.rel.core.AggregateCall call : aggregate.getAggCallList()) {
       if (call.hasFilter()) {
         throw unsupported("aggregate FILTER clause");
@@ -63,6 +70,14 @@ public final class AggregateSplit {
         throw unsupported("DISTINCT aggregate " + call.getAggregation().getName() + " in this position");
       }
       SqlKind kind = call.getAggregation().getKind();
+      if (kind == SqlKind.GROUPING) {
+        // In an aggregate of one group set (Calcite splits duplicate grouping sets into several)
+        // every GROUPING argument is grouped: the answer is 0, projected afterwards.
+        kinds.add(AggregateCall.Kind.KIND_UNSPECIFIED);
+        percentiles.add(0.0);
+        groupingCalls = true;
+        continue;
+      }
       String name = call.getAggregation().getName().toUpperCase(java.util.Locale.ROOT);
       AggregateCall.Kind mapped = switch (kind) {
         case SUM -> AggregateCall.Kind.SUM;
@@ -78,30 +93,69 @@ public final class AggregateSplit {
           case "APPROX_PERCENTILE" -> AggregateCall.Kind.APPROX_PERCENTILE;
           case "MAX_BY" -> AggregateCall.Kind.MAX_BY;
           case "MIN_BY" -> AggregateCall.Kind.MIN_BY;
+          case "PERCENTILE_CONT" -> AggregateCall.Kind.PERCENTILE_CONT;
+          case "PERCENTILE_DISC" -> AggregateCall.Kind.PERCENTILE_DISC;
           default -> throw unsupported("aggregate function " + call.getAggregation().getName());
         };
-        case SINGLE_VALUE -> throw unsupported("a scalar sub-query that may return more than one row");
+        case LISTAGG, STRING_AGG -> AggregateCall.Kind.LISTAGG;
+        case SINGLE_VALUE -> AggregateCall.Kind.SINGLE_VALUE;
         default -> throw unsupported("aggregate function " + call.getAggregation().getName());
       };
+      if (kind == SqlKind.STRING_AGG && call.getArgList().size() < 2) {
+        throw PlanningException.unpositioned(PlanningException.Code.VALIDATION_ERROR,
+            "STRING_AGG needs a separator: STRING_AGG(x, separator)");
+      }
       if (kind == SqlKind.COUNT && call.getArgList().size() > 1) {
         throw unsupported("COUNT with several arguments");
       }
       sum0 |= kind == SqlKind.SUM0;
       computed.add(kinds.size());
       kinds.add(mapped);
-      percentiles.add(mapped == AggregateCall.Kind.APPROX_PERCENTILE ? percentile(aggregate, call) : 0.0);
+      percentiles.add(switch (mapped) {
+        case APPROX_PERCENTILE -> percentile(aggregate, call, 1);
+        case PERCENTILE_CONT, PERCENTILE_DISC -> percentile(aggregate, call, 0);
+        default -> 0.0;
+      });
+      if (!call.getCollation().getFieldCollations().isEmpty() && mapped != AggregateCall.Kind.LISTAGG
+          && mapped != AggregateCall.Kind.PERCENTILE_CONT && mapped != AggregateCall.Kind.PERCENTILE_DISC) {
+        throw unsupported("ORDER BY within aggregate " + call.getAggregation().getName());
+      }
     }
-    this.needsPostProjection = sum0;
+    this.needsPostProjection = sum0 || groupingCalls;
   }
 
   public List<Integer> groupKeys() {
     return groupKeys;
   }
 
+  /**
+   * Whether the aggregation runs in one step only: LISTAGG, PERCENTILE_CONT, PERCENTILE_DISC and
+   * SINGLE_VALUE have no small partial state, so their input rows cross the exchange themselves and
+   * {@link #single} aggregates them after it.
+   */
+  public boolean isSingleStepOnly() {
+    return kinds.stream().anyMatch(k -> k == AggregateCall.Kind.LISTAGG || k == AggregateCall.Kind.PERCENTILE_CONT
+        || k == AggregateCall.Kind.PERCENTILE_DISC || k == AggregateCall.Kind.SINGLE_VALUE);
+  }
+
+  /** Whether the SINGLE and PARTIAL aggregates hold a group even without input rows. */
+  public boolean hasAlwaysGroup() {
+    return !alwaysGroup.isEmpty();
+  }
+
+  /**
+   * Makes the SINGLE and PARTIAL aggregates hold the group of these key values (one per group key)
+   * even when no input row falls into it.
+   */
+  public AggregateSplit withAlwaysGroup(List<Literal> keyValues) {
+    this.alwaysGroup = List.copyOf(keyValues);
+    return this;
+  }
+
   /** The whole aggregation in one step over {@code input}. */
   public Operator single(Operator input) {
     Aggregate.Builder agg = Aggregate.newBuilder().setInput(input).setMode(Aggregate.Mode.SINGLE)
-        .addAllGroupKeys(groupKeys);
+        .addAllGroupKeys(groupKeys).addAllAlwaysGroup(alwaysGroup);
     for (int i : computed) {
       agg.addAggregates(call(i, aggregate.getAggCallList().get(i).getArgList(), finalType(i)));
     }
@@ -110,8 +164,11 @@ public final class AggregateSplit {
 
   /** The map-side aggregate over {@code input}; its output is {@link #partialSchema()}. */
   public Operator partial(Operator input) {
+    if (isSingleStepOnly()) {
+      throw new IllegalStateException("a single-step aggregation has no partial aggregate");
+    }
     Aggregate.Builder agg = Aggregate.newBuilder().setInput(input).setMode(Aggregate.Mode.PARTIAL)
-        .addAllGroupKeys(groupKeys);
+        .addAllGroupKeys(groupKeys).addAllAlwaysGroup(alwaysGroup);
     for (int i : computed) {
       agg.addAggregates(call(i, aggregate.getAggCallList().get(i).getArgList(), partialType(i)));
     }
@@ -160,12 +217,30 @@ public final class AggregateSplit {
   }
 
   private AggregateCall call(int i, List<Integer> args, DataType type) {
-    boolean percentile = kinds.get(i) == AggregateCall.Kind.APPROX_PERCENTILE;
+    org.apache.calcite.rel.core.AggregateCall original = aggregate.getAggCallList().get(i);
+    List<SortKey> order = SortKeys.of(original.getCollation().getFieldCollations());
+    List<Integer> engineArgs = switch (kinds.get(i)) {
+      // APPROX_PERCENTILE reads only its value; the percentile travels as a constant.
+      case APPROX_PERCENTILE -> args.subList(0, 1);
+      // PERCENTILE_CONT/DISC read the ORDER BY column; their argument is the percentile.
+      case PERCENTILE_CONT, PERCENTILE_DISC -> {
+        if (order.size() != 1) {
+          throw unsupported(original.getAggregation().getName() + " without exactly one ORDER BY column");
+        }
+        RelDataType orderType = aggregate.getInput().getRowType().getFieldList().get(order.get(0).getColumn()).getType();
+        if (!org.apache.calcite.sql.type.SqlTypeUtil.isNumeric(orderType)) {
+          throw PlanningException.unpositioned(PlanningException.Code.VALIDATION_ERROR,
+              original.getAggregation().getName() + " needs a numeric ORDER BY column, got " + orderType);
+        }
+        yield List.of(order.get(0).getColumn());
+      }
+      default -> args;
+    };
     return AggregateCall.newBuilder()
         .setKind(kinds.get(i))
-        // APPROX_PERCENTILE reads only its value; the percentile travels as a constant.
-        .addAllArgs(percentile ? args.subList(0, 1) : args)
+        .addAllArgs(engineArgs)
         .setPercentile(percentiles.get(i))
+        .addAllOrderKeys(order)
         .setType(type)
         .setName(aggregate.getRowType().getFieldList().get(groupKeys.size() + i).getName())
         .build();
@@ -202,7 +277,7 @@ public final class AggregateSplit {
     return schema.build();
   }
 
-  /** Restores the Calcite output row: SUM results of $SUM0 coalesced to 0. */
+  /** Restores the Calcite output row: SUM results of $SUM0 coalesced to 0, GROUPING calls as 0. */
   private Operator postProject(Operator aggregateOp) {
     if (!needsPostProjection) {
       return aggregateOp;
@@ -216,6 +291,11 @@ public final class AggregateSplit {
     List<org.apache.calcite.rel.core.AggregateCall> calls = aggregate.getAggCallList();
     for (int i = 0; i < calls.size(); i++) {
       org.apache.calcite.rel.core.AggregateCall call = calls.get(i);
+      if (!computed.contains(i)) {
+        DataType type = TypeTranslator.toProto(call.getType());
+        project.addExpressions(Expr.newBuilder().setType(type).setLiteral(zero(type)));
+        continue;
+      }
       int c = k + computed.indexOf(i);
       DataType type = in.getFields(c).getType();
       Expr column = Expr.newBuilder().setType(type).setColumn(c).build();
@@ -234,12 +314,13 @@ public final class AggregateSplit {
   }
 
   /**
-   * The percentile of an APPROX_PERCENTILE call: its second argument, which must be a constant of
-   * the aggregate's input (a literal projected below it).
+   * The percentile of an APPROX_PERCENTILE (argument 1), PERCENTILE_CONT or PERCENTILE_DISC
+   * (argument 0) call, which must be a constant of the aggregate's input (a literal projected below it).
    */
   private static double percentile(org.apache.calcite.rel.core.Aggregate aggregate,
-      org.apache.calcite.rel.core.AggregateCall call) {
-    int column = call.getArgList().get(1);
+      org.apache.calcite.rel.core.AggregateCall call, int argument) {
+    String name = call.getAggregation().getName().toUpperCase(java.util.Locale.ROOT);
+    int column = call.getArgList().get(argument);
     org.apache.calcite.rel.RelNode input = aggregate.getInput();
     if (input instanceof org.apache.calcite.rel.core.Project project
         && project.getProjects().get(column) instanceof org.apache.calcite.rex.RexLiteral literal
@@ -247,11 +328,11 @@ public final class AggregateSplit {
       double p = literal.getValueAs(Double.class);
       if (!(p >= 0 && p <= 1)) {
         throw PlanningException.unpositioned(PlanningException.Code.VALIDATION_ERROR,
-            "APPROX_PERCENTILE percentile must be between 0 and 1, got " + p);
+            name + " percentile must be between 0 and 1, got " + p);
       }
       return p;
     }
-    throw unsupported("APPROX_PERCENTILE with a percentile that is not a constant");
+    throw unsupported(name + " with a percentile that is not a constant");
   }
 
   private static Literal zero(DataType type) {

@@ -142,34 +142,74 @@ public final class StageGraphTranslator {
   }
 
   private StageDraft aggregate(Aggregate aggregate) {
+    if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
+      return groupingSets(aggregate);
+    }
     AggregateSplit split = new AggregateSplit(aggregate);
     boolean readsNoColumn = aggregate.getGroupSet().isEmpty()
         && aggregate.getAggCallList().stream().allMatch(c -> c.getArgList().isEmpty());
     StageDraft input = readsNoColumn && ScanTranslator.matches(aggregate.getInput())
         ? scan(aggregate.getInput(), true) : visit(aggregate.getInput());
+    return estimated(aggregate(split, input, aggregate), aggregate);
+  }
+
+  /**
+   * Grouping sets: the input rows are replicated once per grouping set by an Expand, and one
+   * ordinary aggregation on (keys, grouping-set id) follows ({@link GroupingSetsPlan}).
+   */
+  private StageDraft groupingSets(Aggregate aggregate) {
+    GroupingSetsPlan plan = new GroupingSetsPlan(aggregate);
+    StageDraft input = visit(aggregate.getInput());
+    input.setRoot(plan.expand(input.root()));
+    if (!input.distribution().isSingle()) {
+      // A grouping set's group gathers rows of several groups of the input's placement.
+      input.setDistribution(Distribution.ANY);
+    }
+    int sets = aggregate.getGroupSets().size();
+    input.setEstimates(input.rows() * sets, input.bytes() * sets);
+    StageDraft draft = aggregate(plan.split(), input, aggregate);
+    draft.setRoot(plan.restore(draft.root()));
+    draft.setDistribution(draft.distribution().isSingle() ? Distribution.SINGLE : Distribution.ANY);
+    return estimated(draft, aggregate);
+  }
+
+  /**
+   * Places one simple aggregation over {@code input}: in the input's stage when its groups are
+   * already local; else PARTIAL there and FINAL after a hash edge on the keys (a single edge
+   * without keys); aggregations without partial states move their input rows across the edge (a
+   * single edge when they must keep a group that has no rows).
+   */
+  private StageDraft aggregate(AggregateSplit split, StageDraft input, Aggregate aggregate) {
     List<Integer> groupKeys = split.groupKeys();
     if (input.distribution().groupsAreLocal(groupKeys)) {
       input.setRoot(split.single(input.root()));
       input.setDistribution(input.distribution().throughAggregate(groupKeys));
-      return estimated(input, aggregate);
+      return input;
     }
-    input.setRoot(split.partial(input.root()));
-    double partialRows = Math.min(SizeEstimator.rows(aggregate.getInput()),
-        SizeEstimator.rows(aggregate) * input.taskCount());
-    input.setEstimates(partialRows, partialRows * SizeEstimator.rowWidth(aggregate.getRowType()));
-    List<Integer> keys = IntStream.range(0, groupKeys.size()).boxed().toList();
+    List<Integer> exchangeKeys;
+    if (split.isSingleStepOnly()) {
+      exchangeKeys = groupKeys;
+    } else {
+      input.setRoot(split.partial(input.root()));
+      double partialRows = Math.min(input.rows(), SizeEstimator.rows(aggregate) * input.taskCount());
+      input.setEstimates(partialRows, partialRows * SizeEstimator.rowWidth(aggregate.getRowType()));
+      exchangeKeys = IntStream.range(0, groupKeys.size()).boxed().toList();
+    }
+    List<Integer> outputKeys = IntStream.range(0, groupKeys.size()).boxed().toList();
     StageDraft reduce;
     Operator read;
-    if (groupKeys.isEmpty()) {
+    // A group kept without input rows must be made by one task only: where the rows themselves
+    // cross the edge, that is the one task of a single edge.
+    if (groupKeys.isEmpty() || (split.isSingleStepOnly() && split.hasAlwaysGroup())) {
       reduce = StageDraft.intermediate(1, Distribution.SINGLE);
       read = graph.exchange(input, Partitionings.single(), reduce);
     } else {
       int tasks = taskCounts.forBytes(input.bytes());
-      reduce = StageDraft.intermediate(tasks, tasks == 1 ? Distribution.SINGLE : Distribution.hashOn(keys));
-      read = graph.exchange(input, Partitionings.hash(keys, tasks), reduce);
+      reduce = StageDraft.intermediate(tasks, tasks == 1 ? Distribution.SINGLE : Distribution.hashOn(outputKeys));
+      read = graph.exchange(input, Partitionings.hash(exchangeKeys, tasks), reduce);
     }
-    reduce.setRoot(split.finalOf(read));
-    return estimated(reduce, aggregate);
+    reduce.setRoot(split.isSingleStepOnly() ? split.single(read) : split.finalOf(read));
+    return reduce;
   }
 
   private StageDraft join(Join join) {

@@ -26,6 +26,8 @@ public final class HashAggregateOperator extends BatchOperator {
   private final BatchOperator input;
   private final int[] groupKeys;
   private final GroupTable table;
+  /** Key values of the group that exists even without input rows ({@code Aggregate.always_group}), or null. */
+  private final Column[] alwaysGroup;
   private final List<Accumulator> accumulators = new ArrayList<>();
   private Column[] result;
   private int resultRows;
@@ -47,6 +49,17 @@ public final class HashAggregateOperator extends BatchOperator {
       keyTypes.add(inTypes.get(k));
     }
     table = new GroupTable(keyTypes);
+    if (agg.getAlwaysGroupCount() == 0) {
+      alwaysGroup = null;
+    } else if (agg.getAlwaysGroupCount() != groupKeys.length) {
+      throw EngineException.badPlan("aggregate always_group has " + agg.getAlwaysGroupCount() + " values for "
+          + groupKeys.length + " group keys");
+    } else {
+      alwaysGroup = new Column[groupKeys.length];
+      for (int k = 0; k < groupKeys.length; k++) {
+        alwaysGroup[k] = dev.squall.engine.expr.Literals.column(agg.getAlwaysGroup(k), keyTypes.get(k), 1);
+      }
+    }
     int outCol = groupKeys.length;
     for (AggregateCall call : agg.getAggregatesList()) {
       for (int a : call.getArgsList()) {
@@ -74,6 +87,18 @@ public final class HashAggregateOperator extends BatchOperator {
         case APPROX_PERCENTILE -> new SketchAccumulators.Percentile(arg(call, 0), call.getPercentile(), phase(mode), out);
         case MAX_BY, MIN_BY -> new ValueByKey(arg(call, 0), arg(call, 1), call.getKind() == AggregateCall.Kind.MAX_BY,
             mode == Mode.PARTIAL, out, mode == Mode.PARTIAL && outCol + 1 < types.size() ? types.get(outCol + 1) : out);
+        case LISTAGG, PERCENTILE_CONT, PERCENTILE_DISC -> {
+          if (mode != Mode.SINGLE) {
+            throw EngineException.badPlan(call.getKind() + " runs in SINGLE mode only");
+          }
+          yield new OrderedSetAccumulator(call, inTypes, out);
+        }
+        case SINGLE_VALUE -> {
+          if (mode != Mode.SINGLE) {
+            throw EngineException.badPlan("SINGLE_VALUE runs in SINGLE mode only");
+          }
+          yield new SingleValue(arg(call, 0), out);
+        }
         default -> throw EngineException.badPlan("unsupported aggregate " + call.getKind());
       };
       accumulators.add(acc);
@@ -132,6 +157,8 @@ public final class HashAggregateOperator extends BatchOperator {
     if (groupKeys.length == 0) {
       // One group for the whole input, present even when the input is empty.
       table.assign(new Column[0], 1);
+    } else if (alwaysGroup != null) {
+      table.assign(alwaysGroup, 1);
     }
     ColumnBatch batch;
     while ((batch = input.next()) != null) {
