@@ -18,6 +18,13 @@ public final class TaskMemory implements AutoCloseable {
   private final long budget;
   private long heapReserved;
   private long peak;
+  private dev.squall.engine.spill.TaskSpill spill = dev.squall.engine.spill.TaskSpill.disabled();
+
+  /**
+   * Share of the budget an operator that can spill may fill with its state before it spills: the
+   * rest is left to the batches in flight and to the other operators of the fragment.
+   */
+  static final double SPILL_THRESHOLD = 0.75;
 
   /**
    * @param parent the allocator the task's buffers come from (its own limit still applies)
@@ -48,6 +55,21 @@ public final class TaskMemory implements AutoCloseable {
     this.allocator = parent.newChildAllocator("task", 0, budget);
   }
 
+  /** Lets operators spill to {@code spill}'s files when their state passes the budget. */
+  public void spillTo(dev.squall.engine.spill.TaskSpill spill) {
+    this.spill = spill;
+  }
+
+  /** Where the task's operators spill (a disabled registry when spilling is off or the budget unlimited). */
+  public dev.squall.engine.spill.TaskSpill spill() {
+    return spill;
+  }
+
+  /** Whether operators spill rather than fail when their state passes the budget. */
+  public boolean canSpill() {
+    return spill.enabled() && budget != Long.MAX_VALUE;
+  }
+
   public long budget() {
     return budget;
   }
@@ -72,16 +94,31 @@ public final class TaskMemory implements AutoCloseable {
     peak = Math.max(peak, used());
   }
 
-  synchronized void reserveHeap(String operator, long bytes) {
+  synchronized void reserveHeap(String operator, long held, long bytes) {
     long inUse = allocator.getAllocatedMemory() + heapReserved;
     if (bytes > budget - inUse) {
-      throw new TaskMemoryExceededException(operator, bytes, budget, null);
+      throw new TaskMemoryExceededException(operator, held, bytes, budget, null);
     }
     heapReserved += bytes;
     peak = Math.max(peak, inUse + bytes);
     if (budget != Long.MAX_VALUE) {
       allocator.setLimit(budget - heapReserved);
     }
+  }
+
+  /**
+   * Reserves heap bytes while the task's use stays within {@link #SPILL_THRESHOLD} of the budget;
+   * false (nothing reserved) otherwise, so that the operator spills.
+   */
+  synchronized boolean tryReserveHeap(long bytes) {
+    long inUse = allocator.getAllocatedMemory() + heapReserved;
+    if (inUse + bytes > (long) (budget * SPILL_THRESHOLD)) {
+      return false;
+    }
+    heapReserved += bytes;
+    peak = Math.max(peak, inUse + bytes);
+    allocator.setLimit(budget - heapReserved);
+    return true;
   }
 
   synchronized void releaseHeap(long bytes) {
