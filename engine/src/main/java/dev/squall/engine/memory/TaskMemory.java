@@ -24,7 +24,7 @@ public final class TaskMemory implements AutoCloseable {
    * Share of the budget an operator that can spill may fill with its state before it spills: the
    * rest is left to the batches in flight and to the other operators of the fragment.
    */
-  static final double SPILL_THRESHOLD = 0.75;
+  static final double SPILL_THRESHOLD = 0.5;
 
   /**
    * @param parent the allocator the task's buffers come from (its own limit still applies)

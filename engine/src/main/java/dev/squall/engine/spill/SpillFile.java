@@ -1,20 +1,21 @@
 package dev.squall.engine.spill;
 
+import com.github.luben.zstd.ZstdInputStream;
+import com.github.luben.zstd.ZstdOutputStream;
 import dev.squall.engine.expr.ColumnBatch;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.VectorUnloader;
-import org.apache.arrow.vector.compression.CompressionCodec;
-import org.apache.arrow.vector.compression.CompressionUtil;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.ipc.WriteChannel;
@@ -25,20 +26,26 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * One spill file: engine batches written in order and read back in the same order. The format is
- * an Arrow IPC stream whose record batch bodies are ZSTD-compressed (level 1, arrow-compression's
- * codec, as the shuffle's ZSTD setting uses), so a reader needs nothing but the file. Written
- * bytes count against the task's disk budget ({@link TaskSpill}); {@link #delete()} gives them back.
+ * an Arrow IPC stream (uncompressed record batches) compressed whole with ZSTD at level 1 (zstd-jni,
+ * the library behind the shuffle's ZSTD codec): compressing the stream rather than each buffer
+ * needs no Arrow memory beyond one slice of a batch, so an operator can spill when its budget is
+ * all but used. Batches are written in slices of at most {@value #SLICE_BYTES} bytes. Written
+ * (compressed) bytes count against the task's disk budget ({@link TaskSpill}); {@link #delete()}
+ * gives them back.
  *
  * <p>Write every batch, then {@link #finish()}, then {@link #open} to read; not thread-safe.
  */
 public final class SpillFile {
   private static final int IO_BUFFER = 64 * 1024;
-  private static final CompressionCodec CODEC =
-      CommonsCompressionFactory.INSTANCE.createCodec(CompressionUtil.CodecType.ZSTD, 1);
+  /** Largest engine bytes converted to Arrow at once. */
+  public static final long SLICE_BYTES = 128 * 1024;
+  private static final int ZSTD_LEVEL = 1;
 
   private final TaskSpill task;
   private final String operator;
   private final Path path;
+  private CountingOutputStream counted;
+  private OutputStream compressed;
   private WriteChannel out;
   private Schema schema;
   private long bytes;
@@ -68,33 +75,46 @@ public final class SpillFile {
   }
 
   /**
-   * Appends a batch of {@code schema} (the operator's Arrow schema), converted through Arrow
-   * buffers of {@code allocator} that are freed before this returns.
+   * Appends a batch of {@code schema} (the operator's Arrow schema), converted slice by slice
+   * through Arrow buffers of {@code allocator} that are freed before this returns.
    *
    * @throws SpillDiskExceededException when the task's disk budget would be passed
    */
   public void write(ColumnBatch batch, Schema schema, BufferAllocator allocator) {
-    if (batch.rows() == 0) {
+    int n = batch.rows();
+    if (n == 0) {
       return;
     }
     try {
       if (out == null) {
         this.schema = schema;
-        out = new WriteChannel(Channels.newChannel(new BufferedOutputStream(
-            Files.newOutputStream(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), IO_BUFFER)));
+        counted = new CountingOutputStream(new BufferedOutputStream(
+            Files.newOutputStream(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), IO_BUFFER));
+        compressed = new ZstdOutputStream(counted, ZSTD_LEVEL);
+        out = new WriteChannel(Channels.newChannel(compressed));
         MessageSerializer.serialize(out, schema, IpcOption.DEFAULT);
       }
-      try (VectorSchemaRoot root = batch.toArrow(this.schema, allocator);
-          ArrowRecordBatch body = new VectorUnloader(root, true, CODEC, true).getRecordBatch()) {
-        MessageSerializer.serialize(out, body, IpcOption.DEFAULT);
+      long batchBytes = Math.max(1, batch.bytes());
+      int sliceRows = (int) Math.max(1, Math.min(n, n * SLICE_BYTES / batchBytes));
+      for (int start = 0; start < n; start += sliceRows) {
+        int len = Math.min(sliceRows, n - start);
+        ColumnBatch slice = start == 0 && len == n ? batch : batch.slice(start, len);
+        try (VectorSchemaRoot root = slice.toArrow(this.schema, allocator);
+            ArrowRecordBatch body = new VectorUnloader(root).getRecordBatch()) {
+          MessageSerializer.serialize(out, body, IpcOption.DEFAULT);
+        }
       }
-      long end = out.getCurrentPosition();
-      task.charge(this, end - bytes);
-      bytes = end;
-      rows += batch.rows();
+      rows += n;
+      chargeWritten();
     } catch (IOException e) {
       throw TaskSpill.ioFailure(operator, e);
     }
+  }
+
+  private void chargeWritten() {
+    long now = counted.count;
+    task.charge(this, now - bytes);
+    bytes = now;
   }
 
   /** Ends the file; it can then be read. */
@@ -108,10 +128,8 @@ public final class SpillFile {
     }
     try {
       ArrowStreamWriter.writeEndOfStream(out, IpcOption.DEFAULT);
-      out.close();
-      long end = out.getCurrentPosition();
-      task.charge(this, end - bytes);
-      bytes = end;
+      compressed.close();
+      chargeWritten();
     } catch (IOException e) {
       throw TaskSpill.ioFailure(operator, e);
     } finally {
@@ -132,10 +150,10 @@ public final class SpillFile {
     }
     deleted = true;
     try {
-      if (out != null) {
-        out.close();
-        out = null;
+      if (compressed != null) {
+        compressed.close();
       }
+      out = null;
     } catch (IOException e) {
       // The file is deleted next; a failed close loses nothing.
     }
@@ -158,8 +176,8 @@ public final class SpillFile {
         return;
       }
       try {
-        InputStream in = new BufferedInputStream(Files.newInputStream(path), IO_BUFFER);
-        arrow = new ArrowStreamReader(in, allocator, CommonsCompressionFactory.INSTANCE);
+        InputStream in = new ZstdInputStream(new BufferedInputStream(Files.newInputStream(path), IO_BUFFER));
+        arrow = new ArrowStreamReader(in, allocator);
       } catch (IOException e) {
         throw TaskSpill.ioFailure(operator, e);
       }
@@ -194,6 +212,27 @@ public final class SpillFile {
           throw TaskSpill.ioFailure(operator, e);
         }
       }
+    }
+  }
+
+  /** Counts the bytes that reach the file. */
+  private static final class CountingOutputStream extends FilterOutputStream {
+    long count;
+
+    CountingOutputStream(OutputStream out) {
+      super(out);
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      out.write(b);
+      count++;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+      count += len;
     }
   }
 }

@@ -31,6 +31,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * groups still do not fit.
  */
 public final class HashAggregateOperator extends BatchOperator {
+  /** Rows added to a table that may spill between two checks of its memory. */
+  private static final int SPILLING_STEP_ROWS = 1024;
   private final BatchOperator input;
   private final int[] groupKeys;
   private final Aggregate agg;
@@ -161,20 +163,25 @@ public final class HashAggregateOperator extends BatchOperator {
       // One group for the whole input, present even when the input is empty.
       table.assign(new Column[0], 1);
     }
-    ColumnBatch batch;
-    while ((batch = input.next()) != null) {
-      int n = batch.rows();
-      if (spilled != null) {
-        spillNewGroups(batch, keysOf(batch), n);
-        continue;
-      }
-      int[] ids = groupKeys.length == 0 ? new int[n] : table.assign(keysOf(batch), n);
-      int groups = table.groups();
-      for (Accumulator acc : accumulators) {
-        acc.add(ids, n, groups, batch);
-      }
-      if (!tryReserveState()) {
-        startSpilling();
+    ColumnBatch input;
+    // A table that may spill grows a slice at a time, so it passes its threshold by little.
+    int step = groupKeys.length > 0 && memory.canSpill() ? SPILLING_STEP_ROWS : Integer.MAX_VALUE;
+    while ((input = this.input.next()) != null) {
+      for (int start = 0; start < input.rows(); start += step) {
+        int n = Math.min(step, input.rows() - start);
+        ColumnBatch batch = n == input.rows() ? input : input.slice(start, n);
+        if (spilled != null) {
+          spillNewGroups(batch, keysOf(batch), n);
+          continue;
+        }
+        int[] ids = groupKeys.length == 0 ? new int[n] : table.assign(keysOf(batch), n);
+        int groups = table.groups();
+        for (Accumulator acc : accumulators) {
+          acc.add(ids, n, groups, batch);
+        }
+        if (!tryReserveState()) {
+          startSpilling();
+        }
       }
     }
     if (spilled != null) {

@@ -24,8 +24,6 @@ import java.util.List;
  * pass streaming the output.
  */
 public final class SortOperator extends BatchOperator {
-  /** Bytes a run's batch aims at, so that a merge of many runs holds little at once. */
-  private static final long RUN_BATCH_BYTES = 256 * 1024;
   private static final int MAX_FAN_IN = 64;
 
   private final BatchOperator input;
@@ -148,25 +146,16 @@ public final class SortOperator extends BatchOperator {
     int n = run[0].size();
     SpillFile file = memory.spill().newFile(name());
     runs.add(file);
-    writeInChunks(file, new ColumnBatch(run, n));
+    file.write(new ColumnBatch(run, n), schema, memory.allocator());
     file.finish();
   }
 
-  /** Writes a sorted batch as run batches of about {@link #RUN_BATCH_BYTES}. */
-  private void writeInChunks(SpillFile file, ColumnBatch batch) {
-    int n = batch.rows();
-    long rowBytes = Math.max(1, batch.bytes() / Math.max(1, n));
-    int chunk = (int) Math.max(64, Math.min(BATCH_ROWS, RUN_BATCH_BYTES / rowBytes));
-    for (int start = 0; start < n; start += chunk) {
-      memory.checkCancelled();
-      int len = Math.min(chunk, n - start);
-      file.write(start == 0 && len == n ? batch : batch.slice(start, len), schema, memory.allocator());
-    }
-  }
-
-  /** Runs a merge may read at once: a quarter of the budget in run batches, 2 to 64 runs. */
+  /**
+   * Runs a merge may read at once: a quarter of the budget in run batches (spill files are read
+   * back in slices of at most {@link SpillFile#SLICE_BYTES}), 2 to 64 runs.
+   */
   private int maxFanIn() {
-    long fit = memory.taskBudget() / 4 / RUN_BATCH_BYTES;
+    long fit = memory.taskBudget() / 4 / SpillFile.SLICE_BYTES;
     return (int) Math.max(2, Math.min(MAX_FAN_IN, fit));
   }
 
@@ -188,7 +177,7 @@ public final class SortOperator extends BatchOperator {
         try (SortedRunMerge m = new SortedRunMerge(memory, keys, types, new ArrayList<>(group))) {
           ColumnBatch b;
           while ((b = m.next(BATCH_ROWS)) != null) {
-            writeInChunks(merged, b);
+            merged.write(b, schema, memory.allocator());
           }
         }
         merged.finish();
