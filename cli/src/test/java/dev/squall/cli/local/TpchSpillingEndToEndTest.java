@@ -9,9 +9,9 @@ import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterAll;
 
 /**
- * TPC-H at scale factor 0.01 through the local stack with a task memory budget of about 2.4 MB
- * (a 4 MB task function), one task per stage, so that joins, aggregations and sorts pass their
- * budget and spill: every answer still equals DuckDB's, and the query summaries report the bytes
+ * TPC-H at scale factor 0.1 through the local stack with a task memory budget of about 4.8 MB
+ * (an 8 MB task function) and few tasks per stage, so that joins, aggregations and sorts pass
+ * their budget and spill: every answer still equals DuckDB's, and the query summaries report the bytes
  * spilled.
  */
 class TpchSpillingEndToEndTest extends TpchEndToEndTest {
@@ -19,24 +19,29 @@ class TpchSpillingEndToEndTest extends TpchEndToEndTest {
 
   @Override
   double scaleFactor() {
-    return 0.01;
+    return 0.1;
   }
 
   @Override
   long rowsPerFile() {
-    return 20_000;
+    return 100_000;
   }
 
   @Override
   UnaryOperator<LocalDeployment.Options> stackOptions() {
-    return o -> o.withTaskMemoryMb(4);
+    return o -> o.withTaskMemoryMb(8);
+  }
+
+  @Override
+  boolean scansSplitOverTasks() {
+    return false;
   }
 
   @Override
   Map<String, String> properties() {
     // Hash joins everywhere, and few tasks, so each holds much of its stage's state.
     return Map.of("default_schema", "tpch", "broadcast_threshold_bytes", "1", "target_split_size_bytes", "1048576",
-        "target_bytes_per_task", "1073741824");
+        "target_bytes_per_task", "67108864");
   }
 
   @Override
@@ -54,7 +59,7 @@ class TpchSpillingEndToEndTest extends TpchEndToEndTest {
 
   @AfterAll
   void mostQueriesSpilled() {
-    System.out.println("TPC-H SF 0.01, 4 MB task function: bytes spilled per query " + spilled);
+    System.out.println("TPC-H SF 0.1, 8 MB task function: bytes spilled per query " + spilled);
     assertThat(spilled.values().stream().filter(b -> b > 0).count()).as("queries that spilled: %s", spilled)
         .isGreaterThanOrEqualTo(10);
   }

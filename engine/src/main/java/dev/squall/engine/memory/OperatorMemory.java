@@ -126,6 +126,7 @@ public final class OperatorMemory implements AutoCloseable {
    * @throws TaskMemoryExceededException when the task budget would be exceeded
    */
   public void holdOutput(long bytes) {
+    task.noteBatch(bytes);
     if (bytes > inFlight) {
       reserve(bytes - inFlight);
     } else {

@@ -21,10 +21,12 @@ public final class TaskMemory implements AutoCloseable {
   private dev.squall.engine.spill.TaskSpill spill = dev.squall.engine.spill.TaskSpill.disabled();
 
   /**
-   * Share of the budget an operator that can spill may fill with its state before it spills: the
-   * rest is left to the batches in flight and to the other operators of the fragment.
+   * An operator that can spill may fill the task's memory with its state up to its spill limit
+   * and then spills: the limit leaves room for three times the largest batch handed between
+   * operators so far (a batch in flight, its Arrow form at an edge, the next one), and lies
+   * between a quarter and three quarters of the budget.
    */
-  static final double SPILL_THRESHOLD = 0.5;
+  private long largestBatch;
 
   /**
    * @param parent the allocator the task's buffers come from (its own limit still applies)
@@ -106,13 +108,23 @@ public final class TaskMemory implements AutoCloseable {
     }
   }
 
+  /** Bytes the task may hold before an operator that can spill spills (see {@link #largestBatch}). */
+  synchronized long spillLimit() {
+    return Math.max(budget / 4, Math.min(budget / 4 * 3, budget - 3 * largestBatch));
+  }
+
+  /** Notes the bytes of a batch handed from one operator to the next. */
+  synchronized void noteBatch(long bytes) {
+    largestBatch = Math.max(largestBatch, bytes);
+  }
+
   /**
-   * Reserves heap bytes while the task's use stays within {@link #SPILL_THRESHOLD} of the budget;
-   * false (nothing reserved) otherwise, so that the operator spills.
+   * Reserves heap bytes while the task's use stays within its {@link #spillLimit()}; false
+   * (nothing reserved) otherwise, so that the operator spills.
    */
   synchronized boolean tryReserveHeap(long bytes) {
     long inUse = allocator.getAllocatedMemory() + heapReserved;
-    if (inUse + bytes > (long) (budget * SPILL_THRESHOLD)) {
+    if (inUse + bytes > spillLimit()) {
       return false;
     }
     heapReserved += bytes;
