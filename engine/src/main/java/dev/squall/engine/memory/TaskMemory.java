@@ -22,9 +22,10 @@ public final class TaskMemory implements AutoCloseable {
 
   /**
    * An operator that can spill may fill the task's memory with its state up to its spill limit
-   * and then spills: the limit leaves room for three times the largest batch handed between
-   * operators so far (a batch in flight, its Arrow form at an edge, the next one), and lies
-   * between a quarter and three quarters of the budget.
+   * and then spills: the limit leaves room for twice the largest batch handed between operators
+   * so far (one in flight, the next) plus the most Arrow memory the task has held at once (a
+   * shuffle input's decoded batch, the output edge), and lies between a quarter and three quarters
+   * of the budget.
    */
   private long largestBatch;
 
@@ -110,7 +111,8 @@ public final class TaskMemory implements AutoCloseable {
 
   /** Bytes the task may hold before an operator that can spill spills (see {@link #largestBatch}). */
   synchronized long spillLimit() {
-    return Math.max(budget / 4, Math.min(budget / 4 * 3, budget - 3 * largestBatch));
+    long flow = 2 * largestBatch + allocator.getPeakMemoryAllocation();
+    return Math.max(budget / 4, Math.min(budget / 4 * 3, budget - flow));
   }
 
   /** Notes the bytes of a batch handed from one operator to the next. */
