@@ -1,6 +1,7 @@
 package dev.squall.cli;
 
 import dev.squall.cli.local.LocalDeployment;
+import dev.squall.engine.spill.SpillSettings;
 import dev.squall.local.faults.FaultPlan;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,7 +12,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code squall local [--tpch SF] [--port P] [--data-dir D] [--faults FILE]}: starts the local stack, loads TPC-H
+ * {@code squall local [--tpch SF] [--port P] [--data-dir D] [--faults FILE] [--task-memory-mb N] [--spill-dir DIR]
+ * [--spill-disk-mb N]}: starts the local stack, loads TPC-H
  * when asked, prints {@code gateway: http://127.0.0.1:PORT} when ready and serves until stopped
  * (Ctrl-C).
  */
@@ -31,6 +33,19 @@ final class LocalCommand implements Callable<Integer> {
 
   @Option(names = "--task-concurrency", defaultValue = "8", description = "Concurrent task invocations (default: ${DEFAULT-VALUE}).")
   int taskConcurrency;
+
+  @Option(names = "--task-memory-mb", defaultValue = "2048", paramLabel = "N",
+      description = "The task function's memory in MB, 1-10240 (default: ${DEFAULT-VALUE}); each task's memory budget is 60% of it."
+          + " Below 128 (Lambda's floor) only locally, to make small data spill.")
+  int taskMemoryMb;
+
+  @Option(names = "--spill-dir", paramLabel = "DIR",
+      description = "Where tasks spill operator state that passes their memory budget (default: <data-dir>/spill).")
+  Path spillDir;
+
+  @Option(names = "--spill-disk-mb", defaultValue = "4096", paramLabel = "N",
+      description = "The most MB of spill files a task may hold at once (default: ${DEFAULT-VALUE}; 0 turns spilling off).")
+  long spillDiskMb;
 
   @Option(names = "--integration-timeout", defaultValue = "300",
       description = "Seconds the gateway waits for the coordinator (default: ${DEFAULT-VALUE}; API Gateway allows 30, so on AWS long queries need the asynchronous API).")
@@ -64,6 +79,14 @@ final class LocalCommand implements Callable<Integer> {
       System.err.println("--tpch must be a positive scale factor, got " + tpchScaleFactor);
       return 2;
     }
+    if (taskMemoryMb < 1 || taskMemoryMb > 10_240) {
+      System.err.println("--task-memory-mb must be 1 to 10240, not " + taskMemoryMb);
+      return 2;
+    }
+    if (spillDiskMb < 0) {
+      System.err.println("--spill-disk-mb must be 0 or more, not " + spillDiskMb);
+      return 2;
+    }
     FaultPlan faults = FaultPlan.none();
     if (faultsFile != null) {
       try {
@@ -79,7 +102,10 @@ final class LocalCommand implements Callable<Integer> {
     }
     LocalDeployment.Options options = LocalDeployment.Options.defaults().withDataDir(dataDir.toAbsolutePath())
         .withGatewayPort(port).withTaskConcurrency(taskConcurrency)
-        .withIntegrationTimeout(Duration.ofSeconds(integrationTimeoutSeconds)).withFaultPlan(faults);
+        .withIntegrationTimeout(Duration.ofSeconds(integrationTimeoutSeconds)).withFaultPlan(faults)
+        .withTaskMemoryMb(taskMemoryMb);
+    options = options.withSpill(new SpillSettings(
+        spillDir != null ? spillDir.toAbsolutePath() : options.spillSettings().directory(), spillDiskMb * 1024 * 1024));
     LocalDeployment stack = LocalDeployment.start(options);
     Runtime.getRuntime().addShutdownHook(new Thread(stack::close, "squall-local-shutdown"));
     if (tpchScaleFactor != null) {

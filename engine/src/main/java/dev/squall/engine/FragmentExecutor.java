@@ -7,6 +7,7 @@ import dev.squall.engine.memory.OperatorMemory;
 import dev.squall.engine.memory.TaskMemory;
 import dev.squall.engine.operator.BatchOperator;
 import dev.squall.engine.operator.OperatorBuilder;
+import dev.squall.engine.spill.TaskSpill;
 import dev.squall.proto.v1.Operator;
 import java.util.NoSuchElementException;
 import java.util.function.Consumer;
@@ -56,8 +57,20 @@ public final class FragmentExecutor {
    */
   public static Execution execute(Operator fragment, InputProvider inputs, BufferAllocator allocator, long memoryBudgetBytes,
       java.util.function.BooleanSupplier cancelled) {
+    return execute(fragment, inputs, allocator, memoryBudgetBytes, cancelled, TaskSpill.disabled());
+  }
+
+  /**
+   * As {@link #execute(Operator, InputProvider, BufferAllocator, long, java.util.function.BooleanSupplier)};
+   * sort, hash aggregation and hash join spill to {@code spill}'s files when their state passes
+   * the memory budget (see docs/engine.md, "Spilling"). The caller owns {@code spill} and closes
+   * it (deleting every spill file) when the task ends, fails or is cancelled.
+   */
+  public static Execution execute(Operator fragment, InputProvider inputs, BufferAllocator allocator, long memoryBudgetBytes,
+      java.util.function.BooleanSupplier cancelled, TaskSpill spill) {
     TaskMemory memory = new TaskMemory(allocator, memoryBudgetBytes);
     memory.cancelWhen(cancelled);
+    memory.spillTo(spill);
     try {
       BatchOperator root = new OperatorBuilder(memory, inputs).build(fragment);
       return new Execution(memory, root, memory.forOperator("Output"));

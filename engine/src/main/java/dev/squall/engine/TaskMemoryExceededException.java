@@ -9,16 +9,28 @@ import dev.squall.proto.v1.ErrorCode;
  */
 public final class TaskMemoryExceededException extends EngineException {
   private final String operator;
+  private static final String RAISE =
+      "; raise the task memory (SQUALL_TASK_MEMORY_MB, squall local --task-memory-mb) or let operators spill to disk"
+          + " (SQUALL_SPILL_DIR, SQUALL_SPILL_DISK_MB)";
 
   /** @param requestedBytes the bytes asked for, or -1 when unknown (an Arrow allocation failed) */
   public TaskMemoryExceededException(String operator, long requestedBytes, long budgetBytes,
       Throwable cause) {
-    super(ErrorCode.INSUFFICIENT_RESOURCES,
-        requestedBytes >= 0
-            ? String.format("task memory exceeded: operator %s requested %d more bytes over the task budget of %d bytes",
-                operator, requestedBytes, budgetBytes)
-            : String.format("task memory exceeded: operator %s could not allocate an Arrow buffer within the task budget of %d bytes",
-                operator, budgetBytes), cause);
+    this(operator, -1, requestedBytes, budgetBytes, cause);
+  }
+
+  /**
+   * @param heldBytes the heap bytes the operator's state held when it asked, or -1 when unknown
+   * @param requestedBytes the bytes asked for, or -1 when unknown (an Arrow allocation failed)
+   */
+  public TaskMemoryExceededException(String operator, long heldBytes, long requestedBytes, long budgetBytes,
+      Throwable cause) {
+    super(ErrorCode.INSUFFICIENT_RESOURCES, "task memory exceeded: operator " + operator
+        + (heldBytes >= 0 ? " holding " + heldBytes + " bytes" : "")
+        + (requestedBytes >= 0
+            ? String.format(" requested %d more bytes over the task budget of %d bytes", requestedBytes, budgetBytes)
+            : String.format(" could not allocate an Arrow buffer within the task budget of %d bytes", budgetBytes))
+        + RAISE, cause);
     this.operator = operator;
   }
 

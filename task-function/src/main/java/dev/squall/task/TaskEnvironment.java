@@ -1,7 +1,9 @@
 package dev.squall.task;
 
 import dev.squall.engine.io.HedgeSettings;
+import dev.squall.engine.spill.SpillSettings;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -101,6 +103,25 @@ public record TaskEnvironment(Region region, URI endpoint, boolean pathStyle, Aw
     }
     return new HedgeSettings(percentile, Duration.ofMillis(min), Duration.ofMillis(max), budget / 100.0);
   }
+
+  /**
+   * Where operators spill and how much disk a task may fill, from the environment: {@code
+   * SQUALL_SPILL_DIR} (default {@code <java.io.tmpdir>/squall-spill}, i.e. {@code /tmp/squall-spill}
+   * on Lambda) and {@code SQUALL_SPILL_DISK_MB} (default 400, 0-10,240; Lambda's {@code /tmp} is
+   * 512 MB unless the function is given more ephemeral storage; 0 turns spilling off).
+   *
+   * @throws IllegalArgumentException naming the variable and its range for a bad value
+   */
+  public static SpillSettings spilling(Map<String, String> env) {
+    long mb = setting(env, SpillSettings.DISK_BUDGET_SETTING, DEFAULT_SPILL_DISK_MB, 0, 10_240);
+    String dir = env.get(SpillSettings.DIRECTORY_SETTING);
+    Path directory = dir == null || dir.isBlank()
+        ? Path.of(System.getProperty("java.io.tmpdir"), "squall-spill") : Path.of(dir.trim());
+    return new SpillSettings(directory, mb * 1024 * 1024);
+  }
+
+  /** The default disk budget of a task's spill files: most of Lambda's default 512 MB of /tmp. */
+  public static final long DEFAULT_SPILL_DISK_MB = 400;
 
   private static long setting(Map<String, String> env, String name, long defaultValue, long min, long max) {
     String raw = env.get(name);

@@ -5,6 +5,8 @@ import dev.squall.engine.FragmentExecutor;
 import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.io.HedgeSettings;
 import dev.squall.engine.io.HedgedFileIO;
+import dev.squall.engine.spill.SpillSettings;
+import dev.squall.engine.spill.TaskSpill;
 import dev.squall.proto.IncompatiblePlanException;
 import dev.squall.proto.WireContract;
 import dev.squall.proto.v1.ErrorCode;
@@ -47,6 +49,7 @@ public final class TaskRunner {
   private final FileIO fileIO;
   private final BufferAllocator rootAllocator;
   private final ShuffleReaderOptions shuffleOptions;
+  private final SpillSettings spill;
 
   /**
    * @param s3 client for shuffle objects (not closed here)
@@ -62,6 +65,15 @@ public final class TaskRunner {
    *     ({@link HedgedFileIO}, {@link ShuffleReaderOptions#hedging()})
    */
   public TaskRunner(S3Client s3, FileIO fileIO, BufferAllocator rootAllocator, HedgeSettings hedging) {
+    this(s3, fileIO, rootAllocator, hedging, SpillSettings.DISABLED);
+  }
+
+  /**
+   * @param spill where operators over the memory budget spill, and how much disk a task may use
+   *     ({@link SpillSettings#DISABLED}: they fail instead)
+   */
+  public TaskRunner(S3Client s3, FileIO fileIO, BufferAllocator rootAllocator, HedgeSettings hedging, SpillSettings spill) {
+    this.spill = spill;
     this.s3 = s3;
     this.fileIO = HedgedFileIO.wrap(fileIO, hedging);
     this.rootAllocator = rootAllocator;
@@ -86,12 +98,15 @@ public final class TaskRunner {
       return result.setError(error(ErrorCode.INCOMPATIBLE_PLAN, e.getMessage())).build();
     }
     TaskInputs inputs = new TaskInputs(spec, fileIO, s3, shuffleOptions);
-    try (BufferAllocator allocator = rootAllocator.newChildAllocator(
+    // Every spill file of the attempt is deleted when it ends, fails or is cancelled.
+    TaskSpill spillFiles = new TaskSpill(spill);
+    try (spillFiles; BufferAllocator allocator = rootAllocator.newChildAllocator(
         "task " + spec.getStageId() + "." + spec.getPartition() + " attempt " + spec.getAttempt(), 0, Long.MAX_VALUE)) {
       OutputSink writer = openSink(spec, allocator, cancelled);
       long rows;
       long peak;
-      try (FragmentExecutor.Execution run = FragmentExecutor.execute(spec.getFragment(), inputs, allocator, spec.getMemoryBudgetBytes(), cancelled)) {
+      try (FragmentExecutor.Execution run = FragmentExecutor.execute(spec.getFragment(), inputs, allocator,
+          spec.getMemoryBudgetBytes(), cancelled, spillFiles)) {
         rows = 0;
         // Every operator polls `cancelled` at each batch (EngineException CANCELLED, caught below).
         while (run.hasNext()) {
@@ -128,6 +143,7 @@ public final class TaskRunner {
       result.setError(error(ErrorCode.INTERNAL_ERROR, "internal error in task " + spec.getStageId() + "."
           + spec.getPartition() + " attempt " + spec.getAttempt() + " (details in the task function's log)"));
     }
+    result.getMetricsBuilder().setBytesSpilled(spillFiles.bytesSpilled());
     result.getMetricsBuilder().setWallMillis((System.nanoTime() - start) / 1_000_000);
     return result.build();
   }

@@ -13,6 +13,8 @@ import dev.squall.coordinator.scheduler.RetryPolicy;
 import dev.squall.coordinator.scheduler.StageScheduler;
 import dev.squall.coordinator.scheduler.TaskLambdaClients;
 import dev.squall.coordinator.scheduler.TaskPayloadStore;
+import dev.squall.engine.io.HedgeSettings;
+import dev.squall.engine.spill.SpillSettings;
 import dev.squall.jobstore.JobStore;
 import dev.squall.jobstore.sqlite.SqliteJobStore;
 import dev.squall.local.catalog.LocalCatalog;
@@ -86,36 +88,36 @@ public final class LocalDeployment implements AutoCloseable {
   public record Options(Path dataDir, int gatewayPort, int taskConcurrency, int taskMemoryMb, Duration integrationTimeout,
       UnaryOperator<LambdaHandler> taskHandlerWrapper, JobSettings jobSettings, Duration coordinatorTimeout,
       DriverHooks coordinatorHooks, Duration sweepInterval, JobStore jobStore, Duration objectRetention,
-      FaultPlan faultPlan, Duration taskTimeout, Duration jobTimeout) {
+      FaultPlan faultPlan, Duration taskTimeout, Duration jobTimeout, SpillSettings spill) {
     public static Options defaults() {
       return new Options(null, 0, 8, 2048, Duration.ofSeconds(30), UnaryOperator.identity(), JobSettings.defaults(),
           Duration.ofMinutes(15), DriverHooks.NONE, Duration.ofSeconds(30), null, JOB_RETENTION, FaultPlan.none(),
-          TASK_TIMEOUT, Duration.ofHours(1));
+          TASK_TIMEOUT, Duration.ofHours(1), null);
     }
 
     /** The fault plan the stack starts with (docs/faults.md); {@code PUT /_local/faults} replaces it. */
     public Options withFaultPlan(FaultPlan plan) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, plan, taskTimeout, jobTimeout);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, plan, taskTimeout, jobTimeout, spill);
     }
 
     /** How long a job may run from its submission, over every coordinator invocation (1 h unless given). */
     public Options withJobTimeout(Duration timeout) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
           jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout,
-          timeout);
+          timeout, spill);
     }
 
     /** The task function's timeout (15 minutes, as the most Lambda allows, unless a test wants less). */
     public Options withTaskTimeout(Duration timeout) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, timeout, jobTimeout);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, timeout, jobTimeout, spill);
     }
 
     /** How long the sweep keeps answers and job objects (the job retention unless a test wants less). */
     public Options withObjectRetention(Duration retention) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, retention, faultPlan, taskTimeout, jobTimeout);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, retention, faultPlan, taskTimeout, jobTimeout, spill);
     }
 
     /**
@@ -124,56 +126,87 @@ public final class LocalDeployment implements AutoCloseable {
      */
     public Options withJobStore(JobStore store) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, store, objectRetention, faultPlan, taskTimeout, jobTimeout);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, store, objectRetention, faultPlan, taskTimeout, jobTimeout, spill);
     }
 
     public Options withDataDir(Path dir) {
       return new Options(dir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill);
     }
 
     public Options withGatewayPort(int port) {
       return new Options(dataDir, port, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill);
     }
 
     public Options withTaskConcurrency(int n) {
       return new Options(dataDir, gatewayPort, n, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill);
     }
 
     public Options withIntegrationTimeout(Duration timeout) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, timeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill);
     }
 
     public Options withTaskHandlerWrapper(UnaryOperator<LambdaHandler> wrapper) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, wrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill);
     }
 
     /** Sync wait, lease and hand-off settings of the coordinator. */
     public Options withJobSettings(JobSettings settings) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          settings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout);
+          settings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill);
     }
 
     /** The coordinator function's time limit (Lambda's is at most 15 minutes). */
     public Options withCoordinatorTimeout(Duration timeout) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, timeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout);
+          jobSettings, timeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill);
     }
 
     /** Fault injection points inside the coordinator (tests). */
     public Options withCoordinatorHooks(DriverHooks hooks) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, hooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout);
+          jobSettings, coordinatorTimeout, hooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill);
+    }
+
+    /**
+     * The task function's memory size in MB (tasks budget 60% of it, as on AWS). Locally it may be
+     * below Lambda's 128 MB floor (the emulated function still reports 128), so that small data
+     * can be run with a budget small enough for operators to spill.
+     */
+    public Options withTaskMemoryMb(int mb) {
+      if (mb < 1 || mb > 10_240) {
+        throw new IllegalArgumentException("task memory must be 1 to 10240 MB, not " + mb);
+      }
+      return new Options(dataDir, gatewayPort, taskConcurrency, mb, integrationTimeout, taskHandlerWrapper,
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill);
+    }
+
+    /** Where tasks spill and their disk budget (unless given: {@code <data dir>/spill}, {@value #DEFAULT_SPILL_DISK_MB} MB). */
+    public Options withSpill(SpillSettings settings) {
+      return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, settings);
+    }
+
+    /** The disk budget of a task's spill files locally, where disk is not Lambda's /tmp. */
+    public static final long DEFAULT_SPILL_DISK_MB = 4096;
+
+    /** The spill settings in force: those given, or the defaults under the data directory. */
+    public SpillSettings spillSettings() {
+      if (spill != null) {
+        return spill;
+      }
+      Path base = dataDir != null ? dataDir : Path.of(System.getProperty("java.io.tmpdir"));
+      return new SpillSettings(base.resolve("spill"), DEFAULT_SPILL_DISK_MB * 1024 * 1024);
     }
 
     /** How often the schedule invokes the coordinator's sweep (zero: never). */
     public Options withSweepInterval(Duration interval) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, interval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout);
+          jobSettings, coordinatorTimeout, coordinatorHooks, interval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill);
     }
   }
 
@@ -202,12 +235,13 @@ public final class LocalDeployment implements AutoCloseable {
       TaskEnvironment taskEnv = new TaskEnvironment(EmbeddedS3.REGION, s3.endpoint(), true, keys);
       S3Client taskS3 = track(s3.newClient(s3Faults)); // as taskEnv.newS3Client(), with the S3 faults
       FileIO taskIo = track(taskEnv.newFileIO());
-      TaskFunction taskFunction = new TaskFunction(new TaskRunner(taskS3, taskIo, allocator), taskS3);
+      TaskFunction taskFunction = new TaskFunction(new TaskRunner(taskS3, taskIo, allocator, HedgeSettings.DEFAULT,
+          options.spillSettings()), taskS3);
       LambdaHandler taskHandler = (payload, ctx) -> taskFunction.handle(payload, ctx::isCancelled);
 
       lambda = track(LambdaEmulator.start(0, List.of(
           FunctionDefinition.of(TASK_FUNCTION, options.taskHandlerWrapper().apply(localFaults.task(taskHandler)))
-              .withMemoryMb(options.taskMemoryMb())
+              .withMemoryMb(Math.max(128, options.taskMemoryMb()))
               .withTimeout(options.taskTimeout())
               .withReservedConcurrency(options.taskConcurrency()))));
 

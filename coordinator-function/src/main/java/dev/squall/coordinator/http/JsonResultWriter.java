@@ -112,11 +112,12 @@ public final class JsonResultWriter {
     node.put("s3Requests", s.getS3Requests());
     node.put("wallMillis", s.getWallMillis());
     node.put("taskMemoryBudgetBytes", s.getTaskMemoryBudgetBytes());
+    node.put("bytesSpilled", s.getBytesSpilled());
     ArrayNode stages = node.putArray("stageSummaries");
     for (var st : s.getStageSummariesList()) {
       stages.addObject().put("stageId", st.getStageId()).put("tasks", st.getTasks()).put("attempts", st.getAttempts())
           .put("outputEdge", st.getOutputEdge()).put("scans", st.getScans())
-          .put("maxPeakMemoryBytes", st.getMaxPeakMemoryBytes());
+          .put("maxPeakMemoryBytes", st.getMaxPeakMemoryBytes()).put("bytesSpilled", st.getBytesSpilled());
     }
     return node;
   }

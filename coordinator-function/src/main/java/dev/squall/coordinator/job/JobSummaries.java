@@ -26,6 +26,8 @@ final class JobSummaries {
   static QuerySummary of(JobPlan plan, List<TaskAttempt> attempts, long rows, long wallMillis) {
     Map<Integer, Integer> attemptsByStage = new HashMap<>();
     Map<Integer, Long> peakByStage = new HashMap<>();
+    Map<Integer, Long> spilledByStage = new HashMap<>();
+    long spilled = 0;
     long scanned = 0;
     long shuffled = 0;
     long requests = 0;
@@ -33,6 +35,8 @@ final class JobSummaries {
       attemptsByStage.merge(a.stageId(), 1, Integer::sum);
       TaskMetrics m = metricsOf(a);
       peakByStage.merge(a.stageId(), m.getPeakMemoryBytes(), Math::max);
+      spilledByStage.merge(a.stageId(), m.getBytesSpilled(), Long::sum);
+      spilled += m.getBytesSpilled();
       scanned += m.getBytesScanned();
       shuffled += m.getBytesShuffleWritten();
       requests += m.getS3PutRequests() + m.getS3GetRequests();
@@ -42,7 +46,8 @@ final class JobSummaries {
     QuerySummary.Builder summary = QuerySummary.newBuilder().setStages(graph.getStagesCount())
         .setTasks(tasks.values().stream().mapToInt(Integer::intValue).sum())
         .setAttempts(attempts.size()).setRows(rows).setBytesScanned(scanned).setBytesShuffled(shuffled)
-        .setS3Requests(requests).setWallMillis(wallMillis).setTaskMemoryBudgetBytes(plan.memoryBudgetBytes());
+        .setS3Requests(requests).setWallMillis(wallMillis).setTaskMemoryBudgetBytes(plan.memoryBudgetBytes())
+        .setBytesSpilled(spilled);
     for (Stage stage : graph.getStagesList()) {
       int id = stage.getStageId();
       String edge = graph.getEdgesList().stream().filter(e -> e.getProducerStageId() == id).findFirst()
@@ -52,7 +57,8 @@ final class JobSummaries {
           .setAttempts(attemptsByStage.getOrDefault(id, 0))
           .setOutputEdge(edge)
           .setScans(plan.scanInputs().containsKey(id))
-          .setMaxPeakMemoryBytes(peakByStage.getOrDefault(id, 0L)));
+          .setMaxPeakMemoryBytes(peakByStage.getOrDefault(id, 0L))
+          .setBytesSpilled(spilledByStage.getOrDefault(id, 0L)));
     }
     return summary.build();
   }

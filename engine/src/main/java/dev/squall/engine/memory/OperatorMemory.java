@@ -45,8 +45,55 @@ public final class OperatorMemory implements AutoCloseable {
     if (bytes <= 0) {
       return;
     }
-    task.reserveHeap(operator, bytes);
+    task.reserveHeap(operator, heapReserved, bytes);
     heapReserved += bytes;
+  }
+
+  /** Where this operator spills; check {@link #canSpill()} first. */
+  public dev.squall.engine.spill.TaskSpill spill() {
+    return task.spill();
+  }
+
+  /** Whether the operator may spill its state instead of failing when it passes the budget. */
+  public boolean canSpill() {
+    return task.canSpill();
+  }
+
+  /**
+   * A share of the task memory for a part of this operator (the pass over one spilled partition),
+   * named after it with {@code suffix}, e.g. {@code HashJoin#3/p5}.
+   */
+  public OperatorMemory child(String suffix) {
+    return task.forOperator(operator + suffix);
+  }
+
+  /**
+   * As {@link #reserveTotal}, but when the operator can spill and its state would take the task
+   * past its spill threshold, reserves nothing and answers false: the operator spills instead.
+   * Without spilling it behaves as {@link #reserveTotal} (fails over the budget).
+   *
+   * @throws TaskMemoryExceededException over the budget when spilling is off
+   */
+  public boolean tryReserveTotal(long bytes) {
+    long state = heapReserved - inFlight;
+    if (bytes <= state) {
+      release(state - bytes);
+      return true;
+    }
+    if (!task.canSpill()) {
+      reserve(bytes - state);
+      return true;
+    }
+    if (!task.tryReserveHeap(bytes - state)) {
+      return false;
+    }
+    heapReserved += bytes - state;
+    return true;
+  }
+
+  /** The task's memory budget in bytes ({@code Long.MAX_VALUE} when unlimited). */
+  public long taskBudget() {
+    return task.budget();
   }
 
   /** Returns heap bytes reserved earlier. */
@@ -79,6 +126,7 @@ public final class OperatorMemory implements AutoCloseable {
    * @throws TaskMemoryExceededException when the task budget would be exceeded
    */
   public void holdOutput(long bytes) {
+    task.noteBatch(bytes);
     if (bytes > inFlight) {
       reserve(bytes - inFlight);
     } else {

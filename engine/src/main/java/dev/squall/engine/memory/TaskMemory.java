@@ -18,6 +18,16 @@ public final class TaskMemory implements AutoCloseable {
   private final long budget;
   private long heapReserved;
   private long peak;
+  private dev.squall.engine.spill.TaskSpill spill = dev.squall.engine.spill.TaskSpill.disabled();
+
+  /**
+   * An operator that can spill may fill the task's memory with its state up to its spill limit
+   * and then spills: the limit leaves room for twice the largest batch handed between operators
+   * so far (one in flight, the next) plus the most Arrow memory the task has held at once (a
+   * shuffle input's decoded batch, the output edge), and lies between a quarter and three quarters
+   * of the budget.
+   */
+  private long largestBatch;
 
   /**
    * @param parent the allocator the task's buffers come from (its own limit still applies)
@@ -48,6 +58,21 @@ public final class TaskMemory implements AutoCloseable {
     this.allocator = parent.newChildAllocator("task", 0, budget);
   }
 
+  /** Lets operators spill to {@code spill}'s files when their state passes the budget. */
+  public void spillTo(dev.squall.engine.spill.TaskSpill spill) {
+    this.spill = spill;
+  }
+
+  /** Where the task's operators spill (a disabled registry when spilling is off or the budget unlimited). */
+  public dev.squall.engine.spill.TaskSpill spill() {
+    return spill;
+  }
+
+  /** Whether operators spill rather than fail when their state passes the budget. */
+  public boolean canSpill() {
+    return spill.enabled() && budget != Long.MAX_VALUE;
+  }
+
   public long budget() {
     return budget;
   }
@@ -72,16 +97,42 @@ public final class TaskMemory implements AutoCloseable {
     peak = Math.max(peak, used());
   }
 
-  synchronized void reserveHeap(String operator, long bytes) {
+  synchronized void reserveHeap(String operator, long held, long bytes) {
     long inUse = allocator.getAllocatedMemory() + heapReserved;
     if (bytes > budget - inUse) {
-      throw new TaskMemoryExceededException(operator, bytes, budget, null);
+      throw new TaskMemoryExceededException(operator, held, bytes, budget, null);
     }
     heapReserved += bytes;
     peak = Math.max(peak, inUse + bytes);
     if (budget != Long.MAX_VALUE) {
       allocator.setLimit(budget - heapReserved);
     }
+  }
+
+  /** Bytes the task may hold before an operator that can spill spills (see {@link #largestBatch}). */
+  synchronized long spillLimit() {
+    long flow = 2 * largestBatch + allocator.getPeakMemoryAllocation();
+    return Math.max(budget / 4, Math.min(budget / 4 * 3, budget - flow));
+  }
+
+  /** Notes the bytes of a batch handed from one operator to the next. */
+  synchronized void noteBatch(long bytes) {
+    largestBatch = Math.max(largestBatch, bytes);
+  }
+
+  /**
+   * Reserves heap bytes while the task's use stays within its {@link #spillLimit()}; false
+   * (nothing reserved) otherwise, so that the operator spills.
+   */
+  synchronized boolean tryReserveHeap(long bytes) {
+    long inUse = allocator.getAllocatedMemory() + heapReserved;
+    if (inUse + bytes > spillLimit()) {
+      return false;
+    }
+    heapReserved += bytes;
+    peak = Math.max(peak, inUse + bytes);
+    allocator.setLimit(budget - heapReserved);
+    return true;
   }
 
   synchronized void releaseHeap(long bytes) {

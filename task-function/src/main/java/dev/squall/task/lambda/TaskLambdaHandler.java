@@ -30,7 +30,7 @@ public final class TaskLambdaHandler implements RequestStreamHandler {
     TaskEnvironment env = TaskEnvironment.fromEnv(System.getenv());
     S3Client s3 = env.newS3Client();
     this.function = new TaskFunction(new TaskRunner(s3, env.newFileIO(), new RootAllocator(),
-        TaskEnvironment.hedging(System.getenv())), s3);
+        TaskEnvironment.hedging(System.getenv()), TaskEnvironment.spilling(System.getenv())), s3);
   }
 
   @Override

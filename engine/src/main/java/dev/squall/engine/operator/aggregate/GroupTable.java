@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * Maps group-key rows to dense group ids with an open-addressing hash table (linear probing). The
  * distinct keys are kept as growable columns in group-id order; NULL keys form a group of their
- * own, as GROUP BY requires. Sized so that spilling can later cut it by hash partition.
+ * own, as GROUP BY requires. When it must stop growing (its operator spills), {@link #lookup} finds existing groups only.
  */
 final class GroupTable {
   private final Column[] keys;
@@ -138,6 +138,35 @@ final class GroupTable {
       Arrays.fill(groupOfEntries, -1);
     }
     return groupOfEntries;
+  }
+
+  /**
+   * The group id of each of the n rows of {@code cols} whose group exists, -1 for the others
+   * (nothing is added): the lookup of a table that has stopped growing because it spills.
+   *
+   * @param hashes the rows' hashes ({@link RowHashes#of})
+   */
+  int[] lookup(Column[] cols, int n, int[] hashes) {
+    int[] ids = new int[n];
+    int mask = slots.length - 1;
+    for (int i = 0; i < n; i++) {
+      int h = hashes[i];
+      int s = RowHashes.slot(h, shift);
+      int found = -1;
+      while (true) {
+        int g = slots[s] - 1;
+        if (g < 0) {
+          break;
+        }
+        if (groupHash[g] == h && keysEqual(g, cols, i)) {
+          found = g;
+          break;
+        }
+        s = (s + 1) & mask;
+      }
+      ids[i] = found;
+    }
+    return ids;
   }
 
   /** The group of row i of {@code cols} (hash h), added when new. */

@@ -3,8 +3,12 @@ package dev.squall.engine.operator.aggregate;
 import dev.squall.engine.EngineException;
 import dev.squall.engine.column.Column;
 import dev.squall.engine.expr.ColumnBatch;
+import dev.squall.engine.hash.RowHashes;
 import dev.squall.engine.memory.OperatorMemory;
 import dev.squall.engine.operator.BatchOperator;
+import dev.squall.engine.spill.HashPartitionedSpill;
+import dev.squall.engine.spill.SpillFile;
+import dev.squall.engine.spill.SpilledInput;
 import dev.squall.engine.types.SqlType;
 import dev.squall.proto.v1.Aggregate;
 import dev.squall.proto.v1.Aggregate.Mode;
@@ -20,12 +24,26 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * counts. Without group keys there is exactly one output row, even for empty input.
  *
  * <p>The whole input is consumed before the first output batch; state (group table, accumulators)
- * is reserved against the task budget after every input batch.
+ * is reserved against the task budget after every input batch. When the state would take the
+ * task past its spill threshold, the table stops growing and rows of new groups are spilled by
+ * hash partition ({@link HashPartitionedSpill}); after the table's groups, each partition is
+ * aggregated by a pass of its own, which spills again by the next bits of the hash when its
+ * groups still do not fit.
  */
 public final class HashAggregateOperator extends BatchOperator {
+  /** Rows added to a table that may spill between two checks of its memory. */
+  private static final int SPILLING_STEP_ROWS = 1024;
   private final BatchOperator input;
   private final int[] groupKeys;
-  private final GroupTable table;
+  private final Aggregate agg;
+  private final int level;
+  private GroupTable table;
+  private boolean consumed;
+  /** Rows of groups not in the table once it stopped growing, by hash partition; null until then. */
+  private HashPartitionedSpill spilled;
+  private List<SpillFile> partitions;
+  private int nextPartition;
+  private HashAggregateOperator partitionPass;
   /** Key values of the group that exists even without input rows ({@code Aggregate.always_group}), or null. */
   private final Column[] alwaysGroup;
   private final List<Accumulator> accumulators = new ArrayList<>();
@@ -34,8 +52,15 @@ public final class HashAggregateOperator extends BatchOperator {
   private int emitted;
 
   public HashAggregateOperator(OperatorMemory memory, Schema schema, BatchOperator input, Aggregate agg) {
+    this(memory, schema, input, agg, 0);
+  }
+
+  /** @param level the spill level of this pass: 0, or one more than the pass whose partition it reads */
+  private HashAggregateOperator(OperatorMemory memory, Schema schema, BatchOperator input, Aggregate agg, int level) {
     super(memory, schema, List.of(input));
     this.input = input;
+    this.agg = agg;
+    this.level = level;
     Mode mode = agg.getMode();
     if (mode == Mode.MODE_UNSPECIFIED || mode == Mode.UNRECOGNIZED) {
       throw EngineException.badPlan("aggregate without a mode");
@@ -134,11 +159,16 @@ public final class HashAggregateOperator extends BatchOperator {
 
   @Override
   protected ColumnBatch produce() {
-    if (result == null) {
+    if (!consumed) {
+      consumed = true;
       consume();
     }
     if (emitted >= resultRows) {
-      return null;
+      if (result != null) {
+        result = null;
+        memory.reserveTotal(0);
+      }
+      return nextFromPartitions();
     }
     int n = Math.min(BATCH_ROWS, resultRows - emitted);
     Column[] cols = new Column[result.length];
@@ -157,27 +187,34 @@ public final class HashAggregateOperator extends BatchOperator {
     if (groupKeys.length == 0) {
       // One group for the whole input, present even when the input is empty.
       table.assign(new Column[0], 1);
-    } else if (alwaysGroup != null) {
+    } else if (alwaysGroup != null && level == 0) {
+      // Once, in the first pass: passes over spilled partitions must not add it again.
       table.assign(alwaysGroup, 1);
     }
-    ColumnBatch batch;
-    while ((batch = input.next()) != null) {
-      int n = batch.rows();
-      int[] ids;
-      if (groupKeys.length == 0) {
-        ids = new int[n];
-      } else {
-        Column[] keys = new Column[groupKeys.length];
-        for (int k = 0; k < keys.length; k++) {
-          keys[k] = batch.column(groupKeys[k]);
+    ColumnBatch input;
+    // A table that may spill grows a slice at a time, so it passes its threshold by little.
+    int step = groupKeys.length > 0 && memory.canSpill() ? SPILLING_STEP_ROWS : Integer.MAX_VALUE;
+    while ((input = this.input.next()) != null) {
+      for (int start = 0; start < input.rows(); start += step) {
+        int n = Math.min(step, input.rows() - start);
+        ColumnBatch batch = n == input.rows() ? input : input.slice(start, n);
+        if (spilled != null) {
+          spillNewGroups(batch, keysOf(batch), n);
+          continue;
         }
-        ids = table.assign(keys, n);
+        int[] ids = groupKeys.length == 0 ? new int[n] : table.assign(keysOf(batch), n);
+        int groups = table.groups();
+        for (Accumulator acc : accumulators) {
+          acc.add(ids, n, groups, batch);
+        }
+        if (!tryReserveState()) {
+          startSpilling();
+        }
       }
-      int groups = table.groups();
-      for (Accumulator acc : accumulators) {
-        acc.add(ids, n, groups, batch);
-      }
-      reserveState();
+    }
+    if (spilled != null) {
+      partitions = spilled.finish();
+      spilled = null;
     }
     int groups = table.groups();
     List<Column> out = new ArrayList<>();
@@ -195,14 +232,131 @@ public final class HashAggregateOperator extends BatchOperator {
       result[c] = dev.squall.engine.expr.Casts.cast(result[c], types.get(c));
     }
     resultRows = groups;
-    reserveState();
+    table = null;
+    // Passes over spilled partitions have accumulators of their own.
+    accumulators.clear();
+    long bytes = 0;
+    for (Column c : result) {
+      bytes += c.bytes();
+    }
+    memory.reserveTotal(bytes);
   }
 
-  private void reserveState() {
+  private Column[] keysOf(ColumnBatch batch) {
+    Column[] keys = new Column[groupKeys.length];
+    for (int k = 0; k < keys.length; k++) {
+      keys[k] = batch.column(groupKeys[k]);
+    }
+    return keys;
+  }
+
+  /** Reserves the table's and accumulators' bytes; false when the operator should spill instead. */
+  private boolean tryReserveState() {
     long bytes = table.bytes();
     for (Accumulator acc : accumulators) {
       bytes += acc.bytes();
     }
+    if (groupKeys.length == 0 || !memory.canSpill() || level >= HashPartitionedSpill.MAX_LEVELS) {
+      memory.reserveTotal(bytes);
+      return true;
+    }
+    if (memory.tryReserveTotal(bytes)) {
+      return true;
+    }
+    // The state is already on the heap: account it (within the budget's headroom) and stop growing.
     memory.reserveTotal(bytes);
+    return false;
+  }
+
+  /**
+   * The table stops growing: from now on rows of groups it holds are aggregated as before, rows
+   * of other groups go to disk by hash partition, to be aggregated partition by partition once
+   * the table's groups are out. A group is thus either wholly in the table or wholly spilled, so
+   * every mode (SINGLE, PARTIAL, FINAL) aggregates spilled rows exactly as it would have.
+   */
+  private void startSpilling() {
+    spilled = new HashPartitionedSpill(memory, input.schema(), level);
+  }
+
+  private void spillNewGroups(ColumnBatch batch, Column[] keys, int n) {
+    int[] hashes = RowHashes.of(keys, n, new int[n]);
+    int[] ids = table.lookup(keys, n, hashes);
+    int[] inTable = new int[n];
+    int[] toDisk = new int[n];
+    int t = 0;
+    int d = 0;
+    for (int i = 0; i < n; i++) {
+      if (ids[i] >= 0) {
+        inTable[t++] = i;
+      } else {
+        toDisk[d++] = i;
+      }
+    }
+    if (t > 0) {
+      ColumnBatch known = t == n ? batch : batch.select(inTable, t);
+      int[] knownIds = t == n ? ids : new int[t];
+      for (int i = 0; t != n && i < t; i++) {
+        knownIds[i] = ids[inTable[i]];
+      }
+      for (Accumulator acc : accumulators) {
+        acc.add(knownIds, t, table.groups(), known);
+      }
+      long bytes = table.bytes();
+      for (Accumulator acc : accumulators) {
+        bytes += acc.bytes();
+      }
+      memory.reserveTotal(bytes);
+    }
+    if (d > 0) {
+      int[] diskHashes = new int[d];
+      for (int i = 0; i < d; i++) {
+        diskHashes[i] = hashes[toDisk[i]];
+      }
+      spilled.add(d == n ? batch : batch.select(toDisk, d), diskHashes);
+    }
+  }
+
+  /** After the table's groups: each spilled partition aggregated by a pass of its own. */
+  private ColumnBatch nextFromPartitions() {
+    while (true) {
+      if (partitionPass != null) {
+        ColumnBatch b = partitionPass.next();
+        if (b != null) {
+          return b;
+        }
+        partitionPass.close();
+        partitionPass = null;
+      }
+      if (partitions == null || nextPartition >= partitions.size()) {
+        return null;
+      }
+      int p = nextPartition++;
+      SpillFile file = partitions.set(p, null);
+      if (file == null) {
+        continue;
+      }
+      String suffix = "/p" + level + "." + p;
+      SpilledInput read = new SpilledInput(memory.child(suffix + ".read"), input.schema(), List.of(file));
+      partitionPass = new HashAggregateOperator(memory.child(suffix), schema, read, agg, level + 1);
+    }
+  }
+
+  @Override
+  protected void releaseState() {
+    try {
+      if (partitionPass != null) {
+        partitionPass.close();
+        partitionPass = null;
+      }
+    } finally {
+      if (spilled != null) {
+        spilled.delete();
+      }
+      if (partitions != null) {
+        partitions.stream().filter(f -> f != null).forEach(SpillFile::delete);
+      }
+      table = null;
+      result = null;
+    }
   }
 }

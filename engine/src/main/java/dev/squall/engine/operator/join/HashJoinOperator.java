@@ -33,6 +33,25 @@ public final class HashJoinOperator extends JoinOperator {
   }
 
   @Override
+  protected boolean partitionable() {
+    return true;
+  }
+
+  @Override
+  protected long indexBytes(int rows) {
+    return JoinHashTable.bytes(rows);
+  }
+
+  @Override
+  protected JoinOperator partitionPass(OperatorMemory memory, BatchOperator left, BatchOperator right,
+      JoinType joinType, int[] leftKeys, int[] rightKeys, boolean buildLeft, int level) {
+    HashJoinOperator pass = new HashJoinOperator(memory, schema, left, right, joinType, leftKeys, rightKeys,
+        residual, buildLeft);
+    pass.spillLevel = level;
+    return pass;
+  }
+
+  @Override
   protected long indexBuildSide(Column[] buildColumns) {
     table = new JoinHashTable(buildKeyColumns(buildColumns), buildRows);
     return JoinHashTable.bytes(buildRows);

@@ -6,8 +6,12 @@ import dev.squall.engine.column.Column;
 import dev.squall.engine.expr.Batch;
 import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.expr.Evaluator;
+import dev.squall.engine.hash.RowHashes;
 import dev.squall.engine.memory.OperatorMemory;
 import dev.squall.engine.operator.BatchOperator;
+import dev.squall.engine.spill.HashPartitionedSpill;
+import dev.squall.engine.spill.SpillFile;
+import dev.squall.engine.spill.SpilledInput;
 import dev.squall.engine.types.SqlType;
 import dev.squall.proto.v1.JoinType;
 import java.util.ArrayDeque;
@@ -26,6 +30,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * stays bounded for many-to-many matches; this class keeps the outer, semi and anti bookkeeping.
  *
  * <p>Output: left columns then right columns; SEMI and ANTI output the left columns only.
+ *
+ * <p>A join that can partition ({@link HashJoinOperator}) becomes a grace hash join when its build
+ * side would take the task past its spill threshold: both inputs go to disk by key hash and the
+ * partitions are joined one at a time, each by a join of its own (which partitions again if need
+ * be). Every join type stays correct, as a row's output depends only on the rows of equal key,
+ * which share its partition.
  */
 public abstract class JoinOperator extends BatchOperator {
   private static final int PAIR_CHUNK = BATCH_ROWS;
@@ -51,6 +61,15 @@ public abstract class JoinOperator extends BatchOperator {
   private boolean[] buildMatched;
   private boolean probeDone;
   private boolean finished;
+  private boolean built;
+  /** The spill level of this join: 0, or one more than the join whose partition it joins. */
+  protected int spillLevel;
+  private HashPartitionedSpill buildSpill;
+  private HashPartitionedSpill probeSpill;
+  private List<SpillFile> buildParts;
+  private List<SpillFile> probeParts;
+  private int nextPartition;
+  private BatchOperator partitionPass;
 
   /**
    * @param buildLeft whether the left input is the build side
@@ -91,8 +110,12 @@ public abstract class JoinOperator extends BatchOperator {
 
   @Override
   protected ColumnBatch produce() {
-    if (buildCols == null) {
+    if (!built) {
+      built = true;
       buildTable();
+    }
+    if (probeParts != null) {
+      return nextFromPartitions();
     }
     while (pending.isEmpty()) {
       if (!probeDone) {
@@ -106,6 +129,9 @@ public abstract class JoinOperator extends BatchOperator {
         finished = true;
         emitBuildTail();
       } else {
+        // Exhausted: the build side's memory goes back to the operators above.
+        releaseState();
+        memory.reserveTotal(0);
         return null;
       }
     }
@@ -115,7 +141,11 @@ public abstract class JoinOperator extends BatchOperator {
   private void buildTable() {
     List<SqlType> buildTypes = new ArrayList<>();
     build.schema().getFields().forEach(f -> buildTypes.add(SqlType.fromArrow(f.getType())));
-    List<Column[]> parts = drain(build, memory);
+    boolean mayPartition = partitionable() && memory.canSpill() && spillLevel < HashPartitionedSpill.MAX_LEVELS;
+    List<Column[]> parts = mayPartition ? drainOrPartition() : drain(build, memory);
+    if (parts == null) {
+      return;
+    }
     buildCols = new Column[buildTypes.size()];
     for (int c = 0; c < buildCols.length; c++) {
       List<Column> col = new ArrayList<>();
@@ -132,6 +162,123 @@ public abstract class JoinOperator extends BatchOperator {
     bytes += buildRows + indexBuildSide(buildCols);
     memory.reserveTotal(bytes);
     buildMatched = new boolean[buildRows];
+  }
+
+  /**
+   * Reads the build side while it fits under the task's spill threshold; once it does not, sends
+   * both inputs to disk by hash partition ({@link #partitionInputs}) and answers null.
+   */
+  private List<Column[]> drainOrPartition() {
+    List<Column[]> parts = new ArrayList<>();
+    long bytes = 0;
+    int rows = 0;
+    ColumnBatch batch;
+    while ((batch = build.next()) != null) {
+      Column[] cols = batch.columns();
+      parts.add(cols);
+      for (Column c : cols) {
+        bytes += c.bytes();
+      }
+      rows += batch.rows();
+      // The columns, their matched flags and the index about to be built on them.
+      if (!memory.tryReserveTotal(bytes + rows + indexBytes(rows))) {
+        partitionInputs(parts);
+        return null;
+      }
+    }
+    return parts;
+  }
+
+  /**
+   * Grace hash join: the build side (what was read of it, then the rest) and then the probe side
+   * go to disk by the hash of their keys in the key types both sides share, so that rows that can
+   * match land in the same partition; {@link #nextFromPartitions} then joins partition by partition.
+   */
+  private void partitionInputs(List<Column[]> readSoFar) {
+    buildSpill = new HashPartitionedSpill(memory, build.schema(), spillLevel);
+    for (Column[] cols : readSoFar) {
+      ColumnBatch b = new ColumnBatch(cols, cols[0].size());
+      buildSpill.add(b, RowHashes.of(buildKeyColumns(cols), b.rows(), new int[b.rows()]));
+    }
+    readSoFar.clear();
+    memory.reserveTotal(0);
+    ColumnBatch batch;
+    while ((batch = build.next()) != null) {
+      buildSpill.add(batch, RowHashes.of(buildKeyColumns(batch.columns()), batch.rows(), new int[batch.rows()]));
+    }
+    buildParts = new ArrayList<>(buildSpill.finish());
+    probeSpill = new HashPartitionedSpill(memory, probe.schema(), spillLevel);
+    while ((batch = probe.next()) != null) {
+      probeSpill.add(batch, RowHashes.of(probeKeyColumns(batch), batch.rows(), new int[batch.rows()]));
+    }
+    probeParts = new ArrayList<>(probeSpill.finish());
+  }
+
+  /**
+   * The joins of the partitions, one after another. Each pass builds on the smaller of its two
+   * files (every join type runs with either build side) and partitions again, by the next bits of
+   * the hash, when its build side still does not fit.
+   */
+  private ColumnBatch nextFromPartitions() {
+    while (true) {
+      if (partitionPass != null) {
+        ColumnBatch b = partitionPass.next();
+        if (b != null) {
+          return b;
+        }
+        partitionPass.close();
+        partitionPass = null;
+      }
+      if (nextPartition >= probeParts.size()) {
+        return null;
+      }
+      int p = nextPartition++;
+      SpillFile buildFile = buildParts.set(p, null);
+      SpillFile probeFile = probeParts.set(p, null);
+      if (buildFile == null && probeFile == null) {
+        continue;
+      }
+      SpillFile leftFile = buildLeft ? buildFile : probeFile;
+      SpillFile rightFile = buildLeft ? probeFile : buildFile;
+      long leftBytes = leftFile == null ? 0 : leftFile.bytes();
+      long rightBytes = rightFile == null ? 0 : rightFile.bytes();
+      boolean passBuildLeft = leftBytes < rightBytes || (leftBytes == rightBytes && buildLeft);
+      String suffix = "/p" + spillLevel + "." + p;
+      BatchOperator leftIn = buildLeft ? build : probe;
+      BatchOperator rightIn = buildLeft ? probe : build;
+      SpilledInput left = new SpilledInput(memory.child(suffix + ".left"), leftIn.schema(),
+          leftFile == null ? List.of() : List.of(leftFile));
+      SpilledInput right = new SpilledInput(memory.child(suffix + ".right"), rightIn.schema(),
+          rightFile == null ? List.of() : List.of(rightFile));
+      try {
+        partitionPass = partitionPass(memory.child(suffix), left, right, joinType,
+            buildLeft ? buildKeys : probeKeys, buildLeft ? probeKeys : buildKeys, passBuildLeft, spillLevel + 1);
+      } catch (RuntimeException e) {
+        left.close();
+        right.close();
+        throw e;
+      }
+    }
+  }
+
+  /** Whether this join can split its inputs by key hash and join them partition by partition. */
+  protected boolean partitionable() {
+    return false;
+  }
+
+  /** Heap bytes of the index {@link #indexBuildSide} builds over {@code rows} rows. */
+  protected long indexBytes(int rows) {
+    return 0;
+  }
+
+  /**
+   * A join of the same type, keys and residual over one spilled partition of each input.
+   *
+   * @param level the spill level of the new join
+   */
+  protected JoinOperator partitionPass(OperatorMemory memory, BatchOperator left, BatchOperator right,
+      JoinType joinType, int[] leftKeys, int[] rightKeys, boolean buildLeft, int level) {
+    throw new UnsupportedOperationException(name() + " does not partition its inputs");
   }
 
   /**
@@ -400,5 +547,18 @@ public abstract class JoinOperator extends BatchOperator {
   protected void releaseState() {
     pending.clear();
     buildCols = null;
+    buildMatched = null;
+    try {
+      if (partitionPass != null) {
+        partitionPass.close();
+        partitionPass = null;
+      }
+    } finally {
+      for (HashPartitionedSpill s : new HashPartitionedSpill[] {buildSpill, probeSpill}) {
+        if (s != null) {
+          s.delete();
+        }
+      }
+    }
   }
 }

@@ -82,6 +82,31 @@ public final class RowOrder {
     return 0;
   }
 
+  /**
+   * The order of row {@code a} of {@code left} and row {@code b} of {@code right} (columns of the
+   * same schema, e.g. the current batches of two sorted runs) by the sort keys: the comparison
+   * {@link #compare} makes within one set of columns, across two.
+   */
+  static int compareAcross(List<SortKey> sortKeys, Column[] left, int a, Column[] right, int b) {
+    for (SortKey key : sortKeys) {
+      Column l = left[key.getColumn()];
+      Column r = right[key.getColumn()];
+      boolean an = l.isNull(a);
+      boolean bn = r.isNull(b);
+      if (an || bn) {
+        if (an == bn) {
+          continue;
+        }
+        return an == key.getNullsFirst() ? -1 : 1;
+      }
+      int c = l.compareValues(a, r, b);
+      if (c != 0) {
+        return key.getDescending() ? -c : c;
+      }
+    }
+    return 0;
+  }
+
   /** Row indexes 0..n) in key order; rows that tie keep their input order. */
   public int[] sortedRows(int n) {
     int[] rows = new int[n];

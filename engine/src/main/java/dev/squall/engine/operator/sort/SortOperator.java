@@ -5,6 +5,7 @@ import dev.squall.engine.column.Column;
 import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.memory.OperatorMemory;
 import dev.squall.engine.operator.BatchOperator;
+import dev.squall.engine.spill.SpillFile;
 import dev.squall.engine.types.SqlType;
 import dev.squall.proto.v1.SortKey;
 import java.util.ArrayList;
@@ -12,11 +13,19 @@ import java.util.List;
 
 /**
  * ORDER BY (Sort), and ORDER BY ... LIMIT n OFFSET m (TopN) in bounded memory. Sort buffers its
- * whole input (reserved against the task budget), sorts row indexes, and emits the rows in order.
+ * input (reserved against the task budget), sorts row indexes, and emits the rows in order.
  * TopN keeps at most about 2 × (n + m) rows: whenever the buffer grows past that it is sorted and cut
  * back to the first n + m rows.
+ *
+ * <p>External merge sort: when the buffer would take the task past its spill threshold (see
+ * {@link OperatorMemory#tryReserveTotal}), it is sorted and written to a spill file as a sorted
+ * run, and the buffer starts again. At the end the runs (the last buffer among them) are merged
+ * {@link #maxFanIn} at a time by {@link SortedRunMerge}, in as many passes as needed, the last
+ * pass streaming the output.
  */
 public final class SortOperator extends BatchOperator {
+  private static final int MAX_FAN_IN = 64;
+
   private final BatchOperator input;
   private final List<SortKey> keys;
   private final long keep; // rows to keep (limit + offset) or -1 for all
@@ -24,6 +33,12 @@ public final class SortOperator extends BatchOperator {
   private Column[] sorted;
   private int sortedRows;
   private int emitted;
+  private final List<SpillFile> runs = new ArrayList<>();
+  private SortedRunMerge merge;
+  private long mergeSkip;
+  private long mergeLeft;
+  private boolean started;
+  private boolean finished;
 
   /** @param limit rows to return, -1 for all; offset rows to skip first */
   public SortOperator(OperatorMemory memory, BatchOperator input, List<SortKey> keys, long limit, long offset) {
@@ -41,10 +56,18 @@ public final class SortOperator extends BatchOperator {
 
   @Override
   protected ColumnBatch produce() {
-    if (sorted == null) {
+    if (finished) {
+      return null;
+    }
+    if (!started) {
+      started = true;
       sortInput();
     }
+    if (merge != null) {
+      return nextMerged();
+    }
     if (emitted >= sortedRows) {
+      releaseSorted();
       return null;
     }
     int n = Math.min(BATCH_ROWS, sortedRows - emitted);
@@ -63,6 +86,7 @@ public final class SortOperator extends BatchOperator {
   private void sortInput() {
     List<Column[]> buffer = new ArrayList<>();
     long buffered = 0;
+    long bufferedBytes = 0;
     long threshold = keep < 0 ? Long.MAX_VALUE : Math.max(2 * keep, BATCH_ROWS);
     ColumnBatch batch;
     while ((batch = input.next()) != null) {
@@ -72,14 +96,28 @@ public final class SortOperator extends BatchOperator {
       Column[] cols = batch.columns();
       buffer.add(cols);
       buffered += batch.rows();
-      memory.reserve(bytes(cols));
-      if (buffered > threshold) {
+      bufferedBytes += bytes(cols);
+      if (!memory.tryReserveTotal(bufferedBytes)) {
+        spillRun(buffer);
+        buffer.clear();
+        buffered = 0;
+        bufferedBytes = 0;
+        memory.reserveTotal(0);
+      } else if (buffered > threshold) {
         Column[] cut = sortAndCut(buffer, (int) Math.min(keep, Integer.MAX_VALUE));
         buffer.clear();
         buffer.add(cut);
         buffered = cut[0].size();
-        memory.reserveTotal(bytes(cut));
+        bufferedBytes = bytes(cut);
+        memory.reserveTotal(bufferedBytes);
       }
+    }
+    if (!runs.isEmpty()) {
+      spillRun(buffer);
+      buffer.clear();
+      memory.reserveTotal(0);
+      startMerge();
+      return;
     }
     long take = keep < 0 ? Long.MAX_VALUE : keep;
     Column[] all = sortAndCut(buffer, (int) Math.min(take, Integer.MAX_VALUE));
@@ -97,6 +135,88 @@ public final class SortOperator extends BatchOperator {
     }
     sorted = all;
     sortedRows = rows;
+  }
+
+  /** Sorts the buffer (cut to the rows TopN keeps) and writes it as one sorted run. */
+  private void spillRun(List<Column[]> buffer) {
+    if (buffer.isEmpty()) {
+      return;
+    }
+    Column[] run = sortAndCut(buffer, (int) Math.min(keep < 0 ? Long.MAX_VALUE : keep, Integer.MAX_VALUE));
+    int n = run[0].size();
+    SpillFile file = memory.spill().newFile(name());
+    runs.add(file);
+    file.write(new ColumnBatch(run, n), schema, memory.allocator());
+    file.finish();
+  }
+
+  /**
+   * Runs a merge may read at once: a quarter of the budget in run batches (spill files are read
+   * back in slices of at most {@link SpillFile#SLICE_BYTES}), 2 to 64 runs.
+   */
+  private int maxFanIn() {
+    long fit = memory.taskBudget() / 4 / SpillFile.SLICE_BYTES;
+    return (int) Math.max(2, Math.min(MAX_FAN_IN, fit));
+  }
+
+  /** Merges runs into fewer, longer runs until one pass can merge them all, then starts that pass. */
+  private void startMerge() {
+    int fanIn = maxFanIn();
+    List<SpillFile> pending = new ArrayList<>(runs);
+    runs.clear();
+    while (pending.size() > fanIn) {
+      List<SpillFile> next = new ArrayList<>();
+      for (int i = 0; i < pending.size(); i += fanIn) {
+        List<SpillFile> group = pending.subList(i, Math.min(pending.size(), i + fanIn));
+        if (group.size() == 1) {
+          next.add(group.get(0));
+          continue;
+        }
+        SpillFile merged = memory.spill().newFile(name());
+        next.add(merged);
+        try (SortedRunMerge m = new SortedRunMerge(memory, keys, types, new ArrayList<>(group))) {
+          ColumnBatch b;
+          while ((b = m.next(BATCH_ROWS)) != null) {
+            merged.write(b, schema, memory.allocator());
+          }
+        }
+        merged.finish();
+      }
+      pending = next;
+    }
+    runs.addAll(pending);
+    merge = new SortedRunMerge(memory, keys, types, pending);
+    mergeSkip = offset;
+    mergeLeft = keep < 0 ? Long.MAX_VALUE : keep - offset;
+  }
+
+  private ColumnBatch nextMerged() {
+    while (mergeSkip > 0) {
+      ColumnBatch skipped = merge.next((int) Math.min(BATCH_ROWS, mergeSkip));
+      if (skipped == null) {
+        mergeSkip = 0;
+        break;
+      }
+      mergeSkip -= skipped.rows();
+    }
+    if (mergeLeft <= 0) {
+      releaseSorted();
+      return null;
+    }
+    ColumnBatch b = merge.next((int) Math.min(BATCH_ROWS, mergeLeft));
+    if (b == null) {
+      releaseSorted();
+      return null;
+    }
+    mergeLeft -= b.rows();
+    return b;
+  }
+
+  /** Drops the sorted rows or the merge once emitted, so operators above get the memory back. */
+  private void releaseSorted() {
+    finished = true;
+    releaseState();
+    memory.reserveTotal(0);
   }
 
   private Column[] sortAndCut(List<Column[]> buffer, int limit) {
@@ -129,5 +249,16 @@ public final class SortOperator extends BatchOperator {
       b += c.bytes();
     }
     return b;
+  }
+
+  @Override
+  protected void releaseState() {
+    if (merge != null) {
+      merge.close();
+      merge = null;
+    }
+    runs.forEach(SpillFile::delete);
+    runs.clear();
+    sorted = null;
   }
 }

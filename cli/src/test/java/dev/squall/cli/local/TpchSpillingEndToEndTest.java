@@ -1,0 +1,66 @@
+package dev.squall.cli.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterAll;
+
+/**
+ * TPC-H at scale factor 0.1 through the local stack with a task memory budget of about 7 MB
+ * (a 12 MB task function) and few tasks per stage, so that joins, aggregations and sorts pass
+ * their budget and spill: every answer still equals DuckDB's, and the query summaries report the bytes
+ * spilled.
+ */
+class TpchSpillingEndToEndTest extends TpchEndToEndTest {
+  private final Map<Integer, Long> spilled = new TreeMap<>();
+
+  @Override
+  double scaleFactor() {
+    return 0.1;
+  }
+
+  @Override
+  long rowsPerFile() {
+    return 100_000;
+  }
+
+  @Override
+  UnaryOperator<LocalDeployment.Options> stackOptions() {
+    return o -> o.withTaskMemoryMb(12);
+  }
+
+  @Override
+  boolean scansSplitOverTasks() {
+    return false;
+  }
+
+  @Override
+  Map<String, String> properties() {
+    // Hash joins everywhere, and few tasks, so each holds much of its stage's state.
+    return Map.of("default_schema", "tpch", "broadcast_threshold_bytes", "1", "target_split_size_bytes", "1048576",
+        "target_bytes_per_task", "67108864");
+  }
+
+  @Override
+  void checkSummary(int n, JsonNode summary) {
+    long bytes = summary.get("bytesSpilled").asLong();
+    long byStage = 0;
+    for (JsonNode s : summary.get("stageSummaries")) {
+      byStage += s.get("bytesSpilled").asLong();
+    }
+    assertThat(byStage).as("Q%d bytes spilled by stage add up", n).isEqualTo(bytes);
+    synchronized (spilled) {
+      spilled.put(n, bytes);
+    }
+  }
+
+  @AfterAll
+  void queriesWithTheLargestStateSpilled() {
+    System.out.println("TPC-H SF 0.1, 12 MB task function: bytes spilled per query " + spilled);
+    assertThat(spilled.values().stream().filter(b -> b > 0).count()).as("queries that spilled: %s", spilled)
+        .isGreaterThanOrEqualTo(3);
+  }
+}

@@ -1,0 +1,206 @@
+package dev.squall.engine.spill;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.squall.engine.EngineException;
+import dev.squall.engine.FragmentExecutor;
+import dev.squall.engine.testing.DuckDbOracle;
+import dev.squall.engine.testing.Rel;
+import dev.squall.engine.testing.Rel.Agg;
+import dev.squall.engine.testing.Rel.AggMode;
+import dev.squall.engine.testing.Rel.Key;
+import dev.squall.engine.testing.Rows;
+import dev.squall.engine.testing.TestInputs;
+import dev.squall.engine.testing.TpchFixture;
+import dev.squall.proto.v1.ErrorCode;
+import dev.squall.proto.v1.JoinType;
+import dev.squall.proto.v1.Operator;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Sort, hash aggregation and hash join over inputs more than ten times the task's memory budget
+ * spill to disk and answer exactly as DuckDB does over the same Parquet files; they report the
+ * bytes they spilled, and no spill file outlives the task (also when it is cancelled midway or
+ * runs out of disk).
+ */
+class SpillingOperatorsTest {
+  private static final long BUDGET = 1536L << 10;
+  private static final long DISK = 1L << 30;
+
+  private final TpchFixture f = SpillTables.fixture();
+
+  @TempDir
+  Path spillDir;
+
+  private record Outcome(List<List<Object>> rows, long spilledBytes, long peakBytes) { }
+
+  private Rel facts(int input) {
+    return Rel.scan(f, "spill_facts", input, "id", "k", "g", "v", "s", "hot");
+  }
+
+  private Rel dims(int input) {
+    return Rel.scan(f, "spill_dims", input, "dk", "name", "w");
+  }
+
+  private Outcome run(Operator plan, long budget, long disk, BooleanSupplier cancelled) {
+    List<List<Object>> rows = new ArrayList<>();
+    long spilled;
+    long peak;
+    try (BufferAllocator allocator = new RootAllocator();
+        BufferAllocator collector = new RootAllocator();
+        TaskSpill spill = new TaskSpill(new SpillSettings(spillDir, disk))) {
+      try (FragmentExecutor.Execution run = FragmentExecutor.execute(plan, TestInputs.forPlan(plan, f), allocator,
+          budget, cancelled, spill)) {
+        // As the task function does: engine batches go to the output writer, which has its own memory.
+        while (run.hasNext()) {
+          try (VectorSchemaRoot b = run.nextBatch().toArrow(run.schema(), collector)) {
+            rows.addAll(Rows.rowsOf(b));
+          }
+        }
+        peak = run.peakMemoryBytes();
+      }
+      spilled = spill.bytesSpilled();
+      assertThat(spill.bytesOnDisk()).as("spill files left once the operators closed").isZero();
+    }
+    assertNoSpillFiles();
+    return new Outcome(rows, spilled, peak);
+  }
+
+  private void assertNoSpillFiles() {
+    try (Stream<Path> left = Files.walk(spillDir)) {
+      assertThat(left.filter(p -> !p.equals(spillDir)).toList()).isEmpty();
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /** Heap bytes of the relation's rows as the engine holds them: what a blocking operator would keep. */
+  private long inputBytes(Rel rel) {
+    long bytes = 0;
+    try (BufferAllocator allocator = new RootAllocator();
+        FragmentExecutor.Execution run = FragmentExecutor.execute(rel.op(), TestInputs.forPlan(rel.op(), f), allocator, 0)) {
+      while (run.hasNext()) {
+        bytes += run.nextBatch().bytes();
+      }
+    }
+    return bytes;
+  }
+
+  private void assertSpillsAndMatchesDuckDb(Rel rel, Rel input) throws Exception {
+    assertThat(inputBytes(input)).as("input bytes").isGreaterThanOrEqualTo(10 * BUDGET);
+    Outcome out = run(rel.op(), BUDGET, DISK, () -> false);
+    List<List<Object>> expected = Rows.duckdb(DuckDbOracle.connection(), rel.sql());
+    assertThat(Rows.difference(expected, out.rows(), rel.ordered())).as(rel.sql()).isNull();
+    assertThat(out.spilledBytes()).as("bytes spilled").isPositive();
+    assertThat(out.peakBytes()).as("peak memory").isLessThanOrEqualTo(BUDGET);
+  }
+
+  @Test
+  void sortOfTenTimesTheBudgetMergesSpilledRunsInDuckDbsOrder() throws Exception {
+    Rel input = facts(0);
+    Rel sorted = input.sort(List.of(Key.desc("g"), Key.asc("v"), Key.asc("id")));
+    assertSpillsAndMatchesDuckDb(sorted, input);
+  }
+
+  @Test
+  void topNWithAnOffsetPastTheBudgetSpillsAndCuts() throws Exception {
+    Rel input = facts(0);
+    assertSpillsAndMatchesDuckDb(input.topN(List.of(Key.asc("s"), Key.desc("id")), 150_000, 1_000), input);
+  }
+
+  @Test
+  void aggregationWithManyGroupsSpillsPartitionsAndEqualsDuckDb() throws Exception {
+    Rel input = facts(0);
+    Rel agg = input.aggregate(List.of("g"), List.of(Agg.countStar("n"), Agg.sum("v", "total"), Agg.min("s", "first_s"),
+        Agg.max("id", "last_id"), Agg.avg("v", "mean")), AggMode.SINGLE);
+    assertSpillsAndMatchesDuckDb(agg, input);
+  }
+
+  @Test
+  void partialAndFinalAggregationsSpillAlike() throws Exception {
+    Rel input = facts(0);
+    Rel agg = input.aggregate(List.of("g", "hot"), List.of(Agg.count("k", "n"), Agg.avg("v", "mean")), AggMode.SPLIT);
+    assertSpillsAndMatchesDuckDb(agg, input);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = JoinType.class, names = {"INNER", "LEFT", "RIGHT", "FULL", "SEMI", "ANTI"})
+  void joinWithABuildSideTenTimesTheBudgetRunsAsAGraceHashJoin(JoinType type) throws Exception {
+    Rel build = facts(1);
+    Rel join = dims(0).join(build, type, List.of("dk"), List.of("k"), null, false);
+    assertSpillsAndMatchesDuckDb(join, build);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = JoinType.class, names = {"INNER", "FULL", "ANTI"})
+  void joinBuildingOnTheLeftWithAResidualSpills(JoinType type) throws Exception {
+    Rel build = facts(0);
+    Rel join = build.join(dims(1), type, List.of("k"), List.of("dk"), r -> r.col("id").gt(r.col("dk")), true);
+    assertSpillsAndMatchesDuckDb(join, build);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = JoinType.class, names = {"INNER", "LEFT", "SEMI"})
+  void skewedJoinWhoseHotKeyAloneOutgrowsTheBudgetBuildsOnTheSmallerSide(JoinType type) throws Exception {
+    // 40% of the build side's rows share one key: no split of the hash separates them, so that
+    // partition is joined with the other side's (small) partition as its build side.
+    Rel build = facts(1);
+    Rel join = dims(0).join(build, type, List.of("dk"), List.of("hot"), null, false);
+    assertSpillsAndMatchesDuckDb(join, build);
+  }
+
+  @Test
+  void cancelledMidwayLeavesNoSpillFile() {
+    Rel input = facts(0);
+    Operator plan = input.sort(List.of(Key.asc("s"))).op();
+    TaskSpill[] seen = new TaskSpill[1];
+    assertThatThrownBy(() -> {
+      try (BufferAllocator allocator = new RootAllocator();
+          TaskSpill spill = new TaskSpill(new SpillSettings(spillDir, DISK))) {
+        seen[0] = spill;
+        // Cancelled once the sort has runs on disk, while it still reads its input.
+        try (FragmentExecutor.Execution run = FragmentExecutor.execute(plan, TestInputs.forPlan(plan, f), allocator,
+            BUDGET, () -> spill.bytesOnDisk() > 0, spill)) {
+          while (run.hasNext()) {
+            run.nextBatch();
+          }
+        }
+      }
+    }).isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CANCELLED));
+    assertThat(seen[0].bytesSpilled()).isPositive();
+    assertNoSpillFiles();
+  }
+
+  @Test
+  void memoryAndDiskBothExhaustedFailsNamingTheOperatorAndTheSettings() {
+    Operator plan = facts(0).aggregate(List.of("g"), List.of(Agg.countStar("n")), AggMode.SINGLE).op();
+    assertThatThrownBy(() -> run(plan, BUDGET, 256 * 1024, () -> false))
+        .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INSUFFICIENT_RESOURCES))
+        .hasMessageContaining("HashAggregate#")
+        .hasMessageContaining("SQUALL_SPILL_DISK_MB")
+        .hasMessageContaining("--task-memory-mb");
+    assertNoSpillFiles();
+  }
+
+  @Test
+  void withoutASpillDirectoryAnOperatorOverTheBudgetStillFails() {
+    Operator plan = facts(0).sort(List.of(Key.asc("s"))).op();
+    assertThatThrownBy(() -> run(plan, BUDGET, 0, () -> false))
+        .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INSUFFICIENT_RESOURCES))
+        .hasMessageStartingWith("task memory exceeded: operator Sort#");
+  }
+}
