@@ -95,7 +95,7 @@ public final class ScanTranslator {
     List<RelDataTypeField> scanFields = new ArrayList<>();
     for (int column : used) {
       newIndex[column] = fieldIds.size();
-      fieldIds.add(columns.get(column).fieldId());
+      fieldIds.add(table.fieldId(column));
       scanFields.add(scan.getRowType().getFieldList().get(column));
     }
     String tableName = table.identifier().toString();
