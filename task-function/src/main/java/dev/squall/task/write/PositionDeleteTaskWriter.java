@@ -178,7 +178,9 @@ public final class PositionDeleteTaskWriter {
     for (Map.Entry<String, PositionDeleteIndex> e : positions.entrySet()) {
       DataFile data = dataFiles.get(e.getKey());
       PartitionSpec spec = specs.get(data.specId());
-      String location = locations.newDataLocation(spec, data.partition(), names.fileName(seq++));
+      String name = names.fileName(seq++);
+      String location = spec.isUnpartitioned() ? locations.newDataLocation(name)
+          : locations.newDataLocation(spec, data.partition(), name);
       created.add(location);
       PositionDeleteWriter<Object> writer = Parquet.writeDeletes(io.newOutputFile(location))
           .createWriterFunc(GenericParquetWriter::create)
