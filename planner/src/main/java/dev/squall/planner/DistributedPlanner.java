@@ -32,6 +32,7 @@ import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlUpdate;
 import org.apache.iceberg.catalog.Catalog;
 
 /**
@@ -131,9 +132,11 @@ public final class DistributedPlanner {
         MetadataRelation relation = new MetadataAnswers(frontEnd, settings.defaultSchema()).answer(metadata.get());
         logical = relation.toValues(frontEnd.cluster());
         names = logical.getRowType().getFieldNames();
-      } else if (ctas.isPresent() || parsed instanceof SqlInsert || parsed instanceof SqlDelete) {
+      } else if (ctas.isPresent() || parsed instanceof SqlInsert || parsed instanceof SqlDelete
+          || parsed instanceof SqlUpdate) {
         WritePlanner.PlannedWrite planned = ctas.isPresent() ? writes.createTableAs(ctas.get())
             : parsed instanceof SqlDelete delete ? new RowDeletePlanner(frontEnd).delete(delete)
+            : parsed instanceof SqlUpdate update ? new RowDeletePlanner(frontEnd).update(update)
             : writes.insert((SqlInsert) parsed);
         logical = planned.plan();
         names = planned.columnNames();

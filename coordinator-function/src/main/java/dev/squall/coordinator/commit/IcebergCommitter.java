@@ -89,6 +89,7 @@ public final class IcebergCommitter {
    * What a row-level DELETE commits in one {@link RowDelta}.
    *
    * @param deletes the delete files the winning writer attempts wrote
+   * @param added an UPDATE's data files holding the updated rows (empty for DELETE)
    * @param removed data files removed whole (all their rows match)
    * @param replaced format v3: earlier deletion vectors of data files that got a new one (which
    *     holds their positions too)
@@ -96,7 +97,7 @@ public final class IcebergCommitter {
    *     matching it conflicts
    * @param rows rows deleted, the statement's answer
    */
-  public record RowDeltaFiles(List<DeleteFile> deletes, List<DataFile> removed, List<DeleteFile> replaced,
+  public record RowDeltaFiles(List<DeleteFile> deletes, List<DataFile> added, List<DataFile> removed, List<DeleteFile> replaced,
       Expression conflictFilter, long rows) {}
 
   /**
@@ -126,6 +127,7 @@ public final class IcebergCommitter {
     try {
       delta = table.newRowDelta();
       files.deletes().forEach(delta::addDeletes);
+      files.added().forEach(delta::addRows);
       files.removed().forEach(delta::removeRows);
       files.replaced().forEach(delta::removeDeletes);
       target.baseSnapshotId().ifPresent(delta::validateFromSnapshot);
@@ -148,7 +150,7 @@ public final class IcebergCommitter {
     try {
       delta.commit();
     } catch (ValidationException e) {
-      throw WriteCommitException.targetConflict("DELETE FROM " + target.table() + " conflicts with a change another"
+      throw WriteCommitException.targetConflict(target.describe() + " conflicts with a change another"
           + " writer committed while it ran (" + e.getMessage() + "); nothing was committed, run the statement again", e);
     } catch (RuntimeException e) {
       CommitOutcome landed = recheck(target.table(), jobId, List.of(), e);

@@ -79,8 +79,9 @@ public final class WriteFinalizer {
   }
 
   /**
-   * A DELETE's commit: the winners' delete files, the data files removed whole and, for format
-   * v3, the earlier deletion vectors the new ones replace, in one row delta.
+   * A DELETE's or UPDATE's commit: the winners' delete files (and an UPDATE's new data files),
+   * the data files removed whole and, for format v3, the earlier deletion vectors the new ones
+   * replace, in one row delta.
    */
   private Committed commitRowDelete(String jobId, WriteTarget target, TaskResult[] rootWinners) {
     RowDeleteRecord record = target.rowDelete();
@@ -88,14 +89,17 @@ public final class WriteFinalizer {
     record.getDeleteFiles().getPartitionSpecsJsonMap()
         .forEach((id, json) -> specs.put(id, PartitionSpecParser.fromJson(target.schema(), json)));
     List<DeleteFile> deletes = new ArrayList<>();
+    List<DataFile> added = new ArrayList<>();
     long rows = 0;
     for (TaskResult winner : rootWinners) {
       rows += winner.getMetrics().getRowsWritten();
       for (String message : winner.getCommitMessagesList()) {
-        if (!(parse(message, specs) instanceof DeleteFile delete)) {
-          throw new WriteCommitException("a delete task's commit message is not a delete file", false, null);
+        ContentFile<?> file = parse(message, specs);
+        if (file instanceof DeleteFile delete) {
+          deletes.add(delete);
+        } else {
+          added.add((DataFile) file);
         }
-        deletes.add(delete);
       }
     }
     List<DataFile> removed = new ArrayList<>();
@@ -118,9 +122,10 @@ public final class WriteFinalizer {
     }
     Expression filter = ExpressionParser.fromJson(record.getConflictFilterJson(), target.schema());
     CommitOutcome outcome = committer.commitRowDelta(target, jobId,
-        new IcebergCommitter.RowDeltaFiles(deletes, removed, replaced, filter, rows));
+        new IcebergCommitter.RowDeltaFiles(deletes, added, removed, replaced, filter, rows));
     Set<String> committed = new HashSet<>();
     deletes.forEach(f -> committed.add(f.location()));
+    added.forEach(f -> committed.add(f.location()));
     return new Committed(outcome, committed);
   }
 

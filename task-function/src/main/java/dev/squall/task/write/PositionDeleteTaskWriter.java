@@ -79,7 +79,14 @@ public final class PositionDeleteTaskWriter {
   private final TreeMap<String, PositionDeleteIndex> positions = new TreeMap<>();
   private final List<String> created = new ArrayList<>();
   private long rows;
-  private int seq;
+  /**
+   * Sequence number of the next delete file. It starts at {@value #FIRST_SEQ} so that an
+   * UPDATE's data files, numbered from 0 under the same attempt prefix, never share a name with
+   * a delete file.
+   */
+  private int seq = FIRST_SEQ;
+
+  private static final int FIRST_SEQ = 100_000;
 
   /**
    * @throws EngineException INTERNAL_ERROR when the spec's schema, specs or files do not parse

@@ -40,7 +40,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * DELETE through the whole local stack on TPC-H orders (SF 0.01) copied into Iceberg tables of
+ * DELETE and UPDATE through the whole local stack on TPC-H orders (SF 0.01) copied into Iceberg tables of
  * format v2 (position delete files) and v3 (deletion vectors), unpartitioned and partitioned.
  * After every statement the table equals a DuckDB table that went through the same statements,
  * both as Squall reads it and as Iceberg's own reader ({@link IcebergGenerics}) does; the answer's
@@ -48,7 +48,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * new snapshot or none and no file of the job outside the table.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class RowDeletesTest {
+class RowLevelWritesTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String ARROW = "application/vnd.apache.arrow.stream";
   private static final String JSON_TYPE = "application/json";
@@ -272,6 +272,29 @@ class RowDeletesTest {
     deleteSeries("d_v2p");
     createOrders("d_v3", 3, "");
     deleteSeries("d_v3");
+  }
+
+  /** Runs an UPDATE on both, checks the answer and the table's rows (Squall's and Iceberg's reader). */
+  private void updateOnBoth(String name, String rest) throws Exception {
+    JsonNode answer = run("update tpch." + name + " " + rest);
+    long expected = duckUpdate("update " + name + " " + rest.replace("tpch.", ""));
+    assertThat(rows(answer)).as(rest).isEqualTo(expected);
+    assertSameRows(name);
+  }
+
+  @Test
+  void updatesOnAPartitionedV2TableAndAnUnpartitionedV3TableEqualDuckDb() throws Exception {
+    for (String[] table : new String[][] {{"u_v2p", "2", "'o_orderstatus'"}, {"u_v3", "3", ""}}) {
+      String name = table[0];
+      createOrders(name, Integer.parseInt(table[1]), table[2]);
+      // Moves rows to another partition of the partitioned table.
+      updateOnBoth(name, "set o_totalprice = o_totalprice + 1, o_orderstatus = 'X' where o_orderkey % 11 = 0");
+      // The same rows again: their new data files get deletes of their own.
+      updateOnBoth(name, "as o set o_custkey = o.o_custkey + 100000 where o.o_orderstatus = 'X' and o_orderkey % 2 = 0");
+      updateOnBoth(name, "set o_orderdate = date '2000-01-01' where o_custkey in (select c_custkey from tpch.customer"
+          + " where c_nationkey = 7)");
+      deleteOnBoth(name, "where o_orderstatus = 'X' and o_orderkey % 3 = 0");
+    }
   }
 
   @Test
