@@ -267,11 +267,9 @@ class RowLevelWritesTest {
   }
 
   @Test
-  void deletesOnAPartitionedV2TableAndAnUnpartitionedV3TableEqualDuckDb() throws Exception {
+  void deletesOnAPartitionedV2TableEqualDuckDb() throws Exception {
     createOrders("d_v2p", 2, "'o_orderstatus'");
     deleteSeries("d_v2p");
-    createOrders("d_v3", 3, "");
-    deleteSeries("d_v3");
   }
 
   /** Runs an UPDATE on both, checks the answer and the table's rows (Squall's and Iceberg's reader). */

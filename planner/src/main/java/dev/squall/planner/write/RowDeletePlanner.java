@@ -34,6 +34,7 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpecParser;
@@ -246,6 +247,12 @@ public final class RowDeletePlanner {
           }
           tasks.addDataFilesJson(json);
           for (DeleteFile d : task.deletes()) {
+            if (formatVersion >= 3 && d.content() == FileContent.POSITION_DELETES && d.format() != FileFormat.PUFFIN) {
+              // A v3 reader takes a file's deletion vector instead of its older position deletes.
+              throw PlanningException.unpositioned(Code.UNSUPPORTED, "Unsupported SQL: data file of "
+                  + resolved.identifier() + " has position delete files from format version 2; rewrite the"
+                  + " table's data files before deleting or updating rows in format version 3");
+            }
             if (d.format() == FileFormat.PUFFIN) {
               tasks.addDeletionVectorsJson(org.apache.iceberg.ContentFileParser.toJson(d, table.specs().get(d.specId())));
             }
