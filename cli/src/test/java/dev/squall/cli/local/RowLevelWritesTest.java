@@ -11,6 +11,7 @@ import dev.squall.local.lambda.LambdaHandler;
 import dev.squall.proto.TaskPayloads;
 import dev.squall.proto.v1.TaskSpec;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -96,7 +97,7 @@ class RowLevelWritesTest {
         try {
           HttpResponse<byte[]> other = stack.post("insert into tpch.d_conflict select " + COLUMNS
               + " from tpch.orders where o_orderkey < 100", Map.of(), JSON_TYPE);
-          assertThat(other.statusCode()).as(new String(other.body())).isEqualTo(200);
+          assertThat(other.statusCode()).as(new String(other.body(), StandardCharsets.UTF_8)).isEqualTo(200);
         } catch (Exception e) {
           throw new IllegalStateException(e);
         }
@@ -131,7 +132,7 @@ class RowLevelWritesTest {
 
   private JsonNode run(String sql) throws Exception {
     HttpResponse<byte[]> r = stack.post(sql, SMALL_TASKS, JSON_TYPE);
-    assertThat(r.statusCode()).as(sql + " → " + new String(r.body())).isEqualTo(200);
+    assertThat(r.statusCode()).as(sql + " → " + new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(200);
     return JSON.readTree(r.body());
   }
 
@@ -141,7 +142,7 @@ class RowLevelWritesTest {
 
   private List<List<Object>> squallRows(String sql) throws Exception {
     HttpResponse<byte[]> r = stack.post(sql, Map.of(), ARROW);
-    assertThat(r.statusCode()).as(new String(r.body())).isEqualTo(200);
+    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(200);
     return ResultRows.fromArrow(r.body());
   }
 
@@ -354,7 +355,7 @@ class RowLevelWritesTest {
       coordinatorFault = "";
     }
     assertThat(coordinatorFaultDone.get()).isTrue();
-    assertThat(r.statusCode()).as(new String(r.body())).isEqualTo(400);
+    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(400);
     JsonNode body = JSON.readTree(r.body());
     assertThat(body.at("/error/code").asText()).isEqualTo("USER_ERROR");
     assertThat(body.at("/error/message").asText()).contains("conflicts with a change another writer committed");

@@ -18,7 +18,6 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.iceberg.SchemaParser;
-import org.apache.iceberg.types.Types;
 
 /**
  * Projection and filter push-down into a scan: turns {@code [Project] [Filter] TableScan} into a
@@ -69,7 +68,6 @@ public final class ScanTranslator {
       throw PlanningException.unpositioned(PlanningException.Code.UNSUPPORTED,
           "Unsupported SQL: table " + scan.getTable().getQualifiedName() + " is not an Iceberg table");
     }
-    List<Types.NestedField> columns = table.schema().columns();
 
     ImmutableBitSet used;
     if (project == null && outputUnused) {
