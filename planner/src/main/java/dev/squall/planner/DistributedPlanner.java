@@ -17,6 +17,8 @@ import dev.squall.planner.sql.TimeTravelClauses;
 import dev.squall.planner.sql.TrinoLexicon;
 import dev.squall.planner.stage.StageGraphTranslator;
 import dev.squall.planner.translate.TypeTranslator;
+import dev.squall.planner.write.RowDeletePlanner;
+import dev.squall.planner.write.RowDeleteScans;
 import dev.squall.planner.write.WritePlanner;
 import dev.squall.planner.write.WriteTarget;
 import dev.squall.proto.v1.DdlRecord;
@@ -27,8 +29,10 @@ import java.util.Optional;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlUpdate;
 import org.apache.iceberg.catalog.Catalog;
 
 /**
@@ -104,7 +108,10 @@ public final class DistributedPlanner {
     try {
       TimeTravelClauses timeTravel = TimeTravelClauses.rewrite(statement.query());
       statement = new ExplainStatement(statement.format(), timeTravel.sql());
-      SqlFrontEnd frontEnd = new SqlFrontEnd(catalog, settings, new DerivedTableNames(timeTravel));
+      DerivedTableNames derived = new DerivedTableNames(timeTravel);
+      SqlFrontEnd frontEnd = new SqlFrontEnd(catalog, settings, (base, mark, suffix) ->
+          mark == '$' && suffix.equals(RowDeletePlanner.ROW_POSITIONS_SUFFIX)
+              ? base.withRowPositions() : derived.derive(base, mark, suffix));
       WritePlanner writes = new WritePlanner(catalog, frontEnd, settings);
       Optional<DdlStatement> ddl = DdlStatement.parse(statement.query());
       if (ddl.isPresent()) {
@@ -125,9 +132,12 @@ public final class DistributedPlanner {
         MetadataRelation relation = new MetadataAnswers(frontEnd, settings.defaultSchema()).answer(metadata.get());
         logical = relation.toValues(frontEnd.cluster());
         names = logical.getRowType().getFieldNames();
-      } else if (ctas.isPresent() || parsed instanceof SqlInsert) {
-        WritePlanner.PlannedWrite planned = ctas.isPresent()
-            ? writes.createTableAs(ctas.get()) : writes.insert((SqlInsert) parsed);
+      } else if (ctas.isPresent() || parsed instanceof SqlInsert || parsed instanceof SqlDelete
+          || parsed instanceof SqlUpdate) {
+        WritePlanner.PlannedWrite planned = ctas.isPresent() ? writes.createTableAs(ctas.get())
+            : parsed instanceof SqlDelete delete ? new RowDeletePlanner(frontEnd).delete(delete)
+            : parsed instanceof SqlUpdate update ? new RowDeletePlanner(frontEnd).update(update)
+            : writes.insert((SqlInsert) parsed);
         logical = planned.plan();
         names = planned.columnNames();
         write = Optional.of(planned.target());
@@ -140,7 +150,14 @@ public final class DistributedPlanner {
       logical = CurrentTimeLiterals.apply(logical, queryStart);
       RelNode optimized = new LogicalOptimizer().optimize(logical, frontEnd.relBuilder());
       PlanningInterrupts.check();
-      StageGraph graph = new StageGraphTranslator(settings).translate(optimized, names);
+      StageGraph graph;
+      if (write.isPresent() && write.get().isRowDelete()) {
+        // One writer task holds every position of a data file: a deletion vector covers a whole file.
+        graph = new StageGraphTranslator(settings).translateClustered(optimized, names, List.of(0));
+        graph = RowDeleteScans.skip(graph, RowDeletePlanner.removedPaths(write.get().rowDelete()));
+      } else {
+        graph = new StageGraphTranslator(settings).translate(optimized, names);
+      }
       String header = write.map(w -> w.describe()).orElse(null);
       String explain = statement.format() == ExplainStatement.Format.JSON
           ? ExplainRenderer.json(graph, header) : ExplainRenderer.text(graph, header);

@@ -24,6 +24,7 @@ import dev.squall.shuffle.ShuffleReaderOptions;
 import dev.squall.shuffle.ShuffleWriter;
 import dev.squall.shuffle.ShuffleWriterOptions;
 import dev.squall.task.write.DataFileOutputSink;
+import dev.squall.task.write.DeleteFileOutputSink;
 import java.util.function.BooleanSupplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.iceberg.io.FileIO;
@@ -152,6 +153,9 @@ public final class TaskRunner {
   private OutputSink openSink(TaskSpec spec, BufferAllocator allocator, BooleanSupplier cancelled) {
     if (spec.getOutput().hasDataFiles()) {
       return DataFileOutputSink.open(spec, fileIO, cancelled);
+    }
+    if (spec.getOutput().hasDeleteFiles()) {
+      return DeleteFileOutputSink.open(spec, fileIO, cancelled);
     }
     return new ShuffleOutputSink(ShuffleWriter.open(s3, allocator, shuffleOutputOf(spec),
         new MapTaskAttempt(spec.getStageId(), spec.getPartition(), spec.getAttempt()),

@@ -10,6 +10,8 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
@@ -20,6 +22,7 @@ import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.SupportsBulkOperations;
 import org.slf4j.Logger;
@@ -79,6 +82,85 @@ public final class IcebergCommitter {
     return target.createsTable() ? createTable(target, jobId, files) : append(target, jobId, files);
   }
 
+  /** Snapshot summary property of a row-level delete's snapshot: the rows it deleted. */
+  public static final String ROWS_PROPERTY = "squall.rows";
+
+  /**
+   * What a row-level DELETE commits in one {@link RowDelta}.
+   *
+   * @param deletes the delete files the winning writer attempts wrote
+   * @param added an UPDATE's data files holding the updated rows (empty for DELETE)
+   * @param removed data files removed whole (all their rows match)
+   * @param replaced format v3: earlier deletion vectors of data files that got a new one (which
+   *     holds their positions too)
+   * @param conflictFilter rows the delete reads; a concurrent commit that adds or deletes rows
+   *     matching it conflicts
+   * @param rows rows deleted, the statement's answer
+   */
+  public record RowDeltaFiles(List<DeleteFile> deletes, List<DataFile> added, List<DataFile> removed, List<DeleteFile> replaced,
+      Expression conflictFilter, long rows) {}
+
+  /**
+   * Commits a row-level delete once: one {@code RowDelta} adding the delete files, removing whole
+   * data files and replaced deletion vectors, validated against every commit since the snapshot
+   * the job read ({@code validateFromSnapshot}, the conflict filter, no conflicting data or delete
+   * files, the removed and referenced data files still there). A conflicting concurrent commit
+   * fails the commit as a {@link WriteCommitException#targetConflict}: nothing was committed and
+   * the job's files may be deleted. Idempotent by job id as {@link #commit}.
+   *
+   * @throws WriteCommitException as {@link #commit}
+   */
+  public CommitOutcome commitRowDelta(WriteTarget target, String jobId, RowDeltaFiles files) {
+    Table table;
+    try {
+      table = catalog.loadTable(target.table());
+    } catch (NoSuchTableException e) {
+      throw WriteCommitException.targetConflict("table " + target.table() + " no longer exists; nothing was committed",
+          e);
+    }
+    Optional<Snapshot> earlier = jobSnapshot(table, jobId);
+    if (earlier.isPresent()) {
+      String rows = earlier.get().summary().get(ROWS_PROPERTY);
+      return new CommitOutcome(earlier.get().snapshotId(), rows == null ? files.rows() : Long.parseLong(rows), true);
+    }
+    RowDelta delta;
+    try {
+      delta = table.newRowDelta();
+      files.deletes().forEach(delta::addDeletes);
+      files.added().forEach(delta::addRows);
+      files.removed().forEach(delta::removeRows);
+      files.replaced().forEach(delta::removeDeletes);
+      target.baseSnapshotId().ifPresent(delta::validateFromSnapshot);
+      Set<String> referenced = new HashSet<>();
+      files.deletes().forEach(d -> {
+        if (d.referencedDataFile() != null) {
+          referenced.add(d.referencedDataFile());
+        }
+      });
+      delta.conflictDetectionFilter(files.conflictFilter())
+          .validateDeletedFiles()
+          .validateNoConflictingDataFiles()
+          .validateNoConflictingDeleteFiles()
+          .validateDataFilesExist(referenced)
+          .set(JOB_ID_PROPERTY, jobId)
+          .set(ROWS_PROPERTY, Long.toString(files.rows()));
+    } catch (RuntimeException e) {
+      throw refusedBeforeCommit(target.table(), jobId, e);
+    }
+    try {
+      delta.commit();
+    } catch (ValidationException e) {
+      throw WriteCommitException.targetConflict(target.describe() + " conflicts with a change another"
+          + " writer committed while it ran (" + e.getMessage() + "); nothing was committed, run the statement again", e);
+    } catch (RuntimeException e) {
+      CommitOutcome landed = recheck(target.table(), jobId, List.of(), e);
+      return new CommitOutcome(landed.snapshotId(), files.rows(), false);
+    }
+    Snapshot committed = jobSnapshot(table, jobId).orElseThrow(() -> new IllegalStateException(
+        "Committed job " + jobId + " to " + target.table() + " but its snapshot is not in the table"));
+    return new CommitOutcome(committed.snapshotId(), files.rows(), false);
+  }
+
   /**
    * The snapshot of {@code table} that a run of {@code jobId} committed, if any (searched among
    * the table's snapshots, newest first; an expired snapshot is not found).
@@ -119,8 +201,10 @@ public final class IcebergCommitter {
     if (catalog.tableExists(target.table())) {
       Table table = catalog.loadTable(target.table());
       io = table.io();
-      jobSnapshot(table, jobId).ifPresent(s -> s.addedDataFiles(table.io())
-          .forEach(f -> protectedPaths.add(f.location())));
+      jobSnapshot(table, jobId).ifPresent(s -> {
+        s.addedDataFiles(table.io()).forEach(f -> protectedPaths.add(f.location()));
+        s.addedDeleteFiles(table.io()).forEach(f -> protectedPaths.add(f.location()));
+      });
     } else {
       io = uncreatedTableIo(target);
     }

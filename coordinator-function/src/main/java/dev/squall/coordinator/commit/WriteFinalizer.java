@@ -1,16 +1,24 @@
 package dev.squall.coordinator.commit;
 
 import dev.squall.planner.write.WriteTarget;
+import dev.squall.proto.v1.RowDeleteRecord;
 import dev.squall.proto.v1.TaskResult;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.ContentFileParser;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.ExpressionParser;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsPrefixOperations;
@@ -55,6 +63,9 @@ public final class WriteFinalizer {
    * @throws WriteCommitException when the commit failed or its outcome is unknown
    */
   public Committed commit(String jobId, WriteTarget target, TaskResult[] rootWinners) {
+    if (target.isRowDelete()) {
+      return commitRowDelete(jobId, target, rootWinners);
+    }
     List<DataFile> files = new ArrayList<>();
     for (TaskResult winner : rootWinners) {
       for (String message : winner.getCommitMessagesList()) {
@@ -65,6 +76,61 @@ public final class WriteFinalizer {
     Set<String> committed = new HashSet<>();
     files.forEach(f -> committed.add(f.location()));
     return new Committed(outcome, committed);
+  }
+
+  /**
+   * A DELETE's or UPDATE's commit: the winners' delete files (and an UPDATE's new data files),
+   * the data files removed whole and, for format v3, the earlier deletion vectors the new ones
+   * replace, in one row delta.
+   */
+  private Committed commitRowDelete(String jobId, WriteTarget target, TaskResult[] rootWinners) {
+    RowDeleteRecord record = target.rowDelete();
+    Map<Integer, PartitionSpec> specs = new HashMap<>();
+    record.getDeleteFiles().getPartitionSpecsJsonMap()
+        .forEach((id, json) -> specs.put(id, PartitionSpecParser.fromJson(target.schema(), json)));
+    List<DeleteFile> deletes = new ArrayList<>();
+    List<DataFile> added = new ArrayList<>();
+    long rows = 0;
+    for (TaskResult winner : rootWinners) {
+      rows += winner.getMetrics().getRowsWritten();
+      for (String message : winner.getCommitMessagesList()) {
+        ContentFile<?> file = parse(message, specs);
+        if (file instanceof DeleteFile delete) {
+          deletes.add(delete);
+        } else {
+          added.add((DataFile) file);
+        }
+      }
+    }
+    List<DataFile> removed = new ArrayList<>();
+    for (String json : record.getRemovedDataFilesJsonList()) {
+      DataFile file = (DataFile) parse(json, specs);
+      removed.add(file);
+      rows += file.recordCount();
+    }
+    Map<String, DeleteFile> vectors = new HashMap<>();
+    for (String json : record.getDeleteFiles().getDeletionVectorsJsonList()) {
+      DeleteFile dv = (DeleteFile) parse(json, specs);
+      vectors.put(dv.referencedDataFile(), dv);
+    }
+    List<DeleteFile> replaced = new ArrayList<>();
+    for (DeleteFile d : deletes) {
+      DeleteFile earlier = d.referencedDataFile() == null ? null : vectors.get(d.referencedDataFile());
+      if (earlier != null) {
+        replaced.add(earlier);
+      }
+    }
+    Expression filter = ExpressionParser.fromJson(record.getConflictFilterJson(), target.schema());
+    CommitOutcome outcome = committer.commitRowDelta(target, jobId,
+        new IcebergCommitter.RowDeltaFiles(deletes, added, removed, replaced, filter, rows));
+    Set<String> committed = new HashSet<>();
+    deletes.forEach(f -> committed.add(f.location()));
+    added.forEach(f -> committed.add(f.location()));
+    return new Committed(outcome, committed);
+  }
+
+  private static ContentFile<?> parse(String json, Map<Integer, PartitionSpec> specs) {
+    return JsonUtil.parse(json, node -> ContentFileParser.fromJson(node, specs));
   }
 
   /**

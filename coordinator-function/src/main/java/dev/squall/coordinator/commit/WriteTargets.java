@@ -28,6 +28,9 @@ public final class WriteTargets {
         .setDataFiles(target.toDataFileWrite())
         .putAllTableProperties(target.properties());
     target.baseSnapshotId().ifPresent(b::setBaseSnapshotId);
+    if (target.rowDelete() != null) {
+      b.setRowDelete(target.rowDelete());
+    }
     return b.build();
   }
 
@@ -38,6 +41,7 @@ public final class WriteTargets {
     return new WriteTarget(
         TableIdentifier.of(Namespace.of(r.getNamespaceList().toArray(String[]::new)), r.getTable()),
         r.getCreate(), schema, spec, files.getTableLocation(), r.getTablePropertiesMap(),
-        r.hasBaseSnapshotId() ? OptionalLong.of(r.getBaseSnapshotId()) : OptionalLong.empty());
+        r.hasBaseSnapshotId() ? OptionalLong.of(r.getBaseSnapshotId()) : OptionalLong.empty(),
+        r.hasRowDelete() ? r.getRowDelete() : null);
   }
 }

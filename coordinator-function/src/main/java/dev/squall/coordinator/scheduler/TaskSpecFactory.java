@@ -70,7 +70,9 @@ public final class TaskSpecFactory {
     spec.addAllInputs(inputs);
 
     Edge out = topology.outputOf(stage.getStageId());
-    if (out == null && plan.write() != null) {
+    if (out == null && plan.write() != null && plan.write().hasRowDelete()) {
+      spec.setOutput(TaskOutput.newBuilder().setDeleteFiles(plan.write().getRowDelete().getDeleteFiles()));
+    } else if (out == null && plan.write() != null) {
       spec.setOutput(TaskOutput.newBuilder().setDataFiles(plan.write().getDataFiles()));
     } else if (out == null) {
       spec.setOutput(TaskOutput.newBuilder().setResult(ResultOutput.newBuilder()

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Set;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.ScanTaskParser;
 import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.expressions.Expression;
@@ -50,7 +51,7 @@ public final class ScanOperator extends BatchOperator {
     this.splits = splits;
     org.apache.iceberg.Schema tableSchema = SchemaParser.fromJson(scan.getIcebergSchemaJson());
     Set<Integer> ids = new HashSet<>(scan.getProjectedFieldIdsList());
-    this.projected = TypeUtil.select(tableSchema, ids);
+    this.projected = withMetadataColumns(TypeUtil.select(tableSchema, ids), ids);
     int n = scan.getProjectedFieldIdsCount();
     if (n != types.size()) {
       throw EngineException.badPlan("scan of " + table + " projects " + n + " fields but its output schema has " + types.size());
@@ -75,6 +76,17 @@ public final class ScanOperator extends BatchOperator {
     this.filter = scan.getIcebergFilterJson().isEmpty()
         ? Expressions.alwaysTrue()
         : ExpressionParser.fromJson(scan.getIcebergFilterJson(), tableSchema);
+  }
+
+  /** The selected table columns followed by the projected metadata columns ({@code _file}, {@code _pos}). */
+  private static org.apache.iceberg.Schema withMetadataColumns(org.apache.iceberg.Schema selected, Set<Integer> ids) {
+    List<Types.NestedField> columns = new ArrayList<>(selected.columns());
+    for (Types.NestedField metadata : List.of(MetadataColumns.FILE_PATH, MetadataColumns.ROW_POSITION)) {
+      if (ids.contains(metadata.fieldId())) {
+        columns.add(metadata);
+      }
+    }
+    return columns.size() == selected.columns().size() ? selected : new org.apache.iceberg.Schema(columns);
   }
 
   @Override

@@ -89,6 +89,30 @@ final class ColumnBuffer {
     System.arraycopy(isNull, 0, nulls, pos, n);
   }
 
+  /** Sets rows {@code [pos, pos + n)} to entry 0 of a one-entry dictionary (a value the whole split shares). */
+  void fillDictionaryEntry(BytesColumn single, int pos, int n) {
+    if (ids == null && pos == 0) {
+      startDictionary(single);
+    }
+    if (ids != null) {
+      Arrays.fill(ids, pos, pos + n, 0);
+      return;
+    }
+    byte[] value = single.value(0);
+    for (int i = 0; i < n; i++) {
+      ensureData(offsets[pos + i], value.length);
+      System.arraycopy(value, 0, data, offsets[pos + i], value.length);
+      offsets[pos + i + 1] = offsets[pos + i] + value.length;
+    }
+  }
+
+  /** Sets rows {@code [pos, pos + n)} of a LONG buffer to {@code first, first + 1, ...}. */
+  void fillSequence(long first, int pos, int n) {
+    for (int i = 0; i < n; i++) {
+      longs[pos + i] = first + i;
+    }
+  }
+
   /** Marks rows {@code [pos, pos + n)} NULL (a column the data file does not have). */
   void markAllNull(int pos, int n) {
     if (nulls == null) {

@@ -1,6 +1,7 @@
 package dev.squall.engine.scan;
 
 import dev.squall.engine.EngineException;
+import dev.squall.engine.column.BytesColumn;
 import dev.squall.engine.column.Column;
 import dev.squall.engine.types.SqlType;
 import dev.squall.proto.v1.DataType.Kind;
@@ -17,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
@@ -46,6 +48,11 @@ import org.apache.parquet.schema.MessageType;
  * S3), and the next row group is fetched on another thread while the current one is decoded.
  * Decompression is parquet-mr's codec factory (snappy, gzip, zstd, lz4, brotli when present).
  * Flat columns only: a projected nested column is refused.
+ *
+ * <p>Two of Iceberg's metadata columns may be projected as well ({@link MetadataColumns#FILE_PATH}
+ * {@code _file} and {@link MetadataColumns#ROW_POSITION} {@code _pos}, by their field ids): the data
+ * file's location and each row's position in the file (from 0, counted before deletes), which is
+ * what a row-level delete names a row by.
  */
 public final class ParquetSplitReader implements AutoCloseable {
   private final String location;
@@ -56,6 +63,14 @@ public final class ParquetSplitReader implements AutoCloseable {
   private final int projectedCount;
   private final RowDeletes deletes;
   private final int maxRows;
+  /** Per read column: {@link #DATA}, {@link #FILE_PATH} or {@link #ROW_POSITION}. */
+  private final int[] metadataKinds;
+  /** The data file's location as a one-entry dictionary, when {@code _file} is read. */
+  private final BytesColumn filePath;
+
+  private static final int DATA = 0;
+  private static final int FILE_PATH = 1;
+  private static final int ROW_POSITION = 2;
   /** Threads that fetch the next row group of a split (I/O only; daemon, idle ones expire). */
   private static final ExecutorService PREFETCH = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "squall-parquet-prefetch");
@@ -82,6 +97,8 @@ public final class ParquetSplitReader implements AutoCloseable {
     this.deletes = deletes;
     this.maxRows = maxRows;
     this.bytesHint = new int[readTypes.length];
+    this.metadataKinds = new int[readTypes.length];
+    this.filePath = BytesColumn.of(SqlType.VARCHAR, location.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     java.util.Arrays.fill(bytesHint, 16 * maxRows);
   }
 
@@ -129,7 +146,9 @@ public final class ParquetSplitReader implements AutoCloseable {
             + "; only top-level primitive columns are read");
       }
       readTypes[i] = engineType(f.type());
-      readIds.add(f.fieldId());
+      if (!isMetadataField(f.fieldId())) {
+        readIds.add(f.fieldId());
+      }
     }
     ParquetFileReader reader = null;
     try {
@@ -165,12 +184,23 @@ public final class ParquetSplitReader implements AutoCloseable {
       List<RowGroupSelector.RowGroup> rowGroups =
           RowGroupSelector.select(reader, withIds, tableSchema, pruning, task.start(), task.length());
       RowDeletes deletes = rowGroups.isEmpty() ? null : RowDeletes.load(task, tableSchema, readIds, io);
-      return new ParquetSplitReader(location, reader, rowGroups, readTypes, chunkReaders, projected.columns().size(),
-          deletes, maxRows);
+      ParquetSplitReader split = new ParquetSplitReader(location, reader, rowGroups, readTypes, chunkReaders,
+          projected.columns().size(), deletes, maxRows);
+      for (int i = 0; i < fields.size(); i++) {
+        int id = fields.get(i).fieldId();
+        split.metadataKinds[i] = id == MetadataColumns.FILE_PATH.fieldId() ? FILE_PATH
+            : id == MetadataColumns.ROW_POSITION.fieldId() ? ROW_POSITION : DATA;
+      }
+      return split;
     } catch (IOException | RuntimeException e) {
       closeQuietly(reader);
       throw translate(location, e);
     }
+  }
+
+  /** True for the field ids of the metadata columns this reader produces ({@code _file}, {@code _pos}). */
+  public static boolean isMetadataField(int fieldId) {
+    return fieldId == MetadataColumns.FILE_PATH.fieldId() || fieldId == MetadataColumns.ROW_POSITION.fieldId();
   }
 
   /** The engine type each projected column is read as, in projection order. */
@@ -217,7 +247,11 @@ public final class ParquetSplitReader implements AutoCloseable {
           }
           int k = (int) Math.min(batchRows - rows, rowGroupLeft);
           for (int c = 0; c < chunkReaders.length; c++) {
-            if (chunkReaders[c] == null) {
+            if (metadataKinds[c] == FILE_PATH) {
+              buffers[c].fillDictionaryEntry(filePath, rows, k);
+            } else if (metadataKinds[c] == ROW_POSITION) {
+              buffers[c].fillSequence(nextPosition, rows, k);
+            } else if (chunkReaders[c] == null) {
               buffers[c].markAllNull(rows, k);
             } else {
               chunkReaders[c].read(buffers[c], rows, k);

@@ -27,7 +27,13 @@ public final class IcebergTable extends AbstractTable {
   private final Catalog catalog;
   private final TableIdentifier identifier;
   private final Long snapshotId;
+  private final boolean rowPositions;
   private volatile Table table;
+
+  /** Name of the column holding a row's data file location in {@link #withRowPositions()}. */
+  public static final String FILE_COLUMN = "_file";
+  /** Name of the column holding a row's position in its data file in {@link #withRowPositions()}. */
+  public static final String POSITION_COLUMN = "_pos";
 
   public IcebergTable(Catalog catalog, TableIdentifier identifier) {
     this(catalog, identifier, null, null);
@@ -41,10 +47,39 @@ public final class IcebergTable extends AbstractTable {
    * @param snapshotId the snapshot, or null for the current one
    */
   public IcebergTable(Catalog catalog, TableIdentifier identifier, Table loaded, Long snapshotId) {
+    this(catalog, identifier, loaded, snapshotId, false);
+  }
+
+  private IcebergTable(Catalog catalog, TableIdentifier identifier, Table loaded, Long snapshotId,
+      boolean rowPositions) {
     this.catalog = catalog;
     this.identifier = identifier;
     this.table = loaded;
     this.snapshotId = snapshotId;
+    this.rowPositions = rowPositions;
+  }
+
+  /**
+   * The same table (same snapshot) with two more columns after its own: {@value #FILE_COLUMN}
+   * (VARCHAR, the data file's location) and {@value #POSITION_COLUMN} (BIGINT, the row's position
+   * in it), Iceberg's metadata columns {@code _file} and {@code _pos}. Row-level deletes name rows
+   * by them.
+   */
+  public IcebergTable withRowPositions() {
+    return new IcebergTable(catalog, identifier, table(), snapshotId, true);
+  }
+
+  /**
+   * The Iceberg field id of row-type column {@code column}: a schema column's, or for the row
+   * position columns Iceberg's metadata field ids.
+   */
+  public int fieldId(int column) {
+    List<Types.NestedField> columns = schema().columns();
+    if (column < columns.size()) {
+      return columns.get(column).fieldId();
+    }
+    return column == columns.size() ? org.apache.iceberg.MetadataColumns.FILE_PATH.fieldId()
+        : org.apache.iceberg.MetadataColumns.ROW_POSITION.fieldId();
   }
 
   /** The snapshot this table reads when pinned by time travel; empty for the current one. */
@@ -107,6 +142,10 @@ public final class IcebergTable extends AbstractTable {
     RelDataTypeFactory.Builder builder = typeFactory.builder();
     for (Types.NestedField field : schema().columns()) {
       builder.add(field.name(), IcebergTypeMapping.toSql(typeFactory, field.type(), field.isOptional()));
+    }
+    if (rowPositions) {
+      builder.add(FILE_COLUMN, typeFactory.createSqlType(org.apache.calcite.sql.type.SqlTypeName.VARCHAR));
+      builder.add(POSITION_COLUMN, typeFactory.createSqlType(org.apache.calcite.sql.type.SqlTypeName.BIGINT));
     }
     return builder.build();
   }

@@ -106,8 +106,12 @@ public final class SplitPlanner {
         ? table.schemas().get(snapshot.schemaId()) : table.schema();
     List<String> columns = new ArrayList<>();
     for (int id : scan.getProjectedFieldIdsList()) {
-      columns.add(schema.findColumnName(id));
+      String name = schema.findColumnName(id);
+      if (name != null) { // not for the metadata columns _file and _pos
+        columns.add(name);
+      }
     }
+    java.util.Set<String> skipped = new java.util.HashSet<>(scan.getSkippedDataFilesList());
     TableScan tableScan = table.newScan()
         .useSnapshot(snapshotId)
         .select(columns)
@@ -120,6 +124,9 @@ public final class SplitPlanner {
       for (CombinedScanTask combined : planned) {
         List<ScanSplit> group = new ArrayList<>();
         for (FileScanTask task : combined.files()) {
+          if (skipped.contains(task.file().location())) {
+            continue;
+          }
           group.add(ScanSplit.newBuilder()
               .setFileScanTaskJson(ScanTaskParser.toJson(task))
               .setDataFilePath(task.file().location())
@@ -127,7 +134,9 @@ public final class SplitPlanner {
               .setLength(task.length())
               .build());
         }
-        groups.add(group);
+        if (!group.isEmpty()) {
+          groups.add(group);
+        }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Scan planning of " + scan.getTable() + " failed", e);

@@ -69,6 +69,28 @@ public final class StageGraphTranslator {
     return graph.build(root);
   }
 
+  /**
+   * Translates a whole plan whose root stage must hold all rows with equal values of the columns
+   * {@code keys} in one task: a hash edge on them goes before the root unless the plan's rows
+   * are placed so already. Row-level deletes use it so that one writer task sees every position
+   * of a data file.
+   *
+   * @throws PlanningException as {@link #translate}
+   */
+  public StageGraph translateClustered(RelNode plan, List<String> outputNames, List<Integer> keys) {
+    StageDraft root = visit(plan);
+    if (!root.distribution().groupsAreLocal(keys)) {
+      int tasks = taskCounts.forBytes(root.bytes());
+      StageDraft clustered = StageDraft.intermediate(tasks, tasks == 1 ? Distribution.SINGLE : Distribution.hashOn(keys));
+      clustered.setRoot(graph.exchange(root, Partitionings.hash(keys, tasks), clustered));
+      clustered.setEstimates(root.rows(), root.bytes());
+      root = clustered;
+    }
+    Schema schema = TypeTranslator.schema(plan.getRowType(), outputNames);
+    root.setRoot(root.root().toBuilder().setOutputSchema(schema).build());
+    return graph.build(root);
+  }
+
   private StageDraft visit(RelNode rel) {
     if (ScanTranslator.matches(rel)) {
       return scan(rel, false);

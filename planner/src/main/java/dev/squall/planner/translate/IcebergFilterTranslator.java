@@ -72,6 +72,33 @@ public final class IcebergFilterTranslator {
     return result;
   }
 
+  /**
+   * The whole condition as an equivalent Iceberg expression (unbound), or null when some part of
+   * it does not translate. Inequality ({@code <>}) is left out, since Iceberg's {@code notEqual}
+   * holds for NULL and SQL's does not. Used where a weaker expression would be wrong: deciding by
+   * metadata that every row of a data file matches.
+   */
+  public Expression translateExact(RexNode condition) {
+    if (condition.isAlwaysTrue()) {
+      return Expressions.alwaysTrue();
+    }
+    boolean[] inequality = {false};
+    condition.accept(new org.apache.calcite.rex.RexVisitorImpl<Void>(true) {
+      @Override
+      public Void visitCall(RexCall call) {
+        if (call.getKind() == SqlKind.NOT_EQUALS || call.getKind() == SqlKind.IS_DISTINCT_FROM) {
+          inequality[0] = true;
+        }
+        return super.visitCall(call);
+      }
+    });
+    if (inequality[0]) {
+      return null;
+    }
+    Expression e = exact(condition);
+    return e != null && binds(e) ? e : null;
+  }
+
   private boolean binds(Expression e) {
     try {
       Binder.bind(schema.asStruct(), e, false);

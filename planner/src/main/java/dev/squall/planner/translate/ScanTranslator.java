@@ -18,7 +18,6 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.iceberg.SchemaParser;
-import org.apache.iceberg.types.Types;
 
 /**
  * Projection and filter push-down into a scan: turns {@code [Project] [Filter] TableScan} into a
@@ -69,7 +68,6 @@ public final class ScanTranslator {
       throw PlanningException.unpositioned(PlanningException.Code.UNSUPPORTED,
           "Unsupported SQL: table " + scan.getTable().getQualifiedName() + " is not an Iceberg table");
     }
-    List<Types.NestedField> columns = table.schema().columns();
 
     ImmutableBitSet used;
     if (project == null && outputUnused) {
@@ -95,7 +93,7 @@ public final class ScanTranslator {
     List<RelDataTypeField> scanFields = new ArrayList<>();
     for (int column : used) {
       newIndex[column] = fieldIds.size();
-      fieldIds.add(columns.get(column).fieldId());
+      fieldIds.add(table.fieldId(column));
       scanFields.add(scan.getRowType().getFieldList().get(column));
     }
     String tableName = table.identifier().toString();

@@ -65,6 +65,9 @@ public final class WritePlanner {
   public record PlannedWrite(RelNode plan, WriteTarget target) {
     /** The target's column names, the root stage's output names. */
     public List<String> columnNames() {
+      if (target.isRowDelete()) {
+        return plan.getRowType().getFieldNames();
+      }
       return target.schema().columns().stream().map(Types.NestedField::name).toList();
     }
   }

@@ -1,6 +1,7 @@
 package dev.squall.planner.write;
 
 import dev.squall.proto.v1.DataFileWrite;
+import dev.squall.proto.v1.RowDeleteRecord;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -27,6 +28,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * @param properties the table's properties (for CTAS: those the catalog gives a new table)
  * @param baseSnapshotId the table's current snapshot when planned (INSERT into a table with data);
  *     empty for CTAS and for a table without snapshots
+ * @param rowDelete for DELETE: what its writer tasks get (they write delete files, not data files)
+ *     and what its commit removes whole; null for INSERT and CTAS
  */
 public record WriteTarget(
     TableIdentifier table,
@@ -35,7 +38,8 @@ public record WriteTarget(
     PartitionSpec spec,
     String location,
     Map<String, String> properties,
-    OptionalLong baseSnapshotId) {
+    OptionalLong baseSnapshotId,
+    RowDeleteRecord rowDelete) {
 
   /** File format of the data files Squall writes. */
   public static final String FILE_FORMAT = "parquet";
@@ -50,6 +54,17 @@ public record WriteTarget(
     Objects.requireNonNull(location, "location");
     properties = Map.copyOf(properties);
     Objects.requireNonNull(baseSnapshotId, "baseSnapshotId");
+  }
+
+  /** An INSERT or CREATE TABLE AS target (no row delete). */
+  public WriteTarget(TableIdentifier table, boolean createsTable, Schema schema, PartitionSpec spec, String location,
+      Map<String, String> properties, OptionalLong baseSnapshotId) {
+    this(table, createsTable, schema, spec, location, properties, baseSnapshotId, null);
+  }
+
+  /** True for DELETE: the writer tasks write delete files and the commit is a row delta. */
+  public boolean isRowDelete() {
+    return rowDelete != null;
   }
 
   /**
@@ -77,6 +92,9 @@ public record WriteTarget(
 
   /** {@code INSERT INTO ns.t} or {@code CREATE TABLE ns.t [PARTITIONED BY (...)]}, for EXPLAIN and logs. */
   public String describe() {
+    if (rowDelete != null) {
+      return (rowDelete.getDeleteFiles().hasUpdatedRows() ? "UPDATE " : "DELETE FROM ") + table;
+    }
     StringBuilder out = new StringBuilder(createsTable ? "CREATE TABLE " : "INSERT INTO ").append(table);
     if (spec.isPartitioned()) {
       out.append(" PARTITIONED BY (");

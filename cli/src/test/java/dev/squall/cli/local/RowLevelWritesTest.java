@@ -1,0 +1,416 @@
+package dev.squall.cli.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.squall.coordinator.commit.IcebergCommitter;
+import dev.squall.coordinator.job.DriverHooks;
+import dev.squall.jobstore.sqlite.SqliteJobStore;
+import dev.squall.local.lambda.LambdaHandler;
+import dev.squall.proto.TaskPayloads;
+import dev.squall.proto.v1.TaskSpec;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * DELETE and UPDATE through the whole local stack on TPC-H orders (SF 0.01) copied into Iceberg tables of
+ * format v2 (position delete files) and v3 (deletion vectors), unpartitioned and partitioned.
+ * After every statement the table equals a DuckDB table that went through the same statements,
+ * both as Squall reads it and as Iceberg's own reader ({@link IcebergGenerics}) does; the answer's
+ * row count equals DuckDB's. The write faults of INSERT are repeated for DELETE: each leaves one
+ * new snapshot or none and no file of the job outside the table.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RowLevelWritesTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String ARROW = "application/vnd.apache.arrow.stream";
+  private static final String JSON_TYPE = "application/json";
+  /** Several scan and writer tasks per job. */
+  private static final Map<String, String> SMALL_TASKS = Map.of("target_split_size_bytes", "65536",
+      "target_bytes_per_task", "65536");
+  private static final String COLUMNS = "o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_orderdate";
+
+  /** "failOnce": the first delete writer task (partition 0) of each job crashes once. */
+  private volatile String writerFault = "";
+  private final Set<String> faultedJobs = ConcurrentHashMap.newKeySet();
+  private volatile String coordinatorFault = "";
+  private final AtomicBoolean coordinatorFaultDone = new AtomicBoolean();
+  private TestStack stack;
+  private Connection duck;
+
+  private static final class CoordinatorCrash extends Error {
+    CoordinatorCrash(String message) {
+      super(message);
+    }
+  }
+
+  private LambdaHandler inject(LambdaHandler real) {
+    return (payload, ctx) -> {
+      TaskSpec spec = TaskPayloads.decodeSpec(payload);
+      if (spec.getOutput().hasDeleteFiles() && spec.getPartition() == 0 && writerFault.equals("failOnce")
+          && faultedJobs.add(spec.getJobId())) {
+        throw new IllegalStateException("injected crash of delete writer task " + spec.getStageId() + ".0");
+      }
+      return real.handle(payload, ctx);
+    };
+  }
+
+  private final DriverHooks hooks = new DriverHooks() {
+    @Override
+    public void committed(String jobId) {
+      if (coordinatorFault.equals("dieAfterCommit") && coordinatorFaultDone.compareAndSet(false, true)) {
+        throw new CoordinatorCrash("injected coordinator crash after the commit of job " + jobId);
+      }
+    }
+
+    @Override
+    public void finalizing(String jobId) {
+      if (coordinatorFault.equals("concurrentInsert") && coordinatorFaultDone.compareAndSet(false, true)) {
+        try {
+          HttpResponse<byte[]> other = stack.post("insert into tpch.d_conflict select " + COLUMNS
+              + " from tpch.orders where o_orderkey < 100", Map.of(), JSON_TYPE);
+          assertThat(other.statusCode()).as(new String(other.body(), StandardCharsets.UTF_8)).isEqualTo(200);
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    }
+  };
+
+  @BeforeAll
+  void start() throws Exception {
+    stack = TestStack.startWith(0.01, 5_000, o -> o.withTaskHandlerWrapper(this::inject)
+        .withJobStore(SqliteJobStore.temporary(Duration.ofDays(1)))
+        .withCoordinatorHooks(hooks)
+        .withSweepInterval(Duration.ZERO)
+        .withJobSettings(dev.squall.coordinator.job.JobSettings.defaults().withSyncWait(Duration.ofMinutes(10))
+            .withLease(Duration.ofSeconds(2))));
+    duck = stack.duckDb();
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    if (duck != null) {
+      duck.close();
+    }
+    if (stack != null) {
+      stack.close();
+    }
+  }
+
+  private Catalog catalog() {
+    return stack.deployment.catalog().catalog();
+  }
+
+  private JsonNode run(String sql) throws Exception {
+    HttpResponse<byte[]> r = stack.post(sql, SMALL_TASKS, JSON_TYPE);
+    assertThat(r.statusCode()).as(sql + " → " + new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(200);
+    return JSON.readTree(r.body());
+  }
+
+  private static long rows(JsonNode answer) {
+    return answer.at("/rows/0/0").asLong();
+  }
+
+  private List<List<Object>> squallRows(String sql) throws Exception {
+    HttpResponse<byte[]> r = stack.post(sql, Map.of(), ARROW);
+    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(200);
+    return ResultRows.fromArrow(r.body());
+  }
+
+  private List<List<Object>> duckRows(String sql) throws Exception {
+    try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      return ResultRows.fromJdbc(rs);
+    }
+  }
+
+  private long duckUpdate(String sql) throws Exception {
+    try (Statement st = duck.createStatement()) {
+      return st.executeUpdate(sql);
+    }
+  }
+
+  /** Creates the Iceberg table {@code tpch.<name>} and DuckDB's {@code <name>} with the same orders rows. */
+  private void createOrders(String name, int formatVersion, String partitioning) throws Exception {
+    run("create table tpch." + name + " (o_orderkey bigint, o_custkey bigint, o_orderstatus varchar, "
+        + "o_totalprice decimal(15, 2), o_orderdate date) with (format_version = " + formatVersion
+        + (partitioning.isEmpty() ? "" : ", partitioning = ARRAY[" + partitioning + "]") + ")");
+    run("insert into tpch." + name + " select " + COLUMNS + " from tpch.orders");
+    duckUpdate("create or replace table " + name + " as select " + COLUMNS + " from orders");
+  }
+
+  /** Runs a DELETE on both, checks the answer and the table's rows (Squall's and Iceberg's reader). */
+  private String deleteOnBoth(String name, String where) throws Exception {
+    JsonNode answer = run("delete from tpch." + name + " " + where);
+    long expected = duckUpdate("delete from " + name + " " + where.replace("tpch.", ""));
+    assertThat(rows(answer)).as(where).isEqualTo(expected);
+    assertSameRows(name);
+    return answer.get("queryId").asText();
+  }
+
+  private void assertSameRows(String name) throws Exception {
+    List<List<Object>> expected = duckRows("select " + COLUMNS + " from " + name);
+    assertThat(ResultRows.difference(squallRows("select " + COLUMNS + " from tpch." + name), expected, false)).isNull();
+    List<Long> keys = new ArrayList<>();
+    Table table = catalog().loadTable(TableIdentifier.of("tpch", name));
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).select("o_orderkey").build()) {
+      for (Record r : records) {
+        keys.add((Long) r.getField("o_orderkey"));
+      }
+    }
+    List<Long> duckKeys = new ArrayList<>();
+    duckRows("select o_orderkey from " + name).forEach(r -> duckKeys.add(((Number) r.get(0)).longValue()));
+    assertThat(keys).as("rows Iceberg's reader sees").containsExactlyInAnyOrderElementsOf(duckKeys);
+  }
+
+  private void deleteSeries(String name) throws Exception {
+    // First, while no file has deletes: a year-partitioned table drops its 1992 files by metadata.
+    deleteOnBoth(name, "where o_orderdate < date '1993-01-01'");
+    deleteOnBoth(name, "where o_orderkey % 7 = 0");
+    // Again on the same data files: v3 merges the earlier vectors into the new ones.
+    deleteOnBoth(name, "where o_orderstatus = 'F' and o_totalprice < 100000");
+    deleteOnBoth(name, "as o where o.o_custkey in (select c_custkey from tpch.customer where c_nationkey = 3)");
+    deleteOnBoth(name, "where o_orderkey = -1");
+  }
+
+  private List<Snapshot> snapshotsOf(String name) {
+    Table t = catalog().loadTable(TableIdentifier.of("tpch", name));
+    List<Snapshot> all = new ArrayList<>();
+    t.snapshots().forEach(all::add);
+    return all;
+  }
+
+  private static long snapshotsOfJob(List<Snapshot> snapshots, String jobId) {
+    return snapshots.stream().filter(s -> jobId.equals(s.summary().get(IcebergCommitter.JOB_ID_PROPERTY))).count();
+  }
+
+  /** Keys of files the job wrote (data or delete files), anywhere in the warehouse. */
+  private List<String> filesOfJob(String jobId) {
+    try (S3Client s3 = stack.deployment.s3().newClient()) {
+      return s3.listObjectsV2Paginator(b -> b.bucket(LocalDeployment.WAREHOUSE_BUCKET)).contents().stream()
+          .map(S3Object::key).filter(k -> k.contains("/squall-" + jobId + "-")).toList();
+    }
+  }
+
+  /** Keys of the delete files the job's snapshot added. */
+  private List<String> committedDeleteFilesOfJob(String name, String jobId) {
+    Table t = catalog().loadTable(TableIdentifier.of("tpch", name));
+    Set<String> files = new TreeSet<>();
+    for (Snapshot s : t.snapshots()) {
+      if (jobId.equals(s.summary().get(IcebergCommitter.JOB_ID_PROPERTY))) {
+        s.addedDeleteFiles(t.io()).forEach(f -> files.add(f.location().substring(f.location().indexOf(
+            LocalDeployment.WAREHOUSE_BUCKET) + LocalDeployment.WAREHOUSE_BUCKET.length() + 1)));
+      }
+    }
+    return List.copyOf(files);
+  }
+
+  private List<String> filesLeftBy(String jobId, Duration timeout) throws InterruptedException {
+    long until = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      List<String> left = filesOfJob(jobId);
+      if (left.isEmpty() || System.nanoTime() > until) {
+        return left;
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  @Test
+  void deletesOnAnUnpartitionedV2TableWritePositionDeleteFilesAndEqualDuckDb() throws Exception {
+    createOrders("d_v2", 2, "");
+    deleteSeries("d_v2");
+    Table t = catalog().loadTable(TableIdentifier.of("tpch", "d_v2"));
+    List<DeleteFile> deletes = deleteFiles(t);
+    assertThat(deletes).isNotEmpty().allMatch(d -> d.format() == FileFormat.PARQUET);
+  }
+
+  @Test
+  void deletesOnAPartitionedV3TableWriteOneDeletionVectorPerDataFileAndEqualDuckDb() throws Exception {
+    createOrders("d_v3p", 3, "'year(o_orderdate)'");
+    long filesBefore = dataFileCount("d_v3p");
+    deleteSeries("d_v3p");
+    Table t = catalog().loadTable(TableIdentifier.of("tpch", "d_v3p"));
+    List<DeleteFile> deletes = deleteFiles(t);
+    assertThat(deletes).isNotEmpty().allMatch(d -> d.format() == FileFormat.PUFFIN);
+    // At most one vector per data file, although two statements deleted rows of the same files.
+    assertThat(deletes.stream().map(DeleteFile::referencedDataFile).distinct().count()).isEqualTo(deletes.size());
+    // The 1992 partition was removed whole by metadata, without a delete file.
+    assertThat(dataFileCount("d_v3p")).isLessThan(filesBefore);
+  }
+
+  @Test
+  void deletesOnAPartitionedV2TableEqualDuckDb() throws Exception {
+    createOrders("d_v2p", 2, "'o_orderstatus'");
+    deleteSeries("d_v2p");
+  }
+
+  /** Runs an UPDATE on both, checks the answer and the table's rows (Squall's and Iceberg's reader). */
+  private void updateOnBoth(String name, String rest) throws Exception {
+    JsonNode answer = run("update tpch." + name + " " + rest);
+    long expected = duckUpdate("update " + name + " " + rest.replace("tpch.", ""));
+    assertThat(rows(answer)).as(rest).isEqualTo(expected);
+    assertSameRows(name);
+  }
+
+  @Test
+  void updatesOnAPartitionedV2TableAndAnUnpartitionedV3TableEqualDuckDb() throws Exception {
+    for (String[] table : new String[][] {{"u_v2p", "2", "'o_orderstatus'"}, {"u_v3", "3", ""}}) {
+      String name = table[0];
+      createOrders(name, Integer.parseInt(table[1]), table[2]);
+      // Moves rows to another partition of the partitioned table.
+      updateOnBoth(name, "set o_totalprice = o_totalprice + 1, o_orderstatus = 'X' where o_orderkey % 11 = 0");
+      // The same rows again: their new data files get deletes of their own.
+      updateOnBoth(name, "as o set o_custkey = o.o_custkey + 100000 where o.o_orderstatus = 'X' and o_orderkey % 2 = 0");
+      updateOnBoth(name, "set o_orderdate = date '2000-01-01' where o_custkey in (select c_custkey from tpch.customer"
+          + " where c_nationkey = 7)");
+      deleteOnBoth(name, "where o_orderstatus = 'X' and o_orderkey % 3 = 0");
+    }
+  }
+
+  @Test
+  void deleteOfAWholeTableByMetadataRunsNoWriterTaskAndLeavesItEmpty() throws Exception {
+    createOrders("d_all", 2, "");
+    deleteOnBoth("d_all", "");
+    assertThat(dataFileCount("d_all")).isZero();
+  }
+
+  @Test
+  void deleteWithAWriterTaskFailingOnceLeavesOneSnapshotAndNoStrayFiles() throws Exception {
+    createOrders("d_once", 3, "");
+    writerFault = "failOnce";
+    String jobId;
+    try {
+      jobId = deleteOnBoth("d_once", "where o_orderkey % 5 = 1");
+    } finally {
+      writerFault = "";
+    }
+    assertThat(faultedJobs).contains(jobId);
+    assertThat(snapshotsOfJob(snapshotsOf("d_once"), jobId)).isEqualTo(1);
+    assertThat(filesLeftBy(jobId, Duration.ofSeconds(0)).stream().sorted().toList())
+        .isEqualTo(committedDeleteFilesOfJob("d_once", jobId));
+  }
+
+  @Test
+  void deleteWhoseCoordinatorDiedAfterTheCommitIsFinishedWithoutASecondSnapshot() throws Exception {
+    createOrders("d_rerun", 2, "");
+    int before = snapshotsOf("d_rerun").size();
+    coordinatorFault = "dieAfterCommit";
+    coordinatorFaultDone.set(false);
+    String jobId;
+    JsonNode status;
+    try {
+      jobId = stack.submitAsync("delete from tpch.d_rerun where o_orderkey % 3 = 0", SMALL_TASKS);
+      status = stack.awaitTerminal(jobId, Duration.ofMinutes(2));
+    } finally {
+      coordinatorFault = "";
+    }
+    assertThat(coordinatorFaultDone.get()).isTrue();
+    assertThat(status.get("state").asText()).as(status.toString()).isEqualTo("SUCCEEDED");
+    long expected = duckUpdate("delete from d_rerun where o_orderkey % 3 = 0");
+    assertThat(snapshotsOf("d_rerun")).hasSize(before + 1);
+    assertThat(snapshotsOfJob(snapshotsOf("d_rerun"), jobId)).isEqualTo(1);
+    HttpResponse<byte[]> result = stack.send("GET", "/v1/queries/" + jobId + "/result", JSON_TYPE);
+    assertThat(rows(JSON.readTree(result.body()))).isEqualTo(expected);
+    assertSameRows("d_rerun");
+  }
+
+  @Test
+  void deleteMeetingAConflictingCommitDuringFinalizingFailsCleanly() throws Exception {
+    createOrders("d_conflict", 2, "");
+    coordinatorFault = "concurrentInsert";
+    coordinatorFaultDone.set(false);
+    HttpResponse<byte[]> r;
+    try {
+      r = stack.post("delete from tpch.d_conflict where o_orderkey % 2 = 0", SMALL_TASKS, JSON_TYPE);
+    } finally {
+      coordinatorFault = "";
+    }
+    assertThat(coordinatorFaultDone.get()).isTrue();
+    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(400);
+    JsonNode body = JSON.readTree(r.body());
+    assertThat(body.at("/error/code").asText()).isEqualTo("USER_ERROR");
+    assertThat(body.at("/error/message").asText()).contains("conflicts with a change another writer committed");
+    String jobId = body.get("queryId").asText();
+    assertThat(snapshotsOfJob(snapshotsOf("d_conflict"), jobId)).isZero();
+    assertThat(filesLeftBy(jobId, Duration.ofSeconds(10))).isEmpty();
+    // Only the other writer's rows were added.
+    duckUpdate("insert into d_conflict select " + COLUMNS + " from orders where o_orderkey < 100");
+    assertSameRows("d_conflict");
+  }
+
+  @Test
+  void deleteFromAMissingTableOrByAnUnknownColumnIsRefusedWithItsPosition() throws Exception {
+    HttpResponse<byte[]> r = stack.post("delete from tpch.no_such_table where x = 1", Map.of(), JSON_TYPE);
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(JSON.readTree(r.body()).at("/error/message").asText()).contains("no_such_table");
+    createOrders("d_errors", 2, "");
+    r = stack.post("delete from tpch.d_errors\nwhere o_nosuch = 1", Map.of(), JSON_TYPE);
+    assertThat(r.statusCode()).isEqualTo(400);
+    JsonNode error = JSON.readTree(r.body()).get("error");
+    assertThat(error.get("message").asText()).contains("o_nosuch");
+    assertThat(error.get("line").asInt()).isEqualTo(2);
+    assertThat(error.get("column").asInt()).isEqualTo(7);
+    run("create table tpch.d_v1 (k bigint) with (format_version = 1)");
+    r = stack.post("delete from tpch.d_v1 where k = 1", Map.of(), JSON_TYPE);
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(JSON.readTree(r.body()).at("/error/message").asText()).contains("format version 2");
+  }
+
+  private long dataFileCount(String name) throws Exception {
+    Table t = catalog().loadTable(TableIdentifier.of("tpch", name));
+    if (t.currentSnapshot() == null) {
+      return 0;
+    }
+    long n = 0;
+    try (CloseableIterable<FileScanTask> tasks = t.newScan().planFiles()) {
+      for (FileScanTask ignored : tasks) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static List<DeleteFile> deleteFiles(Table t) throws Exception {
+    List<DeleteFile> all = new ArrayList<>();
+    Set<String> seen = new TreeSet<>();
+    try (CloseableIterable<FileScanTask> tasks = t.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        for (DeleteFile d : task.deletes()) {
+          if (seen.add(d.location() + "#" + d.referencedDataFile() + "#" + d.contentOffset())) {
+            all.add(d);
+          }
+        }
+      }
+    }
+    return all;
+  }
+}

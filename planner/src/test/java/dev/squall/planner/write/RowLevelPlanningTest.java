@@ -1,0 +1,108 @@
+package dev.squall.planner.write;
+
+import static org.apache.iceberg.types.Types.NestedField.optional;
+import static org.apache.iceberg.types.Types.NestedField.required;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.squall.planner.DistributedPlanner;
+import dev.squall.planner.PlannedQuery;
+import dev.squall.planner.PlanningException;
+import dev.squall.planner.PlanningException.Code;
+import dev.squall.planner.testing.Planning;
+import dev.squall.planner.testing.TpchCatalog;
+import dev.squall.proto.v1.DataType;
+import dev.squall.proto.v1.Edge;
+import dev.squall.proto.v1.Partitioning;
+import dev.squall.proto.v1.Stage;
+import java.util.List;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.inmemory.InMemoryCatalog;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * DELETE and UPDATE plan as a scan yielding each matching row's data file and position (and for
+ * UPDATE its new values, cast to the columns' types), hashed on the data file into the writer
+ * stage; targets that cannot take row-level deletes are refused with a position.
+ */
+class RowLevelPlanningTest {
+  private static final TableIdentifier SALES = TableIdentifier.of(TpchCatalog.TPCH, "sales");
+
+  private InMemoryCatalog catalog;
+
+  @BeforeEach
+  void createCatalog() {
+    catalog = TpchCatalog.create(0.01);
+    catalog.buildTable(SALES, new Schema(
+            required(1, "k", Types.LongType.get()),
+            optional(2, "qty", Types.DoubleType.get()),
+            optional(3, "note", Types.StringType.get()),
+            optional(4, "shipped", Types.DateType.get())))
+        .withProperty(TableProperties.FORMAT_VERSION, "2")
+        .create();
+  }
+
+  private PlannedQuery plan(String sql) {
+    return new DistributedPlanner(catalog).plan(sql, Planning.SETTINGS);
+  }
+
+  private PlanningException refused(String sql) {
+    PlanningException e = catchThrowableOfType(PlanningException.class, () -> plan(sql));
+    assertThat(e).as("planning of %s must fail", sql).isNotNull();
+    return e;
+  }
+
+  private static Stage root(PlannedQuery q) {
+    return q.stageGraph().getStagesList().stream()
+        .filter(s -> s.getStageId() == q.stageGraph().getRootStageId()).findFirst().orElseThrow();
+  }
+
+  private static List<DataType.Kind> kinds(Stage stage) {
+    return stage.getOutputSchema().getFieldsList().stream().map(f -> f.getType().getKind()).toList();
+  }
+
+  @Test
+  void deleteYieldsFileAndPositionHashedOnTheFileIntoTheWriterStage() {
+    PlannedQuery q = plan("delete from tpch.sales where k > 3");
+    assertThat(q.write()).isPresent();
+    assertThat(q.write().get().isRowDelete()).isTrue();
+    assertThat(q.explain()).contains("DELETE FROM tpch.sales");
+    assertThat(kinds(root(q))).as(q.logicalPlan()).containsExactly(DataType.Kind.VARCHAR, DataType.Kind.BIGINT);
+    Edge into = q.stageGraph().getEdgesList().stream()
+        .filter(e -> e.getConsumerStageId() == q.stageGraph().getRootStageId()).findFirst().orElseThrow();
+    assertThat(into.getPartitioning().getKindCase()).isEqualTo(Partitioning.KindCase.HASH);
+    assertThat(q.write().get().rowDelete().getConflictFilterJson()).as(q.logicalPlan()).contains("\"k\"");
+  }
+
+  @Test
+  void updateYieldsPositionsThenEveryColumnWithItsNewValueCastToTheColumnType() {
+    PlannedQuery q = plan("update tpch.sales as s set qty = 1, note = upper(s.note) where k < 10");
+    assertThat(kinds(root(q))).as(q.logicalPlan()).containsExactly(DataType.Kind.VARCHAR, DataType.Kind.BIGINT,
+        DataType.Kind.BIGINT, DataType.Kind.DOUBLE, DataType.Kind.VARCHAR, DataType.Kind.DATE);
+    assertThat(q.write().get().rowDelete().getDeleteFiles().hasUpdatedRows()).isTrue();
+    assertThat(q.explain()).contains("UPDATE tpch.sales");
+  }
+
+  @Test
+  void rowLevelWritesThatCannotBePlannedAreRefusedWithTheirPosition() {
+    PlanningException e = refused("delete from tpch.sales\nwhere nosuch = 1");
+    assertThat(e.code()).isEqualTo(Code.UNKNOWN_COLUMN);
+    assertThat(e.line()).isEqualTo(2);
+    assertThat(e.column()).isEqualTo(7);
+    assertThat(refused("delete from tpch.nosuch").code()).isEqualTo(Code.UNKNOWN_TABLE);
+    assertThat(refused("update tpch.sales set nosuch = 1").code()).isEqualTo(Code.UNKNOWN_COLUMN);
+    assertThat(refused("update tpch.sales set qty = 1, qty = 2").code()).isEqualTo(Code.VALIDATION_ERROR);
+    assertThat(refused("update tpch.sales set qty = 'x'").code()).isEqualTo(Code.VALIDATION_ERROR);
+    catalog.loadTable(SALES).updateProperties().set(TableProperties.DELETE_MODE, "copy-on-write").commit();
+    PlanningException cow = refused("delete from tpch.sales where k = 1");
+    assertThat(cow.code()).isEqualTo(Code.UNSUPPORTED);
+    assertThat(cow.getMessage()).contains("copy-on-write");
+    catalog.buildTable(TableIdentifier.of(TpchCatalog.TPCH, "legacy"), new Schema(optional(1, "k", Types.LongType.get())))
+        .withProperty(TableProperties.FORMAT_VERSION, "1").create();
+    assertThat(refused("delete from tpch.legacy").getMessage()).contains("format version 2");
+  }
+}

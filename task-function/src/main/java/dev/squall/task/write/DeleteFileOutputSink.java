@@ -1,0 +1,105 @@
+package dev.squall.task.write;
+
+import dev.squall.engine.column.Column;
+import dev.squall.engine.expr.ColumnBatch;
+import dev.squall.proto.v1.DeleteFileWrite;
+import dev.squall.proto.v1.TaskResult;
+import dev.squall.proto.v1.TaskSpec;
+import dev.squall.task.OutputSink;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.iceberg.ContentFileParser;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * The output of a row-level delete's writer task: position delete files or deletion vectors
+ * ({@link PositionDeleteTaskWriter}) under the table location, reported as commit messages (one
+ * Iceberg content-file JSON per delete file). For UPDATE the rows also carry the new values after
+ * the two position columns, written as data files ({@link DataFileTaskWriter}) and reported beside
+ * the delete files. The coordinator commits them; the task never talks to a catalog.
+ */
+public final class DeleteFileOutputSink implements OutputSink {
+  private final PositionDeleteTaskWriter writer;
+  /** UPDATE: the writer of the new rows (columns 2 and on); null for DELETE. */
+  private final DataFileTaskWriter rows;
+  private final WriteTarget rowsTarget;
+  private final java.util.function.BooleanSupplier cancelled;
+
+  private DeleteFileOutputSink(PositionDeleteTaskWriter writer, DataFileTaskWriter rows, WriteTarget rowsTarget,
+      java.util.function.BooleanSupplier cancelled) {
+    this.writer = writer;
+    this.rows = rows;
+    this.rowsTarget = rowsTarget;
+    this.cancelled = cancelled;
+  }
+
+  /**
+   * The sink for a spec whose output is {@code delete_files}; it stops with CANCELLED once
+   * {@code cancelled} is true.
+   *
+   * @throws dev.squall.engine.EngineException INTERNAL_ERROR for a malformed DeleteFileWrite or job id
+   */
+  public static DeleteFileOutputSink open(TaskSpec spec, FileIO io, java.util.function.BooleanSupplier cancelled) {
+    DeleteFileWrite write = spec.getOutput().getDeleteFiles();
+    DataFileNames names = new DataFileNames(spec.getJobId(), spec.getStageId(), spec.getPartition(),
+        spec.getAttempt(), write.getFormatVersion() >= 3 ? FileFormat.PUFFIN : FileFormat.PARQUET);
+    PositionDeleteTaskWriter deletes = new PositionDeleteTaskWriter(io, write, names);
+    if (!write.hasUpdatedRows()) {
+      return new DeleteFileOutputSink(deletes, null, null, cancelled);
+    }
+    WriteTarget target = WriteTarget.of(write.getUpdatedRows());
+    DataFileTaskWriter rowWriter = new DataFileTaskWriter(io, target, new DataFileNames(spec.getJobId(),
+        spec.getStageId(), spec.getPartition(), spec.getAttempt(), target.format()));
+    rowWriter.cancelWhen(cancelled);
+    return new DeleteFileOutputSink(deletes, rowWriter, target, cancelled);
+  }
+
+  @Override
+  public void write(ColumnBatch batch, Schema schema, BufferAllocator allocator) {
+    if (cancelled.getAsBoolean()) {
+      throw dev.squall.engine.EngineException.cancelled();
+    }
+    writer.write(batch.columns(), batch.rows());
+    if (rows != null) {
+      Column[] all = batch.columns();
+      rows.write(java.util.Arrays.copyOfRange(all, 2, all.length), batch.rows());
+    }
+  }
+
+  /** Writes the delete files and adds one commit message per file; on failure they are deleted. */
+  @Override
+  public void finish(TaskResult.Builder result) {
+    List<DataFile> added;
+    try {
+      added = rows == null ? List.of() : rows.complete();
+    } catch (RuntimeException e) {
+      writer.abort();
+      throw e;
+    }
+    List<DeleteFile> files = writer.complete();
+    List<String> messages = new ArrayList<>();
+    try {
+      files.forEach(file -> messages.add(ContentFileParser.toJson(file, writer.specOf(file))));
+      added.forEach(file -> messages.add(CommitMessages.toJson(file, rowsTarget.spec())));
+    } catch (RuntimeException e) {
+      abort();
+      throw e;
+    }
+    result.addAllCommitMessages(messages);
+    result.getMetricsBuilder().setObjectsWritten(files.stream().map(DeleteFile::location).distinct().count()
+        + added.size());
+  }
+
+  @Override
+  public void abort() {
+    writer.abort();
+    if (rows != null) {
+      rows.abort();
+    }
+  }
+}
