@@ -35,7 +35,7 @@ final class LocalCommand implements Callable<Integer> {
   int taskConcurrency;
 
   @Option(names = "--task-memory-mb", defaultValue = "2048", paramLabel = "N",
-      description = "The task function's memory in MB, 1-10240 (default: ${DEFAULT-VALUE}); each task's memory budget is 60% of it."
+      description = "The task function's memory in MB, 1-10240 (default: ${DEFAULT-VALUE}); each task's memory budget is 60%% of it."
           + " Below 128 (Lambda's floor) only locally, to make small data spill.")
   int taskMemoryMb;
 

@@ -47,6 +47,10 @@ final class LocalFaults {
   /** The task function's handler with TASK rules applied inside the invocation. */
   LambdaHandler task(LambdaHandler real) {
     return (payload, ctx) -> {
+      if (TaskPayloads.specRef(payload).isPresent()) {
+        // A spec over the inline payload limit travels stored in S3; fault rules match inline specs only.
+        return real.handle(payload, ctx);
+      }
       TaskSpec spec = TaskPayloads.decodeSpec(payload);
       Optional<FaultRule> rule = faults.fire(FaultPoint.task(spec.getStageId(), spec.getPartition(), spec.getAttempt()),
           IN_TASK);
@@ -80,9 +84,13 @@ final class LocalFaults {
         if (!(context.request() instanceof InvokeRequest invoke) || invoke.payload() == null) {
           return;
         }
+        byte[] payload = invoke.payload().asByteArray();
+        if (TaskPayloads.specRef(payload).isPresent()) {
+          return; // a stored spec: fault rules match inline specs only
+        }
         TaskSpec spec;
         try {
-          spec = TaskPayloads.decodeSpec(invoke.payload().asByteArray());
+          spec = TaskPayloads.decodeSpec(payload);
         } catch (IllegalArgumentException notATask) {
           return;
         }

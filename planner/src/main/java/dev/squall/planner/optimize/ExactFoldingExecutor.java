@@ -42,7 +42,9 @@ public final class ExactFoldingExecutor implements RexExecutor {
   private static final java.util.Set<String> ENGINE_SEMANTICS = java.util.Set.of(
       "ROUND", "TRUNCATE", "CEIL", "FLOOR", "SIGN", "POWER", "SQRT", "CBRT", "EXP", "LN", "LOG10", "POSITION",
       // Calcite folds with Java's full case mapping ('ß' to "SS") into the argument's length.
-      "UPPER", "LOWER", "INITCAP");
+      "UPPER", "LOWER", "INITCAP",
+      // Calcite's SUBSTRING is the SQL standard's; Squall's is Trino's (a negative start counts from the end).
+      "SUBSTRING");
 
   /** Whether {@code e} holds exact arithmetic or a cast to an exact type anywhere. */
   static boolean leftToEngine(RexNode e) {

@@ -27,6 +27,7 @@ import org.apache.calcite.sql.type.SqlReturnTypeInference;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeTransforms;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.validate.SqlNameMatcher;
 import org.apache.calcite.util.Optionality;
 
@@ -63,6 +64,9 @@ public final class TrinoFunctions implements SqlOperatorTable {
   private TrinoFunctions() {
     // Math (ROUND, TRUNCATE, CEIL, FLOOR, POWER, SQRT, CBRT, EXP, LN, LOG10, SIGN, PI are Calcite's).
     add("LOG2", ReturnTypes.DOUBLE_NULLABLE, OperandTypes.NUMERIC);
+    // MOD of a REAL or DOUBLE is DOUBLE (Calcite's MOD takes exact numbers only and casts a DOUBLE to DECIMAL).
+    functions.put("MOD", new SqlFunction("MOD", SqlKind.MOD, TrinoFunctions::modType, null,
+        OperandTypes.NUMERIC_NUMERIC, SqlFunctionCategory.NUMERIC));
     add("NAN", ReturnTypes.DOUBLE, OperandTypes.NILADIC);
     add("INFINITY", ReturnTypes.DOUBLE, OperandTypes.NILADIC);
     // Strings.
@@ -188,6 +192,17 @@ public final class TrinoFunctions implements SqlOperatorTable {
   /** Families for {@code count} operands of which all after the second are optional. */
   private static SqlOperandTypeChecker optional(int count, SqlTypeFamily... families) {
     return OperandTypes.family(List.of(families).subList(0, count), i -> i >= 2);
+  }
+
+  /** MOD(a, b): Calcite's decimal rule for exact operands, DOUBLE when either is REAL or DOUBLE. */
+  private static RelDataType modType(org.apache.calcite.sql.SqlOperatorBinding binding) {
+    RelDataType a = binding.getOperandType(0);
+    RelDataType b = binding.getOperandType(1);
+    if (SqlTypeUtil.isApproximateNumeric(a) || SqlTypeUtil.isApproximateNumeric(b)) {
+      return binding.getTypeFactory().createTypeWithNullability(
+          binding.getTypeFactory().createSqlType(SqlTypeName.DOUBLE), a.isNullable() || b.isNullable());
+    }
+    return ReturnTypes.NULLABLE_MOD.inferReturnType(binding);
   }
 
   /** IF(condition, a[, b]): the common type of a and b; NULL (so nullable) without b. */

@@ -43,6 +43,13 @@ class SquallTypeSystemTest {
   }
 
   @Test
+  void modOfADoubleIsDouble() {
+    assertThat(outputType("mod(cast(l_quantity as double), 7)").getKind()).isEqualTo(DataType.Kind.DOUBLE);
+    assertThat(outputType("mod(l_quantity, 7)").getKind()).isEqualTo(DataType.Kind.DECIMAL);
+    assertThat(outputType("mod(l_linenumber, 7)").getKind()).isEqualTo(DataType.Kind.INTEGER);
+  }
+
+  @Test
   void caseOverStringLiteralsOfDifferentLengthsIsVarchar() {
     assertThat(outputType("case when l_quantity > 1 then 'a' else 'bbb' end").getKind()).isEqualTo(DataType.Kind.VARCHAR);
   }
