@@ -111,13 +111,7 @@ public final class IcebergCommitter {
    * @throws WriteCommitException as {@link #commit}
    */
   public CommitOutcome commitRowDelta(WriteTarget target, String jobId, RowDeltaFiles files) {
-    Table table;
-    try {
-      table = catalog.loadTable(target.table());
-    } catch (NoSuchTableException e) {
-      throw WriteCommitException.targetConflict("table " + target.table() + " no longer exists; nothing was committed",
-          e);
-    }
+    Table table = loadTarget(target);
     Optional<Snapshot> earlier = jobSnapshot(table, jobId);
     if (earlier.isPresent()) {
       String rows = earlier.get().summary().get(ROWS_PROPERTY);
@@ -226,14 +220,18 @@ public final class IcebergCommitter {
     return doomed.size();
   }
 
-  private CommitOutcome append(WriteTarget target, String jobId, List<DataFile> files) {
-    Table table;
+  /** The target table; a table dropped since planning is a conflict: nothing was committed. */
+  private Table loadTarget(WriteTarget target) {
     try {
-      table = catalog.loadTable(target.table());
+      return catalog.loadTable(target.table());
     } catch (NoSuchTableException e) {
       throw WriteCommitException.targetConflict("table " + target.table() + " no longer exists; nothing was committed",
           e);
     }
+  }
+
+  private CommitOutcome append(WriteTarget target, String jobId, List<DataFile> files) {
+    Table table = loadTarget(target);
     Optional<Snapshot> earlier = jobSnapshot(table, jobId);
     if (earlier.isPresent()) {
       return already(earlier.get(), files);
