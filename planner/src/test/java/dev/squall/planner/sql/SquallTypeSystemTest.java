@@ -46,6 +46,9 @@ class SquallTypeSystemTest {
   void modOfADoubleIsDouble() {
     assertThat(outputType("mod(cast(l_quantity as double), 7)").getKind()).isEqualTo(DataType.Kind.DOUBLE);
     assertThat(outputType("mod(l_quantity, 7)").getKind()).isEqualTo(DataType.Kind.DECIMAL);
+    assertThat(outputType("cast(l_quantity as double) % 7").getKind()).isEqualTo(DataType.Kind.DOUBLE);
+    assertThat(outputType("l_quantity % 7").getKind()).isEqualTo(DataType.Kind.DECIMAL);
+    assertThat(outputType("l_linenumber % 7").getKind()).isEqualTo(DataType.Kind.INTEGER);
     assertThat(outputType("mod(l_linenumber, 7)").getKind()).isEqualTo(DataType.Kind.INTEGER);
   }
 
