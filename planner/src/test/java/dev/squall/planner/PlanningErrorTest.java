@@ -51,6 +51,37 @@ class PlanningErrorTest {
   }
 
   @Test
+  void windowCountsOutOfRangeAreRefusedWithTheirPosition() {
+    PlanningException ntile = refused("select l_orderkey,\n  ntile(0) over (order by l_orderkey) from lineitem");
+    assertThat(ntile.code()).isEqualTo(PlanningException.Code.VALIDATION_ERROR);
+    assertThat(ntile.reason()).contains("NTILE").contains("positive");
+    assertThat(ntile.line()).isEqualTo(2);
+    assertThat(ntile.column()).isEqualTo(9);
+    PlanningException lag = refused("select lag(l_quantity, -1) over (order by l_orderkey) from lineitem");
+    assertThat(lag.reason()).contains("LAG").contains("zero or more").contains("-1");
+    assertThat(lag.line()).isEqualTo(1);
+    assertThat(lag.column()).isEqualTo(24);
+    PlanningException nth = refused("select nth_value(l_quantity, 0) over (order by l_orderkey) from lineitem");
+    assertThat(nth.reason()).contains("NTH_VALUE");
+    assertThat(nth.column()).isEqualTo(30);
+  }
+
+  @Test
+  void ignoreNullsAndFrameExclusionAreRefusedWithTheirPosition() {
+    PlanningException ignore = refused(
+        "select l_orderkey, lag(l_quantity) ignore nulls over (order by l_orderkey) from lineitem");
+    assertThat(ignore.code()).isEqualTo(PlanningException.Code.UNSUPPORTED);
+    assertThat(ignore.reason()).contains("IGNORE NULLS");
+    assertThat(ignore.line()).isEqualTo(1);
+    assertThat(ignore.column()).isGreaterThan(0);
+    PlanningException exclude = refused("select sum(l_quantity) over (order by l_orderkey rows between 1 preceding"
+        + " and 1 following exclude current row) from lineitem");
+    assertThat(exclude.code()).isEqualTo(PlanningException.Code.UNSUPPORTED);
+    assertThat(exclude.reason()).contains("EXCLUDE");
+    assertThat(exclude.column()).isGreaterThan(0);
+  }
+
+  @Test
   void unknownFunctionIsRefusedByName() {
     PlanningException e = refused("select soundex(l_comment) from lineitem");
     assertThat(e.code()).isEqualTo(PlanningException.Code.UNSUPPORTED);

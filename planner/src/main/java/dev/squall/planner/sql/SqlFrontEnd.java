@@ -244,6 +244,7 @@ public final class SqlFrontEnd {
    */
   public RelRoot toRel(SqlNode parsed) {
     UnsupportedSqlCheck.check(parsed);
+    WindowArguments.check(parsed);
     PercentileOperators.replace(parsed);
     SqlNode validated;
     try {

@@ -1,0 +1,90 @@
+package dev.squall.planner.sql;
+
+import dev.squall.planner.PlanningException;
+import java.math.BigDecimal;
+import java.util.Locale;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlWindow;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
+
+/**
+ * Checks window function calls before validation, where their positions are still known:
+ * NTILE's bucket count and NTH_VALUE's index must be positive, LAG's and LEAD's offset zero or
+ * more (when written as number literals; other constants are checked when the window is
+ * translated), and IGNORE NULLS and frame EXCLUDE clauses, which the window operator does not
+ * compute, are refused whole.
+ */
+final class WindowArguments extends SqlBasicVisitor<Void> {
+  private WindowArguments() {}
+
+  /**
+   * Checks a parsed statement.
+   *
+   * @throws PlanningException VALIDATION_ERROR for a count out of range, UNSUPPORTED for IGNORE
+   *     NULLS and EXCLUDE, each with the line and column of the offending text
+   */
+  static void check(SqlNode node) {
+    node.accept(new WindowArguments());
+  }
+
+  @Override
+  public Void visit(SqlCall call) {
+    if (call.getKind() == SqlKind.OVER) {
+      checkOver(call);
+    }
+    return super.visit(call);
+  }
+
+  private static void checkOver(SqlCall over) {
+    if (over.operand(0) instanceof SqlCall function) {
+      if (function.getKind() == SqlKind.IGNORE_NULLS) {
+        throw unsupported("IGNORE NULLS in a window function", function.getParserPosition());
+      }
+      String name = function.getOperator().getName().toUpperCase(Locale.ROOT);
+      switch (name) {
+        case "NTILE" -> atLeast(function, 0, 1, "The bucket count of NTILE");
+        case "LAG", "LEAD" -> atLeast(function, 1, 0, "The offset of " + name);
+        case "NTH_VALUE" -> atLeast(function, 1, 1, "The index of NTH_VALUE");
+        default -> { }
+      }
+    }
+    if (over.operandCount() > 1 && over.operand(1) instanceof SqlWindow window && window.getExclude() != null
+        && !SqlWindow.isExcludeNoOthers(window.getExclude())) {
+      throw unsupported("EXCLUDE in a window frame", window.getExclude().getParserPosition());
+    }
+  }
+
+  /** Refuses operand {@code index} when it is a number literal (possibly negated) below {@code min}. */
+  private static void atLeast(SqlCall function, int index, long min, String what) {
+    if (function.operandCount() <= index) {
+      return;
+    }
+    SqlNode operand = function.operand(index);
+    BigDecimal value = literalValue(operand);
+    if (value != null && value.compareTo(BigDecimal.valueOf(min)) < 0) {
+      SqlParserPos pos = operand.getParserPosition();
+      throw new PlanningException(PlanningException.Code.VALIDATION_ERROR,
+          what + " must be " + (min == 0 ? "zero or more" : "positive") + ", not " + value.toPlainString(),
+          pos.getLineNum(), pos.getColumnNum());
+    }
+  }
+
+  private static BigDecimal literalValue(SqlNode node) {
+    if (node instanceof SqlNumericLiteral literal) {
+      return literal.getValueAs(BigDecimal.class);
+    }
+    if (node.getKind() == SqlKind.MINUS_PREFIX && ((SqlCall) node).operand(0) instanceof SqlNumericLiteral literal) {
+      return literal.getValueAs(BigDecimal.class).negate();
+    }
+    return null;
+  }
+
+  private static PlanningException unsupported(String what, SqlParserPos pos) {
+    return new PlanningException(PlanningException.Code.UNSUPPORTED,
+        "Unsupported SQL: " + what + " is not supported by Squall", pos.getLineNum(), pos.getColumnNum());
+  }
+}
