@@ -82,6 +82,23 @@ class PlanningErrorTest {
   }
 
   @Test
+  void tooManyGroupingSetsAreRefusedBeforeExpansion() {
+    StringBuilder columns = new StringBuilder();
+    for (int i = 0; i < 30; i++) {
+      columns.append(i == 0 ? "" : ", ").append("l_quantity + ").append(i);
+    }
+    PlanningException e = refused("select count(*) from lineitem\ngroup by cube(" + columns + ")");
+    assertThat(e.code()).isEqualTo(PlanningException.Code.UNSUPPORTED);
+    assertThat(e.reason()).contains("1073741824 grouping sets").contains("2048");
+    assertThat(e.line()).isEqualTo(2);
+    assertThat(e.column()).isEqualTo(10);
+    // Items multiply and GROUPING SETS add: 1 * (1 + 1) * 2^11.
+    String eleven = columns.substring(0, columns.indexOf(", l_quantity + 11"));
+    assertThat(refused("select count(*) from lineitem group by l_returnflag, grouping sets ((l_linestatus), ()),"
+        + " cube(" + eleven + ")").reason()).contains("4096 grouping sets");
+  }
+
+  @Test
   void unknownFunctionIsRefusedByName() {
     PlanningException e = refused("select soundex(l_comment) from lineitem");
     assertThat(e.code()).isEqualTo(PlanningException.Code.UNSUPPORTED);

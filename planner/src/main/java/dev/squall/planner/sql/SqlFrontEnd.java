@@ -245,6 +245,7 @@ public final class SqlFrontEnd {
   public RelRoot toRel(SqlNode parsed) {
     UnsupportedSqlCheck.check(parsed);
     WindowArguments.check(parsed);
+    GroupingSetLimit.check(parsed);
     PercentileOperators.replace(parsed);
     SqlNode validated;
     try {
