@@ -95,6 +95,10 @@ class WindowFunctionsEndToEndTest {
             "select * from (select c, k, p, row_number() over (partition by c order by p desc nulls last, k) rn from " + ORDERS
                 + ") t where rn <= 2 and c < 700",
             null),
+        Arguments.of("ranking functions without ORDER BY: every row of the partition is a peer",
+            "select k, rank() over (partition by c), dense_rank() over (partition by s), percent_rank() over (),"
+                + " cume_dist() over (partition by c) from " + ORDERS,
+            null),
         Arguments.of("windows that read no column of their input",
             "select count(*) over (), row_number() over (), max(o_orderkey) over () from orders",
             null),

@@ -2,10 +2,14 @@ package dev.squall.planner.sql;
 
 import dev.squall.planner.PlanningException;
 import java.math.BigDecimal;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlWindow;
 import org.apache.calcite.sql.parser.SqlParserPos;
@@ -17,8 +21,16 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  * more (when written as number literals; other constants are checked when the window is
  * translated), and IGNORE NULLS and frame EXCLUDE clauses, which the window operator does not
  * compute, are refused whole.
+ *
+ * <p>It also gives RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST and NTILE written without ORDER BY
+ * a constant ORDER BY: Calcite's validator requires one, while in Trino (and DuckDB) every row of
+ * the partition is then a peer of every other (RANK 1, CUME_DIST 1, ...), which is what ordering
+ * by a constant computes.
  */
 final class WindowArguments extends SqlBasicVisitor<Void> {
+  /** Functions that Calcite refuses without ORDER BY. */
+  private static final Set<String> RANKING = Set.of("RANK", "DENSE_RANK", "PERCENT_RANK", "CUME_DIST", "NTILE");
+
   private WindowArguments() {}
 
   /**
@@ -45,6 +57,11 @@ final class WindowArguments extends SqlBasicVisitor<Void> {
         throw unsupported("IGNORE NULLS in a window function", function.getParserPosition());
       }
       String name = function.getOperator().getName().toUpperCase(Locale.ROOT);
+      if (RANKING.contains(name) && over.operandCount() > 1 && over.operand(1) instanceof SqlWindow window
+          && (window.getOrderList() == null || window.getOrderList().isEmpty())) {
+        window.setOrderList(new SqlNodeList(
+            List.of(SqlLiteral.createExactNumeric("0", window.getParserPosition())), window.getParserPosition()));
+      }
       switch (name) {
         case "NTILE" -> atLeast(function, 0, 1, "The bucket count of NTILE");
         case "LAG", "LEAD" -> atLeast(function, 1, 0, "The offset of " + name);

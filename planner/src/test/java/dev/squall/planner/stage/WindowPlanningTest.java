@@ -157,4 +157,11 @@ class WindowPlanningTest {
     assertThat(e.reason()).contains("DISTINCT in window function COUNT");
     assertThat(e.line()).isEqualTo(1);
   }
+
+  @Test
+  void rankingFunctionsWithoutOrderByArePlanned() {
+    StageGraph graph = sf100("select o_orderkey, rank() over (partition by o_custkey), dense_rank() over (),"
+        + " percent_rank() over (partition by o_orderstatus), cume_dist() over (), ntile(4) over () from orders");
+    assertThat(windows(graph)).isNotEmpty();
+  }
 }
