@@ -109,7 +109,8 @@ final class LocalCommand implements Callable<Integer> {
     LocalDeployment stack = LocalDeployment.start(options);
     Runtime.getRuntime().addShutdownHook(new Thread(stack::close, "squall-local-shutdown"));
     if (tpchScaleFactor != null) {
-      var report = stack.loadTpch(tpchScaleFactor, true);
+      // The bar redraws with carriage returns: only for a terminal, not for a log file or a pipe.
+      var report = stack.loadTpch(tpchScaleFactor, ProgressDisplay.stderrIsTerminal());
       System.err.println(report.nothingWritten()
           ? "tpch: scale factor " + tpchScaleFactor + " already loaded"
           : "tpch: loaded scale factor " + tpchScaleFactor + ", "
