@@ -170,7 +170,7 @@ public final class SqlFrontEnd {
     return SqlParser.config()
         .withConformance(SquallConformance.INSTANCE)
         .withQuoting(Quoting.DOUBLE_QUOTE)
-        .withUnquotedCasing(Casing.UNCHANGED)
+        .withUnquotedCasing(Casing.TO_LOWER)
         .withQuotedCasing(Casing.UNCHANGED)
         .withCaseSensitive(false);
   }

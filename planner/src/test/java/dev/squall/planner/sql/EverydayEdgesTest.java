@@ -64,6 +64,14 @@ class EverydayEdgesTest {
   }
 
   @Test
+  void unquotedNamesAreLowerCaseAndQuotedNamesKeepTheirCase() {
+    var q = Planning.sf1("SELECT N_NAME, n_regionkey AS Region, 1 AS \"Quoted\", Count(*) AS CNT FROM TPCH.Nation"
+        + " GROUP BY N_NAME, n_regionkey");
+    assertThat(q.outputSchema().getFieldsList()).extracting(Field::getName)
+        .containsExactly("n_name", "region", "Quoted", "cnt");
+  }
+
+  @Test
   void unnamedColumnsAreNamedAsInTrino() {
     var q = Planning.sf1("select n_name, count(*), max(n_regionkey) + 1 from nation group by n_name");
     assertThat(q.outputSchema().getFieldsList()).extracting(Field::getName).containsExactly("n_name", "_col1", "_col2");
