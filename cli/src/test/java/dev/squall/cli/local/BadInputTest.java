@@ -199,9 +199,10 @@ class BadInputTest {
       System.setErr(err);
     }
     assertThat(e.get("code").asText()).isEqualTo("USER_ERROR");
-    assertThat(e.get("message").asText()).contains("cannot cast").contains("INTEGER");
+    assertThat(e.get("message").asText()).contains("cannot cast").contains("INTEGER")
+        .as("which task met the row is not the user's concern").doesNotContain("task ").doesNotContain("attempt");
     String logs = captured.toString(StandardCharsets.UTF_8);
-    assertThat(logs).as("the failure is logged").contains("USER_ERROR");
+    assertThat(logs).as("the failure is logged").contains("USER_ERROR").containsPattern("task \\d+\\.\\d+ \\(attempt");
     for (String name : new String[] {"AFRICA", "AMERICA", "ASIA", "EUROPE", "MIDDLE EAST"}) {
       assertThat(logs).doesNotContain(name);
       assertThat(e.toString()).doesNotContain(name);

@@ -218,7 +218,10 @@ public final class JobDriver {
     } catch (JobFailedException e) {
       boolean cancelled = e.code() == ErrorCode.CANCELLED;
       // However the cancel reached the job (its own check, or a task that saw the marker first).
-      String message = cancelled ? "query was cancelled" : e.getMessage();
+      String message = cancelled ? "query was cancelled" : e.userMessage();
+      if (!cancelled && !message.equals(e.getMessage())) {
+        LOG.info("{}", e.getMessage()); // the task and attempt, which the user's message leaves out
+      }
       return finishFailed(keeper, current(jobId, job), new JobError(e.code().name(), message, 0, 0), cancelled, plan);
     } catch (SquallException e) {
       return finishFailed(keeper, current(jobId, job), new JobError(e.code().name(), e.getMessage(), e.line(), e.column()), false, plan);

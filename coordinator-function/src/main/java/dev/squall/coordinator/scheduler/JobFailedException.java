@@ -22,6 +22,16 @@ public final class JobFailedException extends SquallException {
     this.taskError = error;
   }
 
+  /**
+   * What the user reads: for a USER_ERROR (bad data, such as a failed cast or a division by zero)
+   * the task's own message, as Trino answers it, since which task met the row is an internal
+   * detail; for other codes the whole message, naming the task and attempt.
+   */
+  public String userMessage() {
+    return taskError.getCode() == dev.squall.proto.v1.ErrorCode.USER_ERROR && !taskError.getMessage().isEmpty()
+        ? taskError.getMessage() : getMessage();
+  }
+
   /** The failing task's own error. */
   public TaskError taskError() {
     return taskError;
