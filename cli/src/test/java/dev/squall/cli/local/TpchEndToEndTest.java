@@ -115,4 +115,36 @@ abstract class TpchEndToEndTest {
     checkSummary(n, summary);
   }
 
+  static List<String> orderings() {
+    return List.of(
+        "select l_orderkey, l_linenumber, l_shipdate, l_quantity from lineitem"
+            + " order by l_shipdate desc, l_orderkey, l_linenumber",
+        "select o_custkey, o_orderkey, o_totalprice from orders order by o_custkey, o_orderkey");
+  }
+
+  /** An ORDER BY without LIMIT runs in several tasks behind a range edge; the answer is DuckDB's, row for row. */
+  @ParameterizedTest
+  @MethodSource("orderings")
+  void orderBySortsRangesInSeveralTasks(String sql) throws Exception {
+    HttpResponse<byte[]> response = stack.post(sql, properties(), "application/vnd.apache.arrow.stream");
+    assertThat(response.statusCode()).as(new String(response.body())).isEqualTo(200);
+    List<List<Object>> actual = ResultRows.fromArrow(response.body());
+    List<List<Object>> expected;
+    try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      expected = ResultRows.fromJdbc(rs);
+    }
+    assertThat(actual).hasSameSizeAs(expected);
+    assertThat(ResultRows.difference(actual, expected, true)).as("differs from DuckDB").isNull();
+    var summary = JSON.readTree(response.headers().firstValue("x-squall-summary").orElseThrow());
+    List<String> edges = new ArrayList<>();
+    summary.get("stageSummaries").forEach(stage -> edges.add(stage.get("outputEdge").asText()));
+    assertThat(edges).contains("range");
+    int rootTasks = 0;
+    for (JsonNode stage : summary.get("stageSummaries")) {
+      if (stage.get("outputEdge").asText().isEmpty()) {
+        rootTasks = stage.get("tasks").asInt(); // the root stage feeds no edge: it sorts the ranges
+      }
+    }
+    assertThat(rootTasks).as("tasks of the sorting stage").isGreaterThanOrEqualTo(4);
+  }
 }

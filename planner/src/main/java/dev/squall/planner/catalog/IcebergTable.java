@@ -126,15 +126,24 @@ public final class IcebergTable extends AbstractTable {
    * capped at the row count; null when unknown (not integral, or a file without bounds).
    */
   public Double distinctValuesBound(int column) {
-    List<Types.NestedField> columns = schema().columns();
-    if (column < 0 || column >= columns.size()) {
-      return null;
-    }
-    ColumnRanges.Range range = ColumnRanges.of(table()).range(columns.get(column).fieldId());
+    ColumnRanges.Range range = valueRange(column);
     if (range == null) {
       return null;
     }
     return Math.min(range.width(), Math.max(1.0, statistics().rowCount()));
+  }
+
+  /**
+   * The value range of column {@code column} (row-type index) in the current snapshot, from the
+   * manifests' bounds ({@link ColumnRanges}); null when unknown (not INT, BIGINT or DATE, or a
+   * file without bounds).
+   */
+  public ColumnRanges.Range valueRange(int column) {
+    List<Types.NestedField> columns = schema().columns();
+    if (column < 0 || column >= columns.size()) {
+      return null;
+    }
+    return ColumnRanges.of(table()).range(columns.get(column).fieldId());
   }
 
   @Override

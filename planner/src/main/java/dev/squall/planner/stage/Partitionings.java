@@ -18,6 +18,16 @@ public final class Partitionings {
     return Partitioning.newBuilder().setBroadcast(Partitioning.Broadcast.getDefaultInstance()).build();
   }
 
+  /**
+   * Ranges of the sort keys: partition {@code i} holds the rows after bound {@code i - 1} up to
+   * bound {@code i} in the keys' order ({@code bounds.size() + 1} partitions).
+   */
+  public static Partitioning range(List<dev.squall.proto.v1.SortKey> keys, List<dev.squall.proto.v1.Values.Row> bounds) {
+    return Partitioning.newBuilder()
+        .setRange(Partitioning.Range.newBuilder().addAllKeys(keys).addAllBounds(bounds).setPartitions(bounds.size() + 1))
+        .build();
+  }
+
   public static Partitioning single() {
     return Partitioning.newBuilder().setSingle(Partitioning.Single.getDefaultInstance()).build();
   }

@@ -380,6 +380,12 @@ public final class StageGraphTranslator {
       input.setRoot(limits.exact(input.root()));
       return estimated(input, sort);
     }
+    if (limits.limit() < 0 && limits.offset() == 0) {
+      StageDraft ranged = rangeSorted(sort, limits, input);
+      if (ranged != null) {
+        return ranged;
+      }
+    }
     input.setRoot(limits.local(input.root()));
     if (limits.localRowBound() >= 0) {
       double rows = Math.min(input.rows(), (double) limits.localRowBound() * input.taskCount());
@@ -389,6 +395,27 @@ public final class StageGraphTranslator {
     Operator read = graph.exchange(input, Partitionings.single(), merge);
     merge.setRoot(limits.exact(read));
     return estimated(merge, sort);
+  }
+
+  /**
+   * A distributed ORDER BY (no LIMIT or OFFSET): the rows cross a range edge on the sort keys into
+   * as many tasks as their bytes call for, each task sorts its range, and the ranges in task order
+   * are the answer (the coordinator concatenates the root stage's outputs by task). Null, meaning
+   * gather into one task, when one task suffices or the first key's range is unknown
+   * ({@link SortRangeBounds}).
+   */
+  private StageDraft rangeSorted(Sort sort, LimitPushDown limits, StageDraft input) {
+    int tasks = taskCounts.forBytes(input.bytes());
+    java.util.Optional<List<dev.squall.proto.v1.Values.Row>> bounds =
+        SortRangeBounds.of(sort.getInput(), limits.keys(), tasks);
+    if (bounds.isEmpty()) {
+      return null;
+    }
+    int partitions = bounds.get().size() + 1;
+    StageDraft ranges = StageDraft.intermediate(partitions, Distribution.ANY);
+    Operator read = graph.exchange(input, Partitionings.range(limits.keys(), bounds.get()), ranges);
+    ranges.setRoot(limits.exact(read));
+    return estimated(ranges, sort);
   }
 
   private static LimitPushDown limits(Sort sort) {
