@@ -91,7 +91,7 @@ public final class RowDeletePlanner {
     SqlIdentifier targetName = (SqlIdentifier) delete.getTargetTable();
     RelNode plan = frontEnd.toRel(positionsQuery(targetName, delete.getAlias(), List.of(), delete.getCondition()))
         .project();
-    return planned(resolved, plan, delete.getCondition() != null, true, null);
+    return planned(resolved, plan, delete.getCondition() != null, true, null, false);
   }
 
   /**
@@ -139,23 +139,39 @@ public final class RowDeletePlanner {
     for (int c = 0; c < columns.size(); c++) {
       sourceOfColumn[c] = c + 2;
     }
+    RelNode plan = assignColumns(rows, List.of(IcebergTable.FILE_COLUMN, IcebergTable.POSITION_COLUMN), schema,
+        sourceOfColumn, query);
+    return planned(resolved, plan, update.getCondition() != null, false, rewrittenRows(resolved), false);
+  }
+
+  /** How the new rows of an UPDATE or MERGE are written: as data files of the table's current spec. */
+  static DataFileWrite rewrittenRows(IcebergTable resolved) {
+    Table table = resolved.table();
+    return new WriteTarget(resolved.identifier(), false, table.schema(), table.spec(), table.location(),
+        table.properties(), OptionalLong.empty()).toDataFileWrite();
+  }
+
+  /**
+   * {@code rows}' first {@code leading.size()} columns as they are, then the table's columns
+   * assigned from {@code rows}' columns ({@link ColumnAssignment}).
+   *
+   * @param sourceOfColumn for each table column, the column of {@code rows} that feeds it, or -1
+   */
+  RelNode assignColumns(RelNode rows, List<String> leading, Schema schema, int[] sourceOfColumn, SqlNode query) {
     Project assigned = (Project) ColumnAssignment.project(frontEnd.relBuilder(), rows, schema, sourceOfColumn,
         query);
     // The builder may have merged the assignment into the query's own projection: then both sets
     // of expressions are over the query's input.
     RelNode input = assigned.getInput();
     RexBuilder rex = frontEnd.relBuilder().getRexBuilder();
-    List<RexNode> expressions = new ArrayList<>(input == rows
-        ? List.of(rex.makeInputRef(rows, 0), rex.makeInputRef(rows, 1))
-        : ((Project) rows).getProjects().subList(0, 2));
+    List<RexNode> expressions = new ArrayList<>();
+    for (int k = 0; k < leading.size(); k++) {
+      expressions.add(input == rows ? rex.makeInputRef(rows, k) : ((Project) rows).getProjects().get(k));
+    }
     expressions.addAll(assigned.getProjects());
-    List<String> names = new ArrayList<>(List.of(IcebergTable.FILE_COLUMN, IcebergTable.POSITION_COLUMN));
-    columns.forEach(f -> names.add(f.name()));
-    RelNode plan = frontEnd.relBuilder().push(input).project(expressions, names, true).build();
-    Table table = resolved.table();
-    WriteTarget rewritten = new WriteTarget(resolved.identifier(), false, schema, table.spec(), table.location(),
-        table.properties(), OptionalLong.empty());
-    return planned(resolved, plan, update.getCondition() != null, false, rewritten.toDataFileWrite());
+    List<String> names = new ArrayList<>(leading);
+    schema.columns().forEach(f -> names.add(f.name()));
+    return frontEnd.relBuilder().push(input).project(expressions, names, true).build();
   }
 
   /**
@@ -163,7 +179,7 @@ public final class RowDeletePlanner {
    *
    * @param modeProperty the table property that chooses merge-on-read or copy-on-write
    */
-  private IcebergTable target(SqlNode node, String statement, String modeProperty) {
+  IcebergTable target(SqlNode node, String statement, String modeProperty) {
     if (!(node instanceof SqlIdentifier targetName)) {
       throw error(Code.UNSUPPORTED, "Unsupported SQL: " + statement + " target must be a table name",
           node.getParserPosition());
@@ -198,10 +214,11 @@ public final class RowDeletePlanner {
    * The planned write of a DELETE or UPDATE whose plan yields positions first.
    *
    * @param removesWholeFiles true for DELETE: data files whose every row matches are removed whole
-   * @param updatedRows for UPDATE, how the new rows are written; null for DELETE
+   * @param updatedRows for UPDATE and MERGE, how the new rows are written; null for DELETE
+   * @param merge true for MERGE: the plan's rows carry a write flag after the positions
    */
-  private WritePlanner.PlannedWrite planned(IcebergTable resolved, RelNode plan, boolean hasCondition,
-      boolean removesWholeFiles, DataFileWrite updatedRows) {
+  WritePlanner.PlannedWrite planned(IcebergTable resolved, RelNode plan, boolean hasCondition,
+      boolean removesWholeFiles, DataFileWrite updatedRows, boolean merge) {
     Table table = resolved.table();
     Schema schema = table.schema();
     int formatVersion = TableUtil.formatVersion(table);
@@ -265,6 +282,7 @@ public final class RowDeletePlanner {
     if (updatedRows != null) {
       tasks.setUpdatedRows(updatedRows);
     }
+    tasks.setMerge(merge);
     record.setDeleteFiles(tasks);
     WriteTarget target = new WriteTarget(resolved.identifier(), false, schema, table.spec(), table.location(),
         table.properties(), current == null ? OptionalLong.empty() : OptionalLong.of(current.snapshotId()),
@@ -288,17 +306,21 @@ public final class RowDeletePlanner {
   private static SqlSelect positionsQuery(SqlIdentifier targetName, SqlIdentifier givenAlias, List<SqlNode> more,
       SqlNode condition) {
     SqlParserPos pos = targetName.getParserPosition();
-    List<String> names = new ArrayList<>(targetName.names);
-    String last = names.get(names.size() - 1);
-    names.set(names.size() - 1, last + "$" + ROW_POSITIONS_SUFFIX);
+    String last = targetName.names.get(targetName.names.size() - 1);
     SqlIdentifier alias = givenAlias != null ? givenAlias : new SqlIdentifier(last, pos);
-    SqlNode from = new SqlBasicCall(SqlStdOperatorTable.AS,
-        List.of(new SqlIdentifier(names, pos), alias), pos);
+    SqlNode from = new SqlBasicCall(SqlStdOperatorTable.AS, List.of(positionsTable(targetName), alias), pos);
     SqlNodeList select = SqlNodeList.of(
         new SqlIdentifier(List.of(alias.getSimple(), IcebergTable.FILE_COLUMN), pos),
         new SqlIdentifier(List.of(alias.getSimple(), IcebergTable.POSITION_COLUMN), pos));
     more.forEach(select::add);
     return new SqlSelect(pos, null, select, from, condition, null, null, null, null, null, null, null, null);
+  }
+
+  /** The name {@code t$squall_row_positions} of the table {@code t} read with its row positions. */
+  static SqlIdentifier positionsTable(SqlIdentifier targetName) {
+    List<String> names = new ArrayList<>(targetName.names);
+    names.set(names.size() - 1, names.get(names.size() - 1) + "$" + ROW_POSITIONS_SUFFIX);
+    return new SqlIdentifier(names, targetName.getParserPosition());
   }
 
   /** The condition with every CAST of a literal made a literal of the cast's type (where the builder can). */

@@ -1,5 +1,6 @@
 package dev.squall.task.write;
 
+import dev.squall.engine.column.BoolColumn;
 import dev.squall.engine.column.Column;
 import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.proto.v1.DeleteFileWrite;
@@ -21,7 +22,8 @@ import org.apache.iceberg.io.FileIO;
  * ({@link PositionDeleteTaskWriter}) under the table location, reported as commit messages (one
  * Iceberg content-file JSON per delete file). For UPDATE the rows also carry the new values after
  * the two position columns, written as data files ({@link DataFileTaskWriter}) and reported beside
- * the delete files. The coordinator commits them; the task never talks to a catalog.
+ * the delete files. For MERGE a BOOLEAN after the positions says whether the row is written, and a
+ * row without a position (an inserted source row) deletes nothing. The coordinator commits them; the task never talks to a catalog.
  */
 public final class DeleteFileOutputSink implements OutputSink {
   private final PositionDeleteTaskWriter writer;
@@ -29,10 +31,13 @@ public final class DeleteFileOutputSink implements OutputSink {
   private final DataFileTaskWriter rows;
   private final WriteTarget rowsTarget;
   private final java.util.function.BooleanSupplier cancelled;
+  /** MERGE: rows carry a write flag, and inserted rows no position. */
+  private final boolean merge;
 
   private DeleteFileOutputSink(PositionDeleteTaskWriter writer, DataFileTaskWriter rows, WriteTarget rowsTarget,
-      java.util.function.BooleanSupplier cancelled) {
+      java.util.function.BooleanSupplier cancelled, boolean merge) {
     this.writer = writer;
+    this.merge = merge;
     this.rows = rows;
     this.rowsTarget = rowsTarget;
     this.cancelled = cancelled;
@@ -50,13 +55,13 @@ public final class DeleteFileOutputSink implements OutputSink {
         spec.getAttempt(), write.getFormatVersion() >= 3 ? FileFormat.PUFFIN : FileFormat.PARQUET);
     PositionDeleteTaskWriter deletes = new PositionDeleteTaskWriter(io, write, names);
     if (!write.hasUpdatedRows()) {
-      return new DeleteFileOutputSink(deletes, null, null, cancelled);
+      return new DeleteFileOutputSink(deletes, null, null, cancelled, false);
     }
     WriteTarget target = WriteTarget.of(write.getUpdatedRows());
     DataFileTaskWriter rowWriter = new DataFileTaskWriter(io, target, new DataFileNames(spec.getJobId(),
         spec.getStageId(), spec.getPartition(), spec.getAttempt(), target.format()));
     rowWriter.cancelWhen(cancelled);
-    return new DeleteFileOutputSink(deletes, rowWriter, target, cancelled);
+    return new DeleteFileOutputSink(deletes, rowWriter, target, cancelled, write.getMerge());
   }
 
   @Override
@@ -64,10 +69,47 @@ public final class DeleteFileOutputSink implements OutputSink {
     if (cancelled.getAsBoolean()) {
       throw dev.squall.engine.EngineException.cancelled();
     }
-    writer.write(batch.columns(), batch.rows());
+    Column[] all = batch.columns();
+    if (merge) {
+      writeMerged(all, batch.rows());
+      return;
+    }
+    writer.write(all, batch.rows());
     if (rows != null) {
-      Column[] all = batch.columns();
       rows.write(java.util.Arrays.copyOfRange(all, 2, all.length), batch.rows());
+    }
+  }
+
+  /**
+   * A MERGE's batch: {@code _file, _pos, write, values...}. Rows with a position delete it; rows
+   * whose {@code write} is TRUE are written as new rows (updated or inserted).
+   */
+  private void writeMerged(Column[] all, int n) {
+    int[] positioned = new int[n];
+    int[] written = new int[n];
+    int p = 0;
+    int w = 0;
+    if (!(all[2] instanceof BoolColumn write)) {
+      throw new dev.squall.engine.EngineException(dev.squall.proto.v1.ErrorCode.INTERNAL_ERROR,
+          "a MERGE batch must carry a BOOLEAN write flag in column 2");
+    }
+    for (int i = 0; i < n; i++) {
+      if (!all[0].isNull(i)) {
+        positioned[p++] = i;
+      }
+      if (write.isTrue(i)) {
+        written[w++] = i;
+      }
+    }
+    if (p > 0) {
+      writer.write(new Column[] {all[0].gather(positioned, p), all[1].gather(positioned, p)}, p);
+    }
+    if (w > 0) {
+      Column[] values = new Column[all.length - 3];
+      for (int c = 0; c < values.length; c++) {
+        values[c] = all[c + 3].gather(written, w);
+      }
+      rows.write(values, w);
     }
   }
 

@@ -71,6 +71,8 @@ public final class PositionDeleteTaskWriter {
   private final FileIO io;
   private final DataFileNames names;
   private final int formatVersion;
+  /** MERGE: a position named twice is a target row matched by more than one source row. */
+  private final boolean rejectRepeats;
   private final Map<String, String> properties;
   private final LocationProvider locations;
   private final Map<Integer, PartitionSpec> specs = new HashMap<>();
@@ -95,6 +97,7 @@ public final class PositionDeleteTaskWriter {
     this.io = io;
     this.names = names;
     this.formatVersion = write.getFormatVersion();
+    this.rejectRepeats = write.getMerge();
     this.properties = Map.copyOf(write.getPropertiesMap());
     try {
       Schema schema = SchemaParser.fromJson(write.getIcebergSchemaJson());
@@ -120,7 +123,9 @@ public final class PositionDeleteTaskWriter {
   /**
    * Takes a batch: column 0 the data file location (VARCHAR), column 1 the row position (BIGINT).
    *
-   * @throws EngineException INTERNAL_ERROR for a NULL or a data file the task was not told of
+   * @throws EngineException INTERNAL_ERROR for a NULL or a data file the task was not told of;
+   *     USER_ERROR for a MERGE's position named twice (within the task, which holds every position
+   *     of its data files)
    */
   public void write(Column[] columns, int rowCount) {
     if (!(columns[0] instanceof BytesColumn paths) || !(columns[1] instanceof LongColumn pos)) {
@@ -141,7 +146,12 @@ public final class PositionDeleteTaskWriter {
         index = positions.computeIfAbsent(path, p -> Deletes.toPositionIndex(CloseableIterable.<Long>empty()));
         last = path;
       }
-      index.delete(pos.value(i));
+      long position = pos.value(i);
+      if (rejectRepeats && index.isDeleted(position)) {
+        throw new EngineException(ErrorCode.USER_ERROR, "MERGE matched a target row more than once: one target"
+            + " row matched several source rows (each target row may be matched by at most one source row)");
+      }
+      index.delete(position);
     }
     rows += rowCount;
   }
