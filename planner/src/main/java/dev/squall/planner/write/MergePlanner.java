@@ -130,7 +130,8 @@ public final class MergePlanner {
     RelNode rows = frontEnd.toRel(query).project();
     RelNode plan = rowDeletes.assignColumns(rows,
         List.of(IcebergTable.FILE_COLUMN, IcebergTable.POSITION_COLUMN, "write"), schema, sourceOfColumn, query);
-    return rowDeletes.planned(resolved, plan, false, false, RowDeletePlanner.rewrittenRows(resolved), true);
+    return rowDeletes.planned(resolved, plan, false, false, RowDeletePlanner.rewrittenRows(resolved), true,
+        RowDeletePlanner.copyOnWrite(resolved, TableProperties.MERGE_MODE));
   }
 
   /**

@@ -73,6 +73,9 @@ public final class RowDeletePlanner {
    */
   public static final String ROW_POSITIONS_SUFFIX = "squall_row_positions";
 
+  private static final String MERGE_ON_READ = "merge-on-read";
+  private static final String COPY_ON_WRITE = "copy-on-write";
+
   private final SqlFrontEnd frontEnd;
 
   public RowDeletePlanner(SqlFrontEnd frontEnd) {
@@ -91,7 +94,8 @@ public final class RowDeletePlanner {
     SqlIdentifier targetName = (SqlIdentifier) delete.getTargetTable();
     RelNode plan = frontEnd.toRel(positionsQuery(targetName, delete.getAlias(), List.of(), delete.getCondition()))
         .project();
-    return planned(resolved, plan, delete.getCondition() != null, true, null, false);
+    return planned(resolved, plan, delete.getCondition() != null, true, null, false,
+        copyOnWrite(resolved, TableProperties.DELETE_MODE));
   }
 
   /**
@@ -141,7 +145,8 @@ public final class RowDeletePlanner {
     }
     RelNode plan = assignColumns(rows, List.of(IcebergTable.FILE_COLUMN, IcebergTable.POSITION_COLUMN), schema,
         sourceOfColumn, query);
-    return planned(resolved, plan, update.getCondition() != null, false, rewrittenRows(resolved), false);
+    return planned(resolved, plan, update.getCondition() != null, false, rewrittenRows(resolved), false,
+        copyOnWrite(resolved, TableProperties.UPDATE_MODE));
   }
 
   /** How the new rows of an UPDATE or MERGE are written: as data files of the table's current spec. */
@@ -196,11 +201,11 @@ public final class RowDeletePlanner {
       throw error(Code.UNSUPPORTED, "Unsupported SQL: " + statement + " needs an Iceberg table of format version 2"
           + " or later; " + resolved.identifier() + " has format version " + formatVersion, at);
     }
-    // Unset means merge-on-read, as in Trino; copy-on-write is not written yet.
-    String mode = table.properties().getOrDefault(modeProperty, "merge-on-read");
-    if (!mode.equals("merge-on-read")) {
+    // Unset means merge-on-read, as in Trino.
+    String mode = table.properties().getOrDefault(modeProperty, MERGE_ON_READ);
+    if (!mode.equals(MERGE_ON_READ) && !mode.equals(COPY_ON_WRITE)) {
       throw error(Code.UNSUPPORTED, "Unsupported SQL: " + statement + " on a table whose " + modeProperty
-          + " is '" + mode + "'; Squall writes merge-on-read only (set " + modeProperty + " = 'merge-on-read')", at);
+          + " is '" + mode + "'; Squall writes '" + MERGE_ON_READ + "' or '" + COPY_ON_WRITE + "'", at);
     }
     Schema schema = table.schema();
     if (schema.findField(IcebergTable.FILE_COLUMN) != null || schema.findField(IcebergTable.POSITION_COLUMN) != null) {
@@ -210,15 +215,21 @@ public final class RowDeletePlanner {
     return resolved;
   }
 
+  /** Whether the table's {@code modeProperty} ({@code write.delete.mode}, ...) asks for copy-on-write. */
+  static boolean copyOnWrite(IcebergTable resolved, String modeProperty) {
+    return resolved.table().properties().getOrDefault(modeProperty, MERGE_ON_READ).equals(COPY_ON_WRITE);
+  }
+
   /**
    * The planned write of a DELETE or UPDATE whose plan yields positions first.
    *
    * @param removesWholeFiles true for DELETE: data files whose every row matches are removed whole
    * @param updatedRows for UPDATE and MERGE, how the new rows are written; null for DELETE
    * @param merge true for MERGE: the plan's rows carry a write flag after the positions
+   * @param copyOnWrite true when the tasks rewrite data files instead of writing delete files
    */
   WritePlanner.PlannedWrite planned(IcebergTable resolved, RelNode plan, boolean hasCondition,
-      boolean removesWholeFiles, DataFileWrite updatedRows, boolean merge) {
+      boolean removesWholeFiles, DataFileWrite updatedRows, boolean merge, boolean copyOnWrite) {
     Table table = resolved.table();
     Schema schema = table.schema();
     int formatVersion = TableUtil.formatVersion(table);
@@ -250,6 +261,7 @@ public final class RowDeletePlanner {
     });
     RowDeleteRecord.Builder record = RowDeleteRecord.newBuilder()
         .setConflictFilterJson(ExpressionParser.toJson(pruning));
+    java.util.Set<String> positionFiles = new java.util.HashSet<>();
     if (current != null) {
       try (CloseableIterable<FileScanTask> files = table.newScan().useSnapshot(current.snapshotId())
           .filter(pruning).planFiles()) {
@@ -264,7 +276,17 @@ public final class RowDeletePlanner {
           }
           tasks.addDataFilesJson(json);
           for (DeleteFile d : task.deletes()) {
-            if (formatVersion >= 3 && d.content() == FileContent.POSITION_DELETES && d.format() != FileFormat.PUFFIN) {
+            if (copyOnWrite) {
+              // The rewrite leaves out the rows the file's delete files delete.
+              if (d.content() == FileContent.EQUALITY_DELETES) {
+                throw PlanningException.unpositioned(Code.UNSUPPORTED, "Unsupported SQL: copy-on-write of a data"
+                    + " file of " + resolved.identifier() + " that has equality delete files");
+              }
+              if (d.format() != FileFormat.PUFFIN && positionFiles.add(d.location())) {
+                tasks.addPositionDeletesJson(org.apache.iceberg.ContentFileParser.toJson(d,
+                    table.specs().get(d.specId())));
+              }
+            } else if (formatVersion >= 3 && d.content() == FileContent.POSITION_DELETES && d.format() != FileFormat.PUFFIN) {
               // A v3 reader takes a file's deletion vector instead of its older position deletes.
               throw PlanningException.unpositioned(Code.UNSUPPORTED, "Unsupported SQL: data file of "
                   + resolved.identifier() + " has position delete files from format version 2; rewrite the"
@@ -283,6 +305,7 @@ public final class RowDeletePlanner {
       tasks.setUpdatedRows(updatedRows);
     }
     tasks.setMerge(merge);
+    tasks.setCopyOnWrite(copyOnWrite);
     record.setDeleteFiles(tasks);
     WriteTarget target = new WriteTarget(resolved.identifier(), false, schema, table.spec(), table.location(),
         table.properties(), current == null ? OptionalLong.empty() : OptionalLong.of(current.snapshotId()),

@@ -97,10 +97,10 @@ class RowLevelPlanningTest {
     assertThat(refused("update tpch.sales set nosuch = 1").code()).isEqualTo(Code.UNKNOWN_COLUMN);
     assertThat(refused("update tpch.sales set qty = 1, qty = 2").code()).isEqualTo(Code.VALIDATION_ERROR);
     assertThat(refused("update tpch.sales set qty = 'x'").code()).isEqualTo(Code.VALIDATION_ERROR);
-    catalog.loadTable(SALES).updateProperties().set(TableProperties.DELETE_MODE, "copy-on-write").commit();
-    PlanningException cow = refused("delete from tpch.sales where k = 1");
-    assertThat(cow.code()).isEqualTo(Code.UNSUPPORTED);
-    assertThat(cow.getMessage()).contains("copy-on-write");
+    catalog.loadTable(SALES).updateProperties().set(TableProperties.DELETE_MODE, "merge-on-write").commit();
+    PlanningException mode = refused("delete from tpch.sales where k = 1");
+    assertThat(mode.code()).isEqualTo(Code.UNSUPPORTED);
+    assertThat(mode.getMessage()).contains("merge-on-write");
     catalog.buildTable(TableIdentifier.of(TpchCatalog.TPCH, "legacy"), new Schema(optional(1, "k", Types.LongType.get())))
         .withProperty(TableProperties.FORMAT_VERSION, "1").create();
     assertThat(refused("delete from tpch.legacy").getMessage()).contains("format version 2");
@@ -146,7 +146,22 @@ class RowLevelPlanningTest {
     assertThat(refused(head + "when matched then update set qty = 1 + ").code()).isEqualTo(Code.SYNTAX_ERROR);
     assertThat(refused("merge into tpch.sales using (select 1 k) on true when matched then delete").code())
         .isEqualTo(Code.SYNTAX_ERROR);
+  }
+
+  @Test
+  void eachStatementFollowsItsOwnModePropertyAndUnsetMeansMergeOnRead() {
+    String merge = "merge into tpch.sales t using tpch.orders o on t.k = o.o_orderkey when matched then delete";
     catalog.loadTable(SALES).updateProperties().set(TableProperties.MERGE_MODE, "copy-on-write").commit();
-    assertThat(refused(head + "when matched then delete").getMessage()).contains("copy-on-write");
+    assertThat(plan(merge).write().get().rowDelete().getDeleteFiles().getCopyOnWrite()).isTrue();
+    assertThat(plan("delete from tpch.sales where k = 1").write().get().rowDelete().getDeleteFiles()
+        .getCopyOnWrite()).isFalse();
+    assertThat(plan("update tpch.sales set k = 1").write().get().rowDelete().getDeleteFiles()
+        .getCopyOnWrite()).isFalse();
+    catalog.loadTable(SALES).updateProperties().set(TableProperties.DELETE_MODE, "copy-on-write")
+        .set(TableProperties.UPDATE_MODE, "copy-on-write").commit();
+    assertThat(plan("delete from tpch.sales where k = 1").write().get().rowDelete().getDeleteFiles()
+        .getCopyOnWrite()).isTrue();
+    assertThat(plan("update tpch.sales set k = 1").write().get().rowDelete().getDeleteFiles()
+        .getCopyOnWrite()).isTrue();
   }
 }

@@ -33,6 +33,10 @@ public final class DeleteFileOutputSink implements OutputSink {
   private final java.util.function.BooleanSupplier cancelled;
   /** MERGE: rows carry a write flag, and inserted rows no position. */
   private final boolean merge;
+  /** Copy-on-write: rewrites the data files instead of writing delete files; null otherwise. */
+  private CopyOnWriteRewriter rewriter;
+  /** Copy-on-write: each data file's content-file JSON as planned, by location. */
+  private java.util.Map<String, String> originals;
 
   private DeleteFileOutputSink(PositionDeleteTaskWriter writer, DataFileTaskWriter rows, WriteTarget rowsTarget,
       java.util.function.BooleanSupplier cancelled, boolean merge) {
@@ -54,14 +58,22 @@ public final class DeleteFileOutputSink implements OutputSink {
     DataFileNames names = new DataFileNames(spec.getJobId(), spec.getStageId(), spec.getPartition(),
         spec.getAttempt(), write.getFormatVersion() >= 3 ? FileFormat.PUFFIN : FileFormat.PARQUET);
     PositionDeleteTaskWriter deletes = new PositionDeleteTaskWriter(io, write, names);
+    DeleteFileOutputSink sink;
     if (!write.hasUpdatedRows()) {
-      return new DeleteFileOutputSink(deletes, null, null, cancelled, false);
+      sink = new DeleteFileOutputSink(deletes, null, null, cancelled, false);
+    } else {
+      WriteTarget target = WriteTarget.of(write.getUpdatedRows());
+      DataFileTaskWriter rowWriter = new DataFileTaskWriter(io, target, new DataFileNames(spec.getJobId(),
+          spec.getStageId(), spec.getPartition(), spec.getAttempt(), target.format()));
+      rowWriter.cancelWhen(cancelled);
+      sink = new DeleteFileOutputSink(deletes, rowWriter, target, cancelled, write.getMerge());
     }
-    WriteTarget target = WriteTarget.of(write.getUpdatedRows());
-    DataFileTaskWriter rowWriter = new DataFileTaskWriter(io, target, new DataFileNames(spec.getJobId(),
-        spec.getStageId(), spec.getPartition(), spec.getAttempt(), target.format()));
-    rowWriter.cancelWhen(cancelled);
-    return new DeleteFileOutputSink(deletes, rowWriter, target, cancelled, write.getMerge());
+    if (write.getCopyOnWrite()) {
+      sink.rewriter = new CopyOnWriteRewriter(io, write, deletes.schema(), deletes.specs(), new DataFileNames(
+          spec.getJobId(), spec.getStageId(), spec.getPartition(), spec.getAttempt(), FileFormat.PARQUET));
+      sink.originals = CopyOnWriteRewriter.originalsJson(write);
+    }
+    return sink;
   }
 
   @Override
@@ -113,7 +125,10 @@ public final class DeleteFileOutputSink implements OutputSink {
     }
   }
 
-  /** Writes the delete files and adds one commit message per file; on failure they are deleted. */
+  /**
+   * Writes the delete files (copy-on-write: the rewritten data files) and adds one commit message
+   * per file, and for copy-on-write one per replaced data file; on failure they are deleted.
+   */
   @Override
   public void finish(TaskResult.Builder result) {
     List<DataFile> added;
@@ -123,23 +138,32 @@ public final class DeleteFileOutputSink implements OutputSink {
       writer.abort();
       throw e;
     }
-    List<DeleteFile> files = writer.complete();
+    List<DeleteFile> files = rewriter == null ? writer.complete() : List.of();
+    List<DataFile> rewritten = rewriter == null ? List.of()
+        : rewriter.rewrite(writer.positions(), writer.dataFiles(), writer.specs());
     List<String> messages = new ArrayList<>();
     try {
       files.forEach(file -> messages.add(ContentFileParser.toJson(file, writer.specOf(file))));
       added.forEach(file -> messages.add(CommitMessages.toJson(file, rowsTarget.spec())));
+      rewritten.forEach(file -> messages.add(CommitMessages.toJson(file, writer.specs().get(file.specId()))));
+      if (rewriter != null) {
+        writer.positions().keySet().forEach(path -> messages.add(originals.get(path)));
+      }
     } catch (RuntimeException e) {
       abort();
       throw e;
     }
     result.addAllCommitMessages(messages);
     result.getMetricsBuilder().setObjectsWritten(files.stream().map(DeleteFile::location).distinct().count()
-        + added.size());
+        + added.size() + rewritten.size());
   }
 
   @Override
   public void abort() {
     writer.abort();
+    if (rewriter != null) {
+      rewriter.abort();
+    }
     if (rows != null) {
       rows.abort();
     }

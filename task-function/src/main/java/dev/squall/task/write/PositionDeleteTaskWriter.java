@@ -76,6 +76,7 @@ public final class PositionDeleteTaskWriter {
   private final Map<String, String> properties;
   private final LocationProvider locations;
   private final Map<Integer, PartitionSpec> specs = new HashMap<>();
+  private final Schema schema;
   private final Map<String, DataFile> dataFiles = new HashMap<>();
   private final Map<String, DeleteFile> previousVectors = new HashMap<>();
   private final TreeMap<String, PositionDeleteIndex> positions = new TreeMap<>();
@@ -100,7 +101,7 @@ public final class PositionDeleteTaskWriter {
     this.rejectRepeats = write.getMerge();
     this.properties = Map.copyOf(write.getPropertiesMap());
     try {
-      Schema schema = SchemaParser.fromJson(write.getIcebergSchemaJson());
+      schema = SchemaParser.fromJson(write.getIcebergSchemaJson());
       write.getPartitionSpecsJsonMap().forEach((id, json) -> specs.put(id, PartitionSpecParser.fromJson(schema, json)));
       for (String json : write.getDataFilesJsonList()) {
         DataFile file = (DataFile) parse(json);
@@ -272,6 +273,26 @@ public final class PositionDeleteTaskWriter {
       }
     }
     return PositionDeleteIndex.deserialize(bytes, dv);
+  }
+
+  /** The positions taken so far, by data file location (for copy-on-write). */
+  Map<String, PositionDeleteIndex> positions() {
+    return positions;
+  }
+
+  /** The data files the task may name, by location. */
+  Map<String, DataFile> dataFiles() {
+    return dataFiles;
+  }
+
+  /** The table's partition specs by id. */
+  Map<Integer, PartitionSpec> specs() {
+    return specs;
+  }
+
+  /** The table's schema. */
+  Schema schema() {
+    return schema;
   }
 
   /** The spec of a delete file (for its commit message). */
