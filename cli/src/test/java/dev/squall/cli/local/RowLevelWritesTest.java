@@ -495,12 +495,14 @@ class RowLevelWritesTest {
 
   @Test
   void updateAndMergeWithAWriterTaskFailingOnceOrRunningTwiceLeaveOneSnapshotAndNoStrayFiles() throws Exception {
-    String[][] cases = {{"u_once", UPDATE_STATEMENT, "failOnce"}, {"u_twice", UPDATE_STATEMENT, "runTwice"},
-        {"m_once", MERGE_ALL_CLAUSES, "failOnce"}, {"m_twice", MERGE_ALL_CLAUSES, "runTwice"},
-        {"d_twice", "delete from {t} where o_orderkey % 5 = 1", "runTwice"}};
+    // One statement after the other on two tables; each is checked on its own job.
+    createOrders("f_v2", 2, "");
+    createOrders("f_v3", 3, "");
+    String[][] cases = {{"f_v2", UPDATE_STATEMENT, "failOnce"}, {"f_v2", UPDATE_STATEMENT, "runTwice"},
+        {"f_v3", MERGE_ALL_CLAUSES, "failOnce"}, {"f_v3", MERGE_ALL_CLAUSES, "runTwice"},
+        {"f_v2", "delete from {t} where o_orderkey % 5 = 1", "runTwice"}};
     for (String[] c : cases) {
       String name = c[0];
-      createOrders(name, name.startsWith("m") ? 3 : 2, "");
       writerFault = c[2];
       String jobId;
       try {
@@ -517,23 +519,23 @@ class RowLevelWritesTest {
 
   @Test
   void updateAndMergeWhoseCoordinatorDiedAfterTheCommitAreFinishedWithoutASecondSnapshot() throws Exception {
-    for (String[] c : new String[][] {{"u_rerun", UPDATE_STATEMENT}, {"m_rerun", MERGE_ALL_CLAUSES}}) {
-      String name = c[0];
-      createOrders(name, 2, "");
+    String name = "um_rerun";
+    createOrders(name, 2, "");
+    for (String statement : new String[] {UPDATE_STATEMENT, MERGE_ALL_CLAUSES}) {
       int before = snapshotsOf(name).size();
       coordinatorFault = "dieAfterCommit";
       coordinatorFaultDone.set(false);
       String jobId;
       JsonNode status;
       try {
-        jobId = stack.submitAsync(c[1].replace("{t}", "tpch." + name), SMALL_TASKS);
+        jobId = stack.submitAsync(statement.replace("{t}", "tpch." + name), SMALL_TASKS);
         status = stack.awaitTerminal(jobId, Duration.ofMinutes(2));
       } finally {
         coordinatorFault = "";
       }
       assertThat(coordinatorFaultDone.get()).isTrue();
       assertThat(status.get("state").asText()).as(status.toString()).isEqualTo("SUCCEEDED");
-      long expected = duckUpdate(c[1].replace("tpch.", "").replace("{t}", name));
+      long expected = duckUpdate(statement.replace("tpch.", "").replace("{t}", name));
       assertThat(snapshotsOf(name)).hasSize(before + 1);
       HttpResponse<byte[]> result = stack.send("GET", "/v1/queries/" + jobId + "/result", JSON_TYPE);
       assertThat(rows(JSON.readTree(result.body()))).isEqualTo(expected);
@@ -543,15 +545,15 @@ class RowLevelWritesTest {
 
   @Test
   void updateAndMergeMeetingAConflictingCommitDuringFinalizingFailCleanly() throws Exception {
-    for (String[] c : new String[][] {{"u_conflict", UPDATE_STATEMENT}, {"m_conflict", MERGE_ALL_CLAUSES}}) {
-      String name = c[0];
-      createOrders(name, 2, "");
+    String name = "um_conflict";
+    createOrders(name, 2, "");
+    for (String statement : new String[] {UPDATE_STATEMENT, MERGE_ALL_CLAUSES}) {
       conflictTable = name;
       coordinatorFault = "concurrentInsert";
       coordinatorFaultDone.set(false);
       HttpResponse<byte[]> r;
       try {
-        r = stack.post(c[1].replace("{t}", "tpch." + name), SMALL_TASKS, JSON_TYPE);
+        r = stack.post(statement.replace("{t}", "tpch." + name), SMALL_TASKS, JSON_TYPE);
       } finally {
         coordinatorFault = "";
         conflictTable = "d_conflict";
