@@ -181,10 +181,19 @@ class RowLevelWritesTest {
 
   /** Runs a DELETE on both, checks the answer and the table's rows (Squall's and Iceberg's reader). */
   private String deleteOnBoth(String name, String where) throws Exception {
-    JsonNode answer = run("delete from tpch." + name + " " + where);
-    long expected = duckUpdate("delete from " + name + " " + where.replace("tpch.", ""));
-    assertThat(rows(answer)).as(where).isEqualTo(expected);
+    String jobId = statementOnBoth(name, "delete from {t} " + where);
     assertSameRows(name);
+    return jobId;
+  }
+
+  /**
+   * Runs a row-level statement on both, {@code {t}} standing for the table, and checks the answer
+   * (the rows it changed); returns the job id.
+   */
+  private String statementOnBoth(String name, String sql) throws Exception {
+    JsonNode answer = run(sql.replace("{t}", "tpch." + name));
+    long expected = duckUpdate(sql.replace("tpch.", "").replace("{t}", name));
+    assertThat(rows(answer)).as(sql).isEqualTo(expected);
     return answer.get("queryId").asText();
   }
 
@@ -289,9 +298,7 @@ class RowLevelWritesTest {
 
   /** Runs an UPDATE on both, checks the answer and the table's rows (Squall's and Iceberg's reader). */
   private void updateOnBoth(String name, String rest) throws Exception {
-    JsonNode answer = run("update tpch." + name + " " + rest);
-    long expected = duckUpdate("update " + name + " " + rest.replace("tpch.", ""));
-    assertThat(rows(answer)).as(rest).isEqualTo(expected);
+    statementOnBoth(name, "update {t} " + rest);
     assertSameRows(name);
   }
 
@@ -427,18 +434,6 @@ class RowLevelWritesTest {
     }
     return all;
   }
-  /**
-   * Runs a row-level statement on both, {@code {t}} standing for the table, and checks the answer
-   * and the table's rows; returns the job id.
-   */
-  private String statementOnBoth(String name, String sql) throws Exception {
-    JsonNode answer = run(sql.replace("{t}", "tpch." + name));
-    long expected = duckUpdate(sql.replace("tpch.", "").replace("{t}", name));
-    assertThat(rows(answer)).as(sql).isEqualTo(expected);
-    assertSameRows(name);
-    return answer.get("queryId").asText();
-  }
-
   /** Deletes matched rows, updates others, inserts source rows without a match. */
   private static final String MERGE_ALL_CLAUSES = "merge into {t} t using (select o_orderkey k, o_totalprice p"
       + " from tpch.orders where o_orderkey % 5 = 0 union all select o_orderkey + 1000000, o_totalprice"
@@ -468,6 +463,8 @@ class RowLevelWritesTest {
       for (String merge : MERGES) {
         statementOnBoth(name, merge);
       }
+      // Each answer was checked; the rows once after the series (every statement's effect persists).
+      assertSameRows(name);
       List<DeleteFile> deletes = deleteFiles(catalog().loadTable(TableIdentifier.of("tpch", name)));
       assertThat(deletes).isNotEmpty()
           .allMatch(d -> d.format() == (table[1].equals("2") ? FileFormat.PARQUET : FileFormat.PUFFIN));
@@ -515,6 +512,9 @@ class RowLevelWritesTest {
       assertThat(filesLeftBy(jobId, Duration.ofSeconds(0)).stream().sorted().toList()).as(name)
           .isEqualTo(committedFilesOfJob(name, jobId));
     }
+    // No duplicate or lost rows after each table's series.
+    assertSameRows("f_v2");
+    assertSameRows("f_v3");
   }
 
   @Test
@@ -569,13 +569,14 @@ class RowLevelWritesTest {
       assertSameRows(name);
     }
   }
+
   @Test
   void copyOnWriteDeleteUpdateAndMergeRewriteDataFilesWithoutDeleteFilesAndEqualDuckDb() throws Exception {
     for (String[] table : new String[][] {{"c_v2", "2", ""}, {"c_v3p", "3", "'year(o_orderdate)'"}}) {
       String name = table[0];
       createOrders(name, Integer.parseInt(table[1]), table[2]);
       // Merge-on-read first, so that the rewrites meet data files with delete files.
-      statementOnBoth(name, "delete from {t} where o_orderkey % 13 = 0");
+      deleteOnBoth(name, "where o_orderkey % 13 = 0");
       catalog().loadTable(TableIdentifier.of("tpch", name)).updateProperties()
           .set("write.delete.mode", "copy-on-write").set("write.update.mode", "copy-on-write")
           .set("write.merge.mode", "copy-on-write").commit();
@@ -592,6 +593,7 @@ class RowLevelWritesTest {
       }
       // Every data file was rewritten without the rows its delete files deleted.
       assertThat(deleteFiles(t)).as(name).isEmpty();
+      assertSameRows(name);
     }
   }
 }
