@@ -54,11 +54,13 @@ import org.apache.iceberg.types.Types;
 /**
  * Plans {@code DELETE FROM t [[AS] alias] [WHERE condition]} and
  * {@code UPDATE t [[AS] alias] SET c = expr, ... [WHERE condition]} on an Iceberg table (format v2
- * or later, merge-on-read) as a scan of {@code t} that yields the data file and position of every
+ * or later) as a scan of {@code t} that yields the data file and position of every
  * row to delete: {@code SELECT _file, _pos FROM t WHERE condition}, for UPDATE followed by the
  * row's new values. The root stage writes those positions as delete files
- * ({@link RowDeleteRecord#getDeleteFiles()}) and an UPDATE's new rows as data files; the
- * coordinator commits them in one row delta.
+ * ({@link RowDeleteRecord#getDeleteFiles()}; merge-on-read) or rewrites the data files without
+ * them (copy-on-write, when the table's {@code write.delete.mode} / {@code write.update.mode}
+ * says so), and an UPDATE's new rows as data files; the coordinator commits them in one row
+ * delta. {@link MergePlanner} builds on the same parts.
  *
  * <p>Data files whose every row matches by metadata alone are not read: when the whole condition
  * translates into an Iceberg expression, a file whose partition implies it (residual
@@ -86,7 +88,7 @@ public final class RowDeletePlanner {
    * Plans a DELETE.
    *
    * @throws PlanningException UNKNOWN_TABLE for a missing table; UNSUPPORTED for a table of format
-   *     v1, a copy-on-write table, a table as of a snapshot or a table with a column named
+   *     v1, a mode other than merge-on-read or copy-on-write, a table as of a snapshot or a table with a column named
    *     {@code _file} or {@code _pos}; errors of the condition as for a query's WHERE, with positions
    */
   public WritePlanner.PlannedWrite delete(SqlDelete delete) {
@@ -180,7 +182,7 @@ public final class RowDeletePlanner {
   }
 
   /**
-   * Resolves and checks the target of a DELETE or UPDATE.
+   * Resolves and checks the target of a DELETE, UPDATE or MERGE.
    *
    * @param modeProperty the table property that chooses merge-on-read or copy-on-write
    */
