@@ -25,8 +25,6 @@ import org.apache.iceberg.io.LocationProvider;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.util.JsonUtil;
 import org.apache.iceberg.util.LocationUtil;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Copy-on-write: writes each data file that holds rows to delete again without them, and without
@@ -36,7 +34,6 @@ import org.slf4j.LoggerFactory;
  * written. The coordinator replaces each original by its rewrite in the statement's commit.
  */
 final class CopyOnWriteRewriter {
-  private static final Logger LOG = LoggerFactory.getLogger(CopyOnWriteRewriter.class);
   /** Sequence numbers of rewritten files: above an UPDATE's new data files (0 and on). */
   private static final int FIRST_SEQ = 200_000;
 
@@ -151,13 +148,7 @@ final class CopyOnWriteRewriter {
 
   /** Deletes every file this attempt rewrote (best effort). */
   void abort() {
-    for (String location : created) {
-      try {
-        io.deleteFile(location);
-      } catch (RuntimeException e) {
-        LOG.warn("could not delete rewritten data file {} of an aborted attempt: {}", location, e.toString());
-      }
-    }
+    DataFileNames.deleteAttemptFiles(io, created, "rewritten data file");
     created.clear();
   }
 

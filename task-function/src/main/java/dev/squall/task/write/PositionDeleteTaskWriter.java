@@ -43,8 +43,6 @@ import org.apache.iceberg.puffin.Puffin;
 import org.apache.iceberg.puffin.PuffinWriter;
 import org.apache.iceberg.puffin.StandardBlobTypes;
 import org.apache.iceberg.util.JsonUtil;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The writer of a row-level delete task: takes rows of (data file location, row position) and
@@ -66,8 +64,6 @@ import org.slf4j.LoggerFactory;
  * table's location provider, so that the coordinator finds an attempt's leftovers by name.
  */
 public final class PositionDeleteTaskWriter {
-  private static final Logger LOG = LoggerFactory.getLogger(PositionDeleteTaskWriter.class);
-
   private final FileIO io;
   private final DataFileNames names;
   private final int formatVersion;
@@ -181,13 +177,7 @@ public final class PositionDeleteTaskWriter {
 
   /** Deletes every file this attempt created (best effort). */
   public void abort() {
-    for (String location : created) {
-      try {
-        io.deleteFile(location);
-      } catch (RuntimeException e) {
-        LOG.warn("could not delete delete file {} of an aborted attempt: {}", location, e.toString());
-      }
-    }
+    DataFileNames.deleteAttemptFiles(io, created, "delete file");
     created.clear();
   }
 
