@@ -11,12 +11,14 @@ import dev.squall.planner.optimize.PlanningInterrupts;
 import dev.squall.planner.sql.CreateTableAsStatement;
 import dev.squall.planner.sql.DdlStatement;
 import dev.squall.planner.sql.ExplainStatement;
+import dev.squall.planner.sql.MergeStatement;
 import dev.squall.planner.sql.MetadataStatement;
 import dev.squall.planner.sql.SqlFrontEnd;
 import dev.squall.planner.sql.TimeTravelClauses;
 import dev.squall.planner.sql.TrinoLexicon;
 import dev.squall.planner.stage.StageGraphTranslator;
 import dev.squall.planner.translate.TypeTranslator;
+import dev.squall.planner.write.MergePlanner;
 import dev.squall.planner.write.RowDeletePlanner;
 import dev.squall.planner.write.RowDeleteScans;
 import dev.squall.planner.write.WritePlanner;
@@ -127,14 +129,18 @@ public final class DistributedPlanner {
       List<String> names;
       Optional<WriteTarget> write = Optional.empty();
       Optional<MetadataStatement> metadata = MetadataStatement.parse(statement.query());
-      SqlNode parsed = ctas.isPresent() || metadata.isPresent() ? null : SqlFrontEnd.parse(statement.query());
+      Optional<MergeStatement> merge = ctas.isPresent() || metadata.isPresent() ? Optional.empty()
+          : MergeStatement.parse(statement.query());
+      SqlNode parsed = ctas.isPresent() || metadata.isPresent() || merge.isPresent() ? null
+          : SqlFrontEnd.parse(statement.query());
       if (metadata.isPresent()) {
         MetadataRelation relation = new MetadataAnswers(frontEnd, settings.defaultSchema()).answer(metadata.get());
         logical = relation.toValues(frontEnd.cluster());
         names = logical.getRowType().getFieldNames();
-      } else if (ctas.isPresent() || parsed instanceof SqlInsert || parsed instanceof SqlDelete
+      } else if (ctas.isPresent() || merge.isPresent() || parsed instanceof SqlInsert || parsed instanceof SqlDelete
           || parsed instanceof SqlUpdate) {
         WritePlanner.PlannedWrite planned = ctas.isPresent() ? writes.createTableAs(ctas.get())
+            : merge.isPresent() ? new MergePlanner(frontEnd).merge(merge.get())
             : parsed instanceof SqlDelete delete ? new RowDeletePlanner(frontEnd).delete(delete)
             : parsed instanceof SqlUpdate update ? new RowDeletePlanner(frontEnd).update(update)
             : writes.insert((SqlInsert) parsed);

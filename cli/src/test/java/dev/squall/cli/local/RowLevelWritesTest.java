@@ -58,10 +58,15 @@ class RowLevelWritesTest {
       "target_bytes_per_task", "65536");
   private static final String COLUMNS = "o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_orderdate";
 
-  /** "failOnce": the first delete writer task (partition 0) of each job crashes once. */
+  /**
+   * "failOnce": the first delete writer task (partition 0) of each job crashes once; "runTwice":
+   * it finishes, its answer is lost and it runs again.
+   */
   private volatile String writerFault = "";
   private final Set<String> faultedJobs = ConcurrentHashMap.newKeySet();
   private volatile String coordinatorFault = "";
+  /** The table the "concurrentInsert" fault inserts into. */
+  private volatile String conflictTable = "d_conflict";
   private final AtomicBoolean coordinatorFaultDone = new AtomicBoolean();
   private TestStack stack;
   private Connection duck;
@@ -79,6 +84,13 @@ class RowLevelWritesTest {
           && faultedJobs.add(spec.getJobId())) {
         throw new IllegalStateException("injected crash of delete writer task " + spec.getStageId() + ".0");
       }
+      if (spec.getOutput().hasDeleteFiles() && spec.getPartition() == 0 && writerFault.equals("runTwice")
+          && faultedJobs.add(spec.getJobId())) {
+        // The attempt writes its files and finishes, but the coordinator hears of a failure and
+        // runs the task again: two attempts with files, one winner.
+        real.handle(payload, ctx);
+        throw new IllegalStateException("injected lost answer of delete writer task " + spec.getStageId() + ".0");
+      }
       return real.handle(payload, ctx);
     };
   }
@@ -95,7 +107,7 @@ class RowLevelWritesTest {
     public void finalizing(String jobId) {
       if (coordinatorFault.equals("concurrentInsert") && coordinatorFaultDone.compareAndSet(false, true)) {
         try {
-          HttpResponse<byte[]> other = stack.post("insert into tpch.d_conflict select " + COLUMNS
+          HttpResponse<byte[]> other = stack.post("insert into tpch." + conflictTable + " select " + COLUMNS
               + " from tpch.orders where o_orderkey < 100", Map.of(), JSON_TYPE);
           assertThat(other.statusCode()).as(new String(other.body(), StandardCharsets.UTF_8)).isEqualTo(200);
         } catch (Exception e) {
@@ -169,10 +181,19 @@ class RowLevelWritesTest {
 
   /** Runs a DELETE on both, checks the answer and the table's rows (Squall's and Iceberg's reader). */
   private String deleteOnBoth(String name, String where) throws Exception {
-    JsonNode answer = run("delete from tpch." + name + " " + where);
-    long expected = duckUpdate("delete from " + name + " " + where.replace("tpch.", ""));
-    assertThat(rows(answer)).as(where).isEqualTo(expected);
+    String jobId = statementOnBoth(name, "delete from {t} " + where);
     assertSameRows(name);
+    return jobId;
+  }
+
+  /**
+   * Runs a row-level statement on both, {@code {t}} standing for the table, and checks the answer
+   * (the rows it changed); returns the job id.
+   */
+  private String statementOnBoth(String name, String sql) throws Exception {
+    JsonNode answer = run(sql.replace("{t}", "tpch." + name));
+    long expected = duckUpdate(sql.replace("tpch.", "").replace("{t}", name));
+    assertThat(rows(answer)).as(sql).isEqualTo(expected);
     return answer.get("queryId").asText();
   }
 
@@ -220,14 +241,16 @@ class RowLevelWritesTest {
     }
   }
 
-  /** Keys of the delete files the job's snapshot added. */
-  private List<String> committedDeleteFilesOfJob(String name, String jobId) {
+  /** Keys of the delete and data files the job's snapshot added. */
+  private List<String> committedFilesOfJob(String name, String jobId) {
     Table t = catalog().loadTable(TableIdentifier.of("tpch", name));
     Set<String> files = new TreeSet<>();
+    java.util.function.Function<String, String> key = location -> location.substring(location.indexOf(
+        LocalDeployment.WAREHOUSE_BUCKET) + LocalDeployment.WAREHOUSE_BUCKET.length() + 1);
     for (Snapshot s : t.snapshots()) {
       if (jobId.equals(s.summary().get(IcebergCommitter.JOB_ID_PROPERTY))) {
-        s.addedDeleteFiles(t.io()).forEach(f -> files.add(f.location().substring(f.location().indexOf(
-            LocalDeployment.WAREHOUSE_BUCKET) + LocalDeployment.WAREHOUSE_BUCKET.length() + 1)));
+        s.addedDeleteFiles(t.io()).forEach(f -> files.add(key.apply(f.location())));
+        s.addedDataFiles(t.io()).forEach(f -> files.add(key.apply(f.location())));
       }
     }
     return List.copyOf(files);
@@ -275,9 +298,7 @@ class RowLevelWritesTest {
 
   /** Runs an UPDATE on both, checks the answer and the table's rows (Squall's and Iceberg's reader). */
   private void updateOnBoth(String name, String rest) throws Exception {
-    JsonNode answer = run("update tpch." + name + " " + rest);
-    long expected = duckUpdate("update " + name + " " + rest.replace("tpch.", ""));
-    assertThat(rows(answer)).as(rest).isEqualTo(expected);
+    statementOnBoth(name, "update {t} " + rest);
     assertSameRows(name);
   }
 
@@ -316,7 +337,7 @@ class RowLevelWritesTest {
     assertThat(faultedJobs).contains(jobId);
     assertThat(snapshotsOfJob(snapshotsOf("d_once"), jobId)).isEqualTo(1);
     assertThat(filesLeftBy(jobId, Duration.ofSeconds(0)).stream().sorted().toList())
-        .isEqualTo(committedDeleteFilesOfJob("d_once", jobId));
+        .isEqualTo(committedFilesOfJob("d_once", jobId));
   }
 
   @Test
@@ -412,5 +433,167 @@ class RowLevelWritesTest {
       }
     }
     return all;
+  }
+  /** Deletes matched rows, updates others, inserts source rows without a match. */
+  private static final String MERGE_ALL_CLAUSES = "merge into {t} t using (select o_orderkey k, o_totalprice p"
+      + " from tpch.orders where o_orderkey % 5 = 0 union all select o_orderkey + 1000000, o_totalprice"
+      + " from tpch.orders where o_orderkey % 97 = 0) s on t.o_orderkey = s.k"
+      + " when matched and s.p > 200000 then delete"
+      + " when matched then update set o_totalprice = t.o_totalprice + 1, o_orderstatus = 'M'"
+      + " when not matched and s.k % 2 = 0 then insert (o_orderkey, o_custkey, o_orderstatus, o_totalprice,"
+      + " o_orderdate) values (s.k, 1, 'N', s.p, date '2001-01-01')";
+
+  private static final String[] MERGES = {
+    MERGE_ALL_CLAUSES,
+    // Matched clauses only (an inner join); the rows merged above again.
+    "merge into {t} as t using tpch.customer c on t.o_custkey = c.c_custkey and c.c_nationkey in (5, 6)"
+        + " when matched and t.o_orderstatus = 'F' then delete"
+        + " when matched then update set o_orderdate = date '1999-12-31', o_custkey = c.c_custkey + 7",
+    // Inserts only, every column in the table's order.
+    "merge into {t} t using (select c_custkey k from tpch.customer where c_custkey % 50 = 0) s"
+        + " on t.o_orderkey = s.k + 10000000"
+        + " when not matched then insert values (s.k + 10000000, s.k, 'I', 1.5, date '2002-02-02')",
+  };
+
+  @Test
+  void mergesOnAnUnpartitionedV2AndAPartitionedV3TableEqualDuckDb() throws Exception {
+    for (String[] table : new String[][] {{"m_v2", "2", ""}, {"m_v3p", "3", "'year(o_orderdate)'"}}) {
+      String name = table[0];
+      createOrders(name, Integer.parseInt(table[1]), table[2]);
+      for (String merge : MERGES) {
+        statementOnBoth(name, merge);
+      }
+      // Each answer was checked; the rows once after the series (every statement's effect persists).
+      assertSameRows(name);
+      List<DeleteFile> deletes = deleteFiles(catalog().loadTable(TableIdentifier.of("tpch", name)));
+      assertThat(deletes).isNotEmpty()
+          .allMatch(d -> d.format() == (table[1].equals("2") ? FileFormat.PARQUET : FileFormat.PUFFIN));
+    }
+  }
+
+  @Test
+  void mergeMatchingATargetRowWithTwoSourceRowsFailsAndCommitsNothing() throws Exception {
+    createOrders("m_dup", 2, "");
+    int before = snapshotsOf("m_dup").size();
+    HttpResponse<byte[]> r = stack.post("merge into tpch.m_dup t using (select o_orderkey k from tpch.orders"
+        + " where o_orderkey < 100 union all select 1) s on t.o_orderkey = s.k"
+        + " when matched then update set o_custkey = 0", SMALL_TASKS, JSON_TYPE);
+    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(400);
+    JsonNode body = JSON.readTree(r.body());
+    assertThat(body.at("/error/code").asText()).isEqualTo("USER_ERROR");
+    assertThat(body.at("/error/message").asText()).contains("matched a target row more than once");
+    assertThat(snapshotsOf("m_dup")).hasSize(before);
+    assertThat(filesLeftBy(body.get("queryId").asText(), Duration.ofSeconds(10))).isEmpty();
+    assertSameRows("m_dup");
+  }
+
+  private static final String UPDATE_STATEMENT = "update {t} set o_totalprice = o_totalprice * 2, o_orderstatus = 'U'"
+      + " where o_orderkey % 2 = 0";
+
+  @Test
+  void updateAndMergeWithAWriterTaskFailingOnceOrRunningTwiceLeaveOneSnapshotAndNoStrayFiles() throws Exception {
+    // One statement after the other on two tables; each is checked on its own job.
+    createOrders("f_v2", 2, "");
+    createOrders("f_v3", 3, "");
+    String[][] cases = {{"f_v2", UPDATE_STATEMENT, "failOnce"}, {"f_v2", UPDATE_STATEMENT, "runTwice"},
+        {"f_v3", MERGE_ALL_CLAUSES, "failOnce"}, {"f_v3", MERGE_ALL_CLAUSES, "runTwice"},
+        {"f_v2", "delete from {t} where o_orderkey % 5 = 1", "runTwice"}};
+    for (String[] c : cases) {
+      String name = c[0];
+      writerFault = c[2];
+      String jobId;
+      try {
+        jobId = statementOnBoth(name, c[1]);
+      } finally {
+        writerFault = "";
+      }
+      assertThat(faultedJobs).as(name).contains(jobId);
+      assertThat(snapshotsOfJob(snapshotsOf(name), jobId)).as(name).isEqualTo(1);
+      assertThat(filesLeftBy(jobId, Duration.ofSeconds(0)).stream().sorted().toList()).as(name)
+          .isEqualTo(committedFilesOfJob(name, jobId));
+    }
+    // No duplicate or lost rows after each table's series.
+    assertSameRows("f_v2");
+    assertSameRows("f_v3");
+  }
+
+  @Test
+  void updateAndMergeWhoseCoordinatorDiedAfterTheCommitAreFinishedWithoutASecondSnapshot() throws Exception {
+    String name = "um_rerun";
+    createOrders(name, 2, "");
+    for (String statement : new String[] {UPDATE_STATEMENT, MERGE_ALL_CLAUSES}) {
+      int before = snapshotsOf(name).size();
+      coordinatorFault = "dieAfterCommit";
+      coordinatorFaultDone.set(false);
+      String jobId;
+      JsonNode status;
+      try {
+        jobId = stack.submitAsync(statement.replace("{t}", "tpch." + name), SMALL_TASKS);
+        status = stack.awaitTerminal(jobId, Duration.ofMinutes(2));
+      } finally {
+        coordinatorFault = "";
+      }
+      assertThat(coordinatorFaultDone.get()).isTrue();
+      assertThat(status.get("state").asText()).as(status.toString()).isEqualTo("SUCCEEDED");
+      long expected = duckUpdate(statement.replace("tpch.", "").replace("{t}", name));
+      assertThat(snapshotsOf(name)).hasSize(before + 1);
+      HttpResponse<byte[]> result = stack.send("GET", "/v1/queries/" + jobId + "/result", JSON_TYPE);
+      assertThat(rows(JSON.readTree(result.body()))).isEqualTo(expected);
+      assertSameRows(name);
+    }
+  }
+
+  @Test
+  void updateAndMergeMeetingAConflictingCommitDuringFinalizingFailCleanly() throws Exception {
+    String name = "um_conflict";
+    createOrders(name, 2, "");
+    for (String statement : new String[] {UPDATE_STATEMENT, MERGE_ALL_CLAUSES}) {
+      conflictTable = name;
+      coordinatorFault = "concurrentInsert";
+      coordinatorFaultDone.set(false);
+      HttpResponse<byte[]> r;
+      try {
+        r = stack.post(statement.replace("{t}", "tpch." + name), SMALL_TASKS, JSON_TYPE);
+      } finally {
+        coordinatorFault = "";
+        conflictTable = "d_conflict";
+      }
+      assertThat(coordinatorFaultDone.get()).isTrue();
+      assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(400);
+      JsonNode body = JSON.readTree(r.body());
+      assertThat(body.at("/error/message").asText()).contains("conflicts with a change another writer committed");
+      String jobId = body.get("queryId").asText();
+      assertThat(snapshotsOfJob(snapshotsOf(name), jobId)).isZero();
+      assertThat(filesLeftBy(jobId, Duration.ofSeconds(10))).isEmpty();
+      duckUpdate("insert into " + name + " select " + COLUMNS + " from orders where o_orderkey < 100");
+      assertSameRows(name);
+    }
+  }
+
+  @Test
+  void copyOnWriteDeleteUpdateAndMergeRewriteDataFilesWithoutDeleteFilesAndEqualDuckDb() throws Exception {
+    for (String[] table : new String[][] {{"c_v2", "2", ""}, {"c_v3p", "3", "'year(o_orderdate)'"}}) {
+      String name = table[0];
+      createOrders(name, Integer.parseInt(table[1]), table[2]);
+      // Merge-on-read first, so that the rewrites meet data files with delete files.
+      deleteOnBoth(name, "where o_orderkey % 13 = 0");
+      catalog().loadTable(TableIdentifier.of("tpch", name)).updateProperties()
+          .set("write.delete.mode", "copy-on-write").set("write.update.mode", "copy-on-write")
+          .set("write.merge.mode", "copy-on-write").commit();
+      List<String> jobs = new ArrayList<>();
+      jobs.add(statementOnBoth(name, "delete from {t} where o_orderkey % 7 = 0"));
+      jobs.add(statementOnBoth(name, UPDATE_STATEMENT));
+      jobs.add(statementOnBoth(name, MERGE_ALL_CLAUSES));
+      Table t = catalog().loadTable(TableIdentifier.of("tpch", name));
+      for (Snapshot snapshot : t.snapshots()) {
+        if (jobs.contains(snapshot.summary().get(IcebergCommitter.JOB_ID_PROPERTY))) {
+          assertThat(snapshot.addedDeleteFiles(t.io())).as(name + " " + snapshot.summary()).isEmpty();
+          assertThat(snapshot.removedDataFiles(t.io())).as(name + " " + snapshot.summary()).isNotEmpty();
+        }
+      }
+      // Every data file was rewritten without the rows its delete files deleted.
+      assertThat(deleteFiles(t)).as(name).isEmpty();
+      assertSameRows(name);
+    }
   }
 }

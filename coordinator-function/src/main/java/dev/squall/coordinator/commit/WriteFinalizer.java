@@ -79,17 +79,25 @@ public final class WriteFinalizer {
   }
 
   /**
-   * A DELETE's or UPDATE's commit: the winners' delete files (and an UPDATE's new data files),
-   * the data files removed whole and, for format v3, the earlier deletion vectors the new ones
-   * replace, in one row delta.
+   * A DELETE's, UPDATE's or MERGE's commit: the winners' delete files (and new data files), the
+   * data files removed whole and, for format v3, the earlier deletion vectors the new ones
+   * replace, in one row delta. Copy-on-write: the winners report the data files they rewrote
+   * (those of the plan's data files) beside the rewrites; the row delta replaces them.
    */
   private Committed commitRowDelete(String jobId, WriteTarget target, TaskResult[] rootWinners) {
     RowDeleteRecord record = target.rowDelete();
     Map<Integer, PartitionSpec> specs = new HashMap<>();
     record.getDeleteFiles().getPartitionSpecsJsonMap()
         .forEach((id, json) -> specs.put(id, PartitionSpecParser.fromJson(target.schema(), json)));
+    Set<String> planned = new HashSet<>();
+    if (record.getDeleteFiles().getCopyOnWrite()) {
+      for (String json : record.getDeleteFiles().getDataFilesJsonList()) {
+        planned.add(parse(json, specs).location());
+      }
+    }
     List<DeleteFile> deletes = new ArrayList<>();
     List<DataFile> added = new ArrayList<>();
+    List<DataFile> removed = new ArrayList<>();
     long rows = 0;
     for (TaskResult winner : rootWinners) {
       rows += winner.getMetrics().getRowsWritten();
@@ -97,12 +105,15 @@ public final class WriteFinalizer {
         ContentFile<?> file = parse(message, specs);
         if (file instanceof DeleteFile delete) {
           deletes.add(delete);
+        } else if (planned.contains(file.location())) {
+          // Copy-on-write: a data file the statement read, replaced by its rewrite.
+          removed.add((DataFile) file);
         } else {
           added.add((DataFile) file);
         }
       }
     }
-    List<DataFile> removed = new ArrayList<>();
+    List<DataFile> rewrittenOriginals = List.copyOf(removed);
     for (String json : record.getRemovedDataFilesJsonList()) {
       DataFile file = (DataFile) parse(json, specs);
       removed.add(file);
@@ -116,6 +127,13 @@ public final class WriteFinalizer {
     List<DeleteFile> replaced = new ArrayList<>();
     for (DeleteFile d : deletes) {
       DeleteFile earlier = d.referencedDataFile() == null ? null : vectors.get(d.referencedDataFile());
+      if (earlier != null) {
+        replaced.add(earlier);
+      }
+    }
+    // A rewritten data file's deletion vector goes with it (a vector of a removed file is invalid).
+    for (DataFile original : rewrittenOriginals) {
+      DeleteFile earlier = vectors.get(original.location());
       if (earlier != null) {
         replaced.add(earlier);
       }

@@ -41,8 +41,20 @@ final class HeaderTokenizer {
   private int line = 1;
   private int column = 1;
 
+  /** True when any other character is a punctuation token of its own (for whole statements). */
+  private final boolean anyPunctuation;
+
   HeaderTokenizer(String sql) {
+    this(sql, false);
+  }
+
+  /**
+   * @param anyPunctuation true to take any character that starts no other token as a one-character
+   *     punctuation token instead of refusing it, so that whole statements with operators tokenize
+   */
+  HeaderTokenizer(String sql, boolean anyPunctuation) {
     this.sql = sql;
+    this.anyPunctuation = anyPunctuation;
   }
 
   /**
@@ -106,7 +118,7 @@ final class HeaderTokenizer {
     if (c == '"') {
       return quoted('"', Kind.QUOTED_IDENTIFIER, "quoted identifier", start, startLine, startColumn);
     }
-    if ("(),.-=[];".indexOf(c) >= 0) {
+    if ("(),.-=[];".indexOf(c) >= 0 || anyPunctuation) {
       advance();
       return new Token(Kind.PUNCTUATION, String.valueOf(c), start, startLine, startColumn);
     }

@@ -23,7 +23,7 @@ final class TokenCursor {
    * @param statement how errors name the statement, e.g. "SHOW TABLES"
    */
   TokenCursor(String sql, String statement) {
-    this(sql, statement, null);
+    this(sql, statement, (String) null);
   }
 
   /**
@@ -35,6 +35,13 @@ final class TokenCursor {
     this.statement = statement;
     HeaderTokenizer tokenizer = new HeaderTokenizer(sql);
     this.tokens = stopKeyword == null ? tokenizer.tokenizeAll() : tokenizer.tokenizeUntil(stopKeyword);
+  }
+
+  /** A cursor over tokens the caller has already made of {@code sql}. */
+  TokenCursor(String sql, String statement, List<Token> tokens) {
+    this.sql = sql;
+    this.statement = statement;
+    this.tokens = tokens;
   }
 
   /** Every token of the statement. */

@@ -54,11 +54,13 @@ import org.apache.iceberg.types.Types;
 /**
  * Plans {@code DELETE FROM t [[AS] alias] [WHERE condition]} and
  * {@code UPDATE t [[AS] alias] SET c = expr, ... [WHERE condition]} on an Iceberg table (format v2
- * or later, merge-on-read) as a scan of {@code t} that yields the data file and position of every
+ * or later) as a scan of {@code t} that yields the data file and position of every
  * row to delete: {@code SELECT _file, _pos FROM t WHERE condition}, for UPDATE followed by the
  * row's new values. The root stage writes those positions as delete files
- * ({@link RowDeleteRecord#getDeleteFiles()}) and an UPDATE's new rows as data files; the
- * coordinator commits them in one row delta.
+ * ({@link RowDeleteRecord#getDeleteFiles()}; merge-on-read) or rewrites the data files without
+ * them (copy-on-write, when the table's {@code write.delete.mode} / {@code write.update.mode}
+ * says so), and an UPDATE's new rows as data files; the coordinator commits them in one row
+ * delta. {@link MergePlanner} builds on the same parts.
  *
  * <p>Data files whose every row matches by metadata alone are not read: when the whole condition
  * translates into an Iceberg expression, a file whose partition implies it (residual
@@ -73,6 +75,9 @@ public final class RowDeletePlanner {
    */
   public static final String ROW_POSITIONS_SUFFIX = "squall_row_positions";
 
+  private static final String MERGE_ON_READ = "merge-on-read";
+  private static final String COPY_ON_WRITE = "copy-on-write";
+
   private final SqlFrontEnd frontEnd;
 
   public RowDeletePlanner(SqlFrontEnd frontEnd) {
@@ -83,7 +88,7 @@ public final class RowDeletePlanner {
    * Plans a DELETE.
    *
    * @throws PlanningException UNKNOWN_TABLE for a missing table; UNSUPPORTED for a table of format
-   *     v1, a copy-on-write table, a table as of a snapshot or a table with a column named
+   *     v1, a mode other than merge-on-read or copy-on-write, a table as of a snapshot or a table with a column named
    *     {@code _file} or {@code _pos}; errors of the condition as for a query's WHERE, with positions
    */
   public WritePlanner.PlannedWrite delete(SqlDelete delete) {
@@ -91,7 +96,8 @@ public final class RowDeletePlanner {
     SqlIdentifier targetName = (SqlIdentifier) delete.getTargetTable();
     RelNode plan = frontEnd.toRel(positionsQuery(targetName, delete.getAlias(), List.of(), delete.getCondition()))
         .project();
-    return planned(resolved, plan, delete.getCondition() != null, true, null);
+    return planned(resolved, plan, delete.getCondition() != null, true, null, false,
+        copyOnWrite(resolved, TableProperties.DELETE_MODE));
   }
 
   /**
@@ -139,31 +145,48 @@ public final class RowDeletePlanner {
     for (int c = 0; c < columns.size(); c++) {
       sourceOfColumn[c] = c + 2;
     }
+    RelNode plan = assignColumns(rows, List.of(IcebergTable.FILE_COLUMN, IcebergTable.POSITION_COLUMN), schema,
+        sourceOfColumn, query);
+    return planned(resolved, plan, update.getCondition() != null, false, rewrittenRows(resolved), false,
+        copyOnWrite(resolved, TableProperties.UPDATE_MODE));
+  }
+
+  /** How the new rows of an UPDATE or MERGE are written: as data files of the table's current spec. */
+  static DataFileWrite rewrittenRows(IcebergTable resolved) {
+    Table table = resolved.table();
+    return new WriteTarget(resolved.identifier(), false, table.schema(), table.spec(), table.location(),
+        table.properties(), OptionalLong.empty()).toDataFileWrite();
+  }
+
+  /**
+   * {@code rows}' first {@code leading.size()} columns as they are, then the table's columns
+   * assigned from {@code rows}' columns ({@link ColumnAssignment}).
+   *
+   * @param sourceOfColumn for each table column, the column of {@code rows} that feeds it, or -1
+   */
+  RelNode assignColumns(RelNode rows, List<String> leading, Schema schema, int[] sourceOfColumn, SqlNode query) {
     Project assigned = (Project) ColumnAssignment.project(frontEnd.relBuilder(), rows, schema, sourceOfColumn,
         query);
     // The builder may have merged the assignment into the query's own projection: then both sets
     // of expressions are over the query's input.
     RelNode input = assigned.getInput();
     RexBuilder rex = frontEnd.relBuilder().getRexBuilder();
-    List<RexNode> expressions = new ArrayList<>(input == rows
-        ? List.of(rex.makeInputRef(rows, 0), rex.makeInputRef(rows, 1))
-        : ((Project) rows).getProjects().subList(0, 2));
+    List<RexNode> expressions = new ArrayList<>();
+    for (int k = 0; k < leading.size(); k++) {
+      expressions.add(input == rows ? rex.makeInputRef(rows, k) : ((Project) rows).getProjects().get(k));
+    }
     expressions.addAll(assigned.getProjects());
-    List<String> names = new ArrayList<>(List.of(IcebergTable.FILE_COLUMN, IcebergTable.POSITION_COLUMN));
-    columns.forEach(f -> names.add(f.name()));
-    RelNode plan = frontEnd.relBuilder().push(input).project(expressions, names, true).build();
-    Table table = resolved.table();
-    WriteTarget rewritten = new WriteTarget(resolved.identifier(), false, schema, table.spec(), table.location(),
-        table.properties(), OptionalLong.empty());
-    return planned(resolved, plan, update.getCondition() != null, false, rewritten.toDataFileWrite());
+    List<String> names = new ArrayList<>(leading);
+    schema.columns().forEach(f -> names.add(f.name()));
+    return frontEnd.relBuilder().push(input).project(expressions, names, true).build();
   }
 
   /**
-   * Resolves and checks the target of a DELETE or UPDATE.
+   * Resolves and checks the target of a DELETE, UPDATE or MERGE.
    *
    * @param modeProperty the table property that chooses merge-on-read or copy-on-write
    */
-  private IcebergTable target(SqlNode node, String statement, String modeProperty) {
+  IcebergTable target(SqlNode node, String statement, String modeProperty) {
     if (!(node instanceof SqlIdentifier targetName)) {
       throw error(Code.UNSUPPORTED, "Unsupported SQL: " + statement + " target must be a table name",
           node.getParserPosition());
@@ -180,11 +203,11 @@ public final class RowDeletePlanner {
       throw error(Code.UNSUPPORTED, "Unsupported SQL: " + statement + " needs an Iceberg table of format version 2"
           + " or later; " + resolved.identifier() + " has format version " + formatVersion, at);
     }
-    // Unset means merge-on-read, as in Trino; copy-on-write is not written yet.
-    String mode = table.properties().getOrDefault(modeProperty, "merge-on-read");
-    if (!mode.equals("merge-on-read")) {
+    // Unset means merge-on-read, as in Trino.
+    String mode = table.properties().getOrDefault(modeProperty, MERGE_ON_READ);
+    if (!mode.equals(MERGE_ON_READ) && !mode.equals(COPY_ON_WRITE)) {
       throw error(Code.UNSUPPORTED, "Unsupported SQL: " + statement + " on a table whose " + modeProperty
-          + " is '" + mode + "'; Squall writes merge-on-read only (set " + modeProperty + " = 'merge-on-read')", at);
+          + " is '" + mode + "'; Squall writes '" + MERGE_ON_READ + "' or '" + COPY_ON_WRITE + "'", at);
     }
     Schema schema = table.schema();
     if (schema.findField(IcebergTable.FILE_COLUMN) != null || schema.findField(IcebergTable.POSITION_COLUMN) != null) {
@@ -194,14 +217,21 @@ public final class RowDeletePlanner {
     return resolved;
   }
 
+  /** Whether the table's {@code modeProperty} ({@code write.delete.mode}, ...) asks for copy-on-write. */
+  static boolean copyOnWrite(IcebergTable resolved, String modeProperty) {
+    return resolved.table().properties().getOrDefault(modeProperty, MERGE_ON_READ).equals(COPY_ON_WRITE);
+  }
+
   /**
    * The planned write of a DELETE or UPDATE whose plan yields positions first.
    *
    * @param removesWholeFiles true for DELETE: data files whose every row matches are removed whole
-   * @param updatedRows for UPDATE, how the new rows are written; null for DELETE
+   * @param updatedRows for UPDATE and MERGE, how the new rows are written; null for DELETE
+   * @param merge true for MERGE: the plan's rows carry a write flag after the positions
+   * @param copyOnWrite true when the tasks rewrite data files instead of writing delete files
    */
-  private WritePlanner.PlannedWrite planned(IcebergTable resolved, RelNode plan, boolean hasCondition,
-      boolean removesWholeFiles, DataFileWrite updatedRows) {
+  WritePlanner.PlannedWrite planned(IcebergTable resolved, RelNode plan, boolean hasCondition,
+      boolean removesWholeFiles, DataFileWrite updatedRows, boolean merge, boolean copyOnWrite) {
     Table table = resolved.table();
     Schema schema = table.schema();
     int formatVersion = TableUtil.formatVersion(table);
@@ -233,6 +263,7 @@ public final class RowDeletePlanner {
     });
     RowDeleteRecord.Builder record = RowDeleteRecord.newBuilder()
         .setConflictFilterJson(ExpressionParser.toJson(pruning));
+    java.util.Set<String> positionFiles = new java.util.HashSet<>();
     if (current != null) {
       try (CloseableIterable<FileScanTask> files = table.newScan().useSnapshot(current.snapshotId())
           .filter(pruning).planFiles()) {
@@ -247,7 +278,17 @@ public final class RowDeletePlanner {
           }
           tasks.addDataFilesJson(json);
           for (DeleteFile d : task.deletes()) {
-            if (formatVersion >= 3 && d.content() == FileContent.POSITION_DELETES && d.format() != FileFormat.PUFFIN) {
+            if (copyOnWrite) {
+              // The rewrite leaves out the rows the file's delete files delete.
+              if (d.content() == FileContent.EQUALITY_DELETES) {
+                throw PlanningException.unpositioned(Code.UNSUPPORTED, "Unsupported SQL: copy-on-write of a data"
+                    + " file of " + resolved.identifier() + " that has equality delete files");
+              }
+              if (d.format() != FileFormat.PUFFIN && positionFiles.add(d.location())) {
+                tasks.addPositionDeletesJson(org.apache.iceberg.ContentFileParser.toJson(d,
+                    table.specs().get(d.specId())));
+              }
+            } else if (formatVersion >= 3 && d.content() == FileContent.POSITION_DELETES && d.format() != FileFormat.PUFFIN) {
               // A v3 reader takes a file's deletion vector instead of its older position deletes.
               throw PlanningException.unpositioned(Code.UNSUPPORTED, "Unsupported SQL: data file of "
                   + resolved.identifier() + " has position delete files from format version 2; rewrite the"
@@ -265,6 +306,8 @@ public final class RowDeletePlanner {
     if (updatedRows != null) {
       tasks.setUpdatedRows(updatedRows);
     }
+    tasks.setMerge(merge);
+    tasks.setCopyOnWrite(copyOnWrite);
     record.setDeleteFiles(tasks);
     WriteTarget target = new WriteTarget(resolved.identifier(), false, schema, table.spec(), table.location(),
         table.properties(), current == null ? OptionalLong.empty() : OptionalLong.of(current.snapshotId()),
@@ -288,17 +331,21 @@ public final class RowDeletePlanner {
   private static SqlSelect positionsQuery(SqlIdentifier targetName, SqlIdentifier givenAlias, List<SqlNode> more,
       SqlNode condition) {
     SqlParserPos pos = targetName.getParserPosition();
-    List<String> names = new ArrayList<>(targetName.names);
-    String last = names.get(names.size() - 1);
-    names.set(names.size() - 1, last + "$" + ROW_POSITIONS_SUFFIX);
+    String last = targetName.names.get(targetName.names.size() - 1);
     SqlIdentifier alias = givenAlias != null ? givenAlias : new SqlIdentifier(last, pos);
-    SqlNode from = new SqlBasicCall(SqlStdOperatorTable.AS,
-        List.of(new SqlIdentifier(names, pos), alias), pos);
+    SqlNode from = new SqlBasicCall(SqlStdOperatorTable.AS, List.of(positionsTable(targetName), alias), pos);
     SqlNodeList select = SqlNodeList.of(
         new SqlIdentifier(List.of(alias.getSimple(), IcebergTable.FILE_COLUMN), pos),
         new SqlIdentifier(List.of(alias.getSimple(), IcebergTable.POSITION_COLUMN), pos));
     more.forEach(select::add);
     return new SqlSelect(pos, null, select, from, condition, null, null, null, null, null, null, null, null);
+  }
+
+  /** The name {@code t$squall_row_positions} of the table {@code t} read with its row positions. */
+  static SqlIdentifier positionsTable(SqlIdentifier targetName) {
+    List<String> names = new ArrayList<>(targetName.names);
+    names.set(names.size() - 1, names.get(names.size() - 1) + "$" + ROW_POSITIONS_SUFFIX);
+    return new SqlIdentifier(names, targetName.getParserPosition());
   }
 
   /** The condition with every CAST of a literal made a literal of the cast's type (where the builder can). */

@@ -93,7 +93,8 @@ public record WriteTarget(
   /** {@code INSERT INTO ns.t} or {@code CREATE TABLE ns.t [PARTITIONED BY (...)]}, for EXPLAIN and logs. */
   public String describe() {
     if (rowDelete != null) {
-      return (rowDelete.getDeleteFiles().hasUpdatedRows() ? "UPDATE " : "DELETE FROM ") + table;
+      return (rowDelete.getDeleteFiles().getMerge() ? "MERGE INTO "
+          : rowDelete.getDeleteFiles().hasUpdatedRows() ? "UPDATE " : "DELETE FROM ") + table;
     }
     StringBuilder out = new StringBuilder(createsTable ? "CREATE TABLE " : "INSERT INTO ").append(table);
     if (spec.isPartitioned()) {

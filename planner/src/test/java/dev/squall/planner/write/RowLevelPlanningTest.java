@@ -97,12 +97,71 @@ class RowLevelPlanningTest {
     assertThat(refused("update tpch.sales set nosuch = 1").code()).isEqualTo(Code.UNKNOWN_COLUMN);
     assertThat(refused("update tpch.sales set qty = 1, qty = 2").code()).isEqualTo(Code.VALIDATION_ERROR);
     assertThat(refused("update tpch.sales set qty = 'x'").code()).isEqualTo(Code.VALIDATION_ERROR);
-    catalog.loadTable(SALES).updateProperties().set(TableProperties.DELETE_MODE, "copy-on-write").commit();
-    PlanningException cow = refused("delete from tpch.sales where k = 1");
-    assertThat(cow.code()).isEqualTo(Code.UNSUPPORTED);
-    assertThat(cow.getMessage()).contains("copy-on-write");
+    catalog.loadTable(SALES).updateProperties().set(TableProperties.DELETE_MODE, "merge-on-write").commit();
+    PlanningException mode = refused("delete from tpch.sales where k = 1");
+    assertThat(mode.code()).isEqualTo(Code.UNSUPPORTED);
+    assertThat(mode.getMessage()).contains("merge-on-write");
     catalog.buildTable(TableIdentifier.of(TpchCatalog.TPCH, "legacy"), new Schema(optional(1, "k", Types.LongType.get())))
         .withProperty(TableProperties.FORMAT_VERSION, "1").create();
     assertThat(refused("delete from tpch.legacy").getMessage()).contains("format version 2");
+  }
+  @Test
+  void mergeYieldsPositionsAWriteFlagAndEveryColumnOverAnOuterJoinOfTargetAndSource() {
+    PlannedQuery q = plan("merge into tpch.sales t using (select o_orderkey k, o_totalprice p from tpch.orders) s"
+        + " on t.k = s.k when matched and s.p > 1000 then update set qty = s.p"
+        + " when matched then delete when not matched and s.k % 2 = 0 then insert (k, note) values (s.k, 'new')");
+    assertThat(kinds(root(q))).as(q.logicalPlan()).containsExactly(DataType.Kind.VARCHAR, DataType.Kind.BIGINT,
+        DataType.Kind.BOOLEAN, DataType.Kind.BIGINT, DataType.Kind.DOUBLE, DataType.Kind.VARCHAR, DataType.Kind.DATE);
+    // The source side is kept whole: an outer join (the optimizer may turn it into a left join).
+    assertThat(q.logicalPlan()).containsAnyOf("joinType=[right]", "joinType=[left]");
+    assertThat(q.write().get().rowDelete().getDeleteFiles().getMerge()).isTrue();
+    assertThat(q.explain()).contains("MERGE INTO tpch.sales");
+    PlannedQuery matchedOnly = plan("merge into tpch.sales using tpch.orders o on k = o.o_orderkey"
+        + " when matched then delete;");
+    assertThat(matchedOnly.logicalPlan()).contains("joinType=[inner]");
+  }
+
+  @Test
+  void mergesThatCannotBePlannedAreRefusedWholeWithTheirPosition() {
+    String head = "merge into tpch.sales t using tpch.orders o on t.k = o.o_orderkey\n";
+    PlanningException e = refused(head + "when matched then update set nosuch = 1");
+    assertThat(e.code()).isEqualTo(Code.UNKNOWN_COLUMN);
+    assertThat(e.line()).isEqualTo(2);
+    assertThat(e.column()).isEqualTo(30);
+    e = refused(head + "when matched and o.nosuch > 1 then delete");
+    assertThat(e.code()).isEqualTo(Code.UNKNOWN_COLUMN);
+    assertThat(e.line()).isEqualTo(2);
+    assertThat(e.column()).isEqualTo(20);
+    e = refused(head + "when matched then update set qty = 'x'");
+    assertThat(e.code()).isEqualTo(Code.VALIDATION_ERROR);
+    assertThat(e.line()).isEqualTo(2);
+    e = refused(head + "when not matched then update set qty = 1");
+    assertThat(e.code()).isEqualTo(Code.SYNTAX_ERROR);
+    assertThat(e.line()).isEqualTo(2);
+    assertThat(e.column()).isEqualTo(23);
+    e = refused(head + "when not matched then insert (note) values ('x')");
+    assertThat(e.getMessage()).contains("'k' is NOT NULL");
+    assertThat(refused(head + "when not matched then insert values (1, 2)").code()).isEqualTo(Code.VALIDATION_ERROR);
+    assertThat(refused(head + "when not matched by source then delete").code()).isEqualTo(Code.UNSUPPORTED);
+    assertThat(refused(head + "when matched then update set qty = 1 + ").code()).isEqualTo(Code.SYNTAX_ERROR);
+    assertThat(refused("merge into tpch.sales using (select 1 k) on true when matched then delete").code())
+        .isEqualTo(Code.SYNTAX_ERROR);
+  }
+
+  @Test
+  void eachStatementFollowsItsOwnModePropertyAndUnsetMeansMergeOnRead() {
+    String merge = "merge into tpch.sales t using tpch.orders o on t.k = o.o_orderkey when matched then delete";
+    catalog.loadTable(SALES).updateProperties().set(TableProperties.MERGE_MODE, "copy-on-write").commit();
+    assertThat(plan(merge).write().get().rowDelete().getDeleteFiles().getCopyOnWrite()).isTrue();
+    assertThat(plan("delete from tpch.sales where k = 1").write().get().rowDelete().getDeleteFiles()
+        .getCopyOnWrite()).isFalse();
+    assertThat(plan("update tpch.sales set k = 1").write().get().rowDelete().getDeleteFiles()
+        .getCopyOnWrite()).isFalse();
+    catalog.loadTable(SALES).updateProperties().set(TableProperties.DELETE_MODE, "copy-on-write")
+        .set(TableProperties.UPDATE_MODE, "copy-on-write").commit();
+    assertThat(plan("delete from tpch.sales where k = 1").write().get().rowDelete().getDeleteFiles()
+        .getCopyOnWrite()).isTrue();
+    assertThat(plan("update tpch.sales set k = 1").write().get().rowDelete().getDeleteFiles()
+        .getCopyOnWrite()).isTrue();
   }
 }

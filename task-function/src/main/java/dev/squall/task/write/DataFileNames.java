@@ -66,4 +66,21 @@ public final class DataFileNames {
     int dot = rest.indexOf('.');
     return dot > 0 && rest.substring(0, dot).chars().allMatch(Character::isDigit);
   }
+
+  /**
+   * Deletes the files an aborted attempt created, best effort: a file that cannot be deleted is
+   * logged (the coordinator finds it by name later), not thrown.
+   *
+   * @param kind what the files are, for the log ("delete file", ...)
+   */
+  static void deleteAttemptFiles(org.apache.iceberg.io.FileIO io, java.util.List<String> locations, String kind) {
+    for (String location : locations) {
+      try {
+        io.deleteFile(location);
+      } catch (RuntimeException e) {
+        org.slf4j.LoggerFactory.getLogger(DataFileNames.class).warn("could not delete {} {} of an aborted attempt: {}",
+            kind, location, e.toString());
+      }
+    }
+  }
 }

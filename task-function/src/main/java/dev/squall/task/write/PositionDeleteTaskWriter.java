@@ -43,8 +43,6 @@ import org.apache.iceberg.puffin.Puffin;
 import org.apache.iceberg.puffin.PuffinWriter;
 import org.apache.iceberg.puffin.StandardBlobTypes;
 import org.apache.iceberg.util.JsonUtil;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The writer of a row-level delete task: takes rows of (data file location, row position) and
@@ -66,14 +64,15 @@ import org.slf4j.LoggerFactory;
  * table's location provider, so that the coordinator finds an attempt's leftovers by name.
  */
 public final class PositionDeleteTaskWriter {
-  private static final Logger LOG = LoggerFactory.getLogger(PositionDeleteTaskWriter.class);
-
   private final FileIO io;
   private final DataFileNames names;
   private final int formatVersion;
+  /** MERGE: a position named twice is a target row matched by more than one source row. */
+  private final boolean rejectRepeats;
   private final Map<String, String> properties;
   private final LocationProvider locations;
   private final Map<Integer, PartitionSpec> specs = new HashMap<>();
+  private final Schema schema;
   private final Map<String, DataFile> dataFiles = new HashMap<>();
   private final Map<String, DeleteFile> previousVectors = new HashMap<>();
   private final TreeMap<String, PositionDeleteIndex> positions = new TreeMap<>();
@@ -95,9 +94,10 @@ public final class PositionDeleteTaskWriter {
     this.io = io;
     this.names = names;
     this.formatVersion = write.getFormatVersion();
+    this.rejectRepeats = write.getMerge();
     this.properties = Map.copyOf(write.getPropertiesMap());
     try {
-      Schema schema = SchemaParser.fromJson(write.getIcebergSchemaJson());
+      schema = SchemaParser.fromJson(write.getIcebergSchemaJson());
       write.getPartitionSpecsJsonMap().forEach((id, json) -> specs.put(id, PartitionSpecParser.fromJson(schema, json)));
       for (String json : write.getDataFilesJsonList()) {
         DataFile file = (DataFile) parse(json);
@@ -120,7 +120,9 @@ public final class PositionDeleteTaskWriter {
   /**
    * Takes a batch: column 0 the data file location (VARCHAR), column 1 the row position (BIGINT).
    *
-   * @throws EngineException INTERNAL_ERROR for a NULL or a data file the task was not told of
+   * @throws EngineException INTERNAL_ERROR for a NULL or a data file the task was not told of;
+   *     USER_ERROR for a MERGE's position named twice (within the task, which holds every position
+   *     of its data files)
    */
   public void write(Column[] columns, int rowCount) {
     if (!(columns[0] instanceof BytesColumn paths) || !(columns[1] instanceof LongColumn pos)) {
@@ -141,7 +143,12 @@ public final class PositionDeleteTaskWriter {
         index = positions.computeIfAbsent(path, p -> Deletes.toPositionIndex(CloseableIterable.<Long>empty()));
         last = path;
       }
-      index.delete(pos.value(i));
+      long position = pos.value(i);
+      if (rejectRepeats && index.isDeleted(position)) {
+        throw new EngineException(ErrorCode.USER_ERROR, "MERGE matched a target row more than once: one target"
+            + " row matched several source rows (each target row may be matched by at most one source row)");
+      }
+      index.delete(position);
     }
     rows += rowCount;
   }
@@ -170,13 +177,7 @@ public final class PositionDeleteTaskWriter {
 
   /** Deletes every file this attempt created (best effort). */
   public void abort() {
-    for (String location : created) {
-      try {
-        io.deleteFile(location);
-      } catch (RuntimeException e) {
-        LOG.warn("could not delete delete file {} of an aborted attempt: {}", location, e.toString());
-      }
-    }
+    DataFileNames.deleteAttemptFiles(io, created, "delete file");
     created.clear();
   }
 
@@ -262,6 +263,26 @@ public final class PositionDeleteTaskWriter {
       }
     }
     return PositionDeleteIndex.deserialize(bytes, dv);
+  }
+
+  /** The positions taken so far, by data file location (for copy-on-write). */
+  Map<String, PositionDeleteIndex> positions() {
+    return positions;
+  }
+
+  /** The data files the task may name, by location. */
+  Map<String, DataFile> dataFiles() {
+    return dataFiles;
+  }
+
+  /** The table's partition specs by id. */
+  Map<Integer, PartitionSpec> specs() {
+    return specs;
+  }
+
+  /** The table's schema. */
+  Schema schema() {
+    return schema;
   }
 
   /** The spec of a delete file (for its commit message). */
