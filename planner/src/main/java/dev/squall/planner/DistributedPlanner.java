@@ -17,6 +17,7 @@ import dev.squall.planner.sql.TimeTravelClauses;
 import dev.squall.planner.sql.TrinoLexicon;
 import dev.squall.planner.stage.StageGraphTranslator;
 import dev.squall.planner.translate.TypeTranslator;
+import dev.squall.planner.write.PartitionClustering;
 import dev.squall.planner.write.RowDeletePlanner;
 import dev.squall.planner.write.RowDeleteScans;
 import dev.squall.planner.write.WritePlanner;
@@ -155,6 +156,14 @@ public final class DistributedPlanner {
         // One writer task holds every position of a data file: a deletion vector covers a whole file.
         graph = new StageGraphTranslator(settings).translateClustered(optimized, names, List.of(0));
         graph = RowDeleteScans.skip(graph, RowDeletePlanner.removedPaths(write.get().rowDelete()));
+      } else if (write.isPresent()) {
+        // Every row of a partition value goes to one writer task, which writes it into few files.
+        WriteTarget target = write.get();
+        Optional<PartitionClustering.Keys> clustering =
+            PartitionClustering.of(optimized, target.schema(), target.spec(), frontEnd.relBuilder());
+        graph = clustering.isEmpty() ? new StageGraphTranslator(settings).translate(optimized, names)
+            : new StageGraphTranslator(settings).translateClustered(clustering.get().plan(), names,
+                clustering.get().keys(), clustering.get().tableColumns());
       } else {
         graph = new StageGraphTranslator(settings).translate(optimized, names);
       }
