@@ -41,6 +41,10 @@ class TableUpkeepTest {
   private static final Map<String, String> SMALL_TASKS = Map.of("target_split_size_bytes", "1048576",
       "target_bytes_per_task", "1048576");
 
+  /** Many small tasks: each writer task writes files of its own. */
+  private static final Map<String, String> TINY_TASKS = Map.of("target_split_size_bytes", "65536",
+      "target_bytes_per_task", "65536");
+
   private TestStack stack;
   private Connection duck;
   /** A table one of whose data files another writer deletes while the next job finalizes. */
@@ -242,7 +246,7 @@ class TableUpkeepTest {
     table(name).updateProperties().set("write.target-file-size-bytes", "1").commit();
     long rows = 0;
     for (int i = 0; i < 2; i++) {
-      rows += run("insert into " + name + " " + query, Map.of()).at("/rows/0/0").asLong();
+      rows += run("insert into " + name + " " + query, TINY_TASKS).at("/rows/0/0").asLong();
     }
     return rows;
   }
