@@ -43,9 +43,9 @@ public final class OptimizePlanner {
   }
 
   /**
-   * The optimize of {@code resolved}: its plan (the table's columns) and its target, whose
-   * {@link WriteTarget#rewrite()} names the files rewritten; the second element lists every
-   * other data file, which the scans must skip.
+   * The optimize of {@code resolved}: its plan (the table's columns), its target, whose
+   * {@link WriteTarget#rewrite()} names the files rewritten, and every other data file of the
+   * snapshot, which the scans must skip.
    *
    * @throws PlanningException VALIDATION_ERROR for a bad argument; UNSUPPORTED for a table as
    *     of a snapshot
@@ -84,7 +84,6 @@ public final class OptimizePlanner {
         }
       }
     }
-    String name = resolved.identifier().toString();
     StringBuilder quoted = new StringBuilder();
     for (String level : resolved.identifier().namespace().levels()) {
       quoted.append('"').append(level.replace("\"", "\"\"")).append("\".");
@@ -94,7 +93,7 @@ public final class OptimizePlanner {
     WriteTarget target = new WriteTarget(resolved.identifier(), false, table.schema(), table.spec(), table.location(),
         table.properties(), current == null ? OptionalLong.empty() : OptionalLong.of(current.snapshotId()), null,
         RewriteRecord.newBuilder().addAllDataFilePaths(rewritten).build());
-    return new Planned(new WritePlanner.PlannedWrite(plan, target), skipped, name);
+    return new Planned(new WritePlanner.PlannedWrite(plan, target), skipped);
   }
 
   /**
@@ -102,7 +101,6 @@ public final class OptimizePlanner {
    *
    * @param write the plan and target
    * @param skippedDataFiles data files of the snapshot that are not rewritten (not to be read)
-   * @param table the table's name
    */
-  public record Planned(WritePlanner.PlannedWrite write, List<String> skippedDataFiles, String table) {}
+  public record Planned(WritePlanner.PlannedWrite write, List<String> skippedDataFiles) {}
 }
