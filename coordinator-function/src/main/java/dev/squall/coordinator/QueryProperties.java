@@ -23,6 +23,8 @@ import java.util.function.BiFunction;
  *   <li>{@code max_concurrent_tasks} 1 .. 10,000 (the job's task invocations running at once,
  *       across every coordinator invocation that runs it; unless given, only the account-wide cap
  *       applies);
+ *   <li>{@code table_procedure_min_retention} a duration ({@code 7d}, {@code 12h}; 7 days unless given):
+ *       the shortest retention_threshold of expire_snapshots and remove_orphan_files;
  *   <li>{@code default_schema} a namespace of the catalog (checked when the query is planned).
  * </ul>
  *
@@ -130,10 +132,18 @@ public final class QueryProperties {
         s = s.with(s.planner().withDefaultSchema(e.getValue().trim()));
         continue;
       }
+      if (name.equals(PlannerSettings.MIN_RETENTION_PROPERTY)) {
+        try {
+          s = s.with(s.planner().withMinRetention(dev.squall.planner.ddl.ProcedureValues.duration(e.getValue())));
+        } catch (IllegalArgumentException bad) {
+          throw SquallException.userError("query property '%s': %s", name, bad.getMessage());
+        }
+        continue;
+      }
       Numeric n = numeric.get(name);
       if (n == null) {
-        throw SquallException.userError("unknown query property '%s' (known: default_schema, %s)", name,
-            String.join(", ", numeric.keySet()));
+        throw SquallException.userError("unknown query property '%s' (known: default_schema, %s, %s)", name,
+            String.join(", ", numeric.keySet()), PlannerSettings.MIN_RETENTION_PROPERTY);
       }
       s = n.set().apply(s, inRange(name, e.getValue(), n));
     }

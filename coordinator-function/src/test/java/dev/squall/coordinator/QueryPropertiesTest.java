@@ -33,6 +33,16 @@ class QueryPropertiesTest {
   }
 
   @Test
+  void theTableProceduresMinimumRetentionIsADurationAndSevenDaysUnlessGiven() {
+    assertThat(QueryProperties.apply(PlannerSettings.defaults(), LIMITS, Map.of()).planner().minRetention())
+        .isEqualTo(java.time.Duration.ofDays(7));
+    assertThat(QueryProperties.apply(PlannerSettings.defaults(), LIMITS,
+        Map.of("table_procedure_min_retention", "1.5h")).planner().minRetention())
+        .isEqualTo(java.time.Duration.ofMinutes(90));
+    refused("table_procedure_min_retention", "7 days", "'7 days' is not a duration");
+  }
+
+  @Test
   void theJobsConcurrencyCapIsReadFromItsPropertiesAndIsNoneUnlessGiven() {
     assertThat(QueryProperties.maxConcurrentTasks(Map.of("max_concurrent_tasks", "12"))).isEqualTo(12);
     assertThat(QueryProperties.maxConcurrentTasks(Map.of())).isZero();

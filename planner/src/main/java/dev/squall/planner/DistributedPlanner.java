@@ -18,7 +18,10 @@ import dev.squall.planner.sql.TimeTravelClauses;
 import dev.squall.planner.sql.TrinoLexicon;
 import dev.squall.planner.stage.StageGraphTranslator;
 import dev.squall.planner.translate.TypeTranslator;
+import dev.squall.planner.ddl.TableProcedures;
 import dev.squall.planner.write.MergePlanner;
+import dev.squall.planner.write.OptimizePlanner;
+import dev.squall.planner.write.PartitionClustering;
 import dev.squall.planner.write.RowDeletePlanner;
 import dev.squall.planner.write.RowDeleteScans;
 import dev.squall.planner.write.WritePlanner;
@@ -116,8 +119,16 @@ public final class DistributedPlanner {
               ? base.withRowPositions() : derived.derive(base, mark, suffix));
       WritePlanner writes = new WritePlanner(catalog, frontEnd, settings);
       Optional<DdlStatement> ddl = DdlStatement.parse(statement.query());
+      Optional<OptimizePlanner.Planned> optimize = Optional.empty();
+      if (ddl.isPresent() && ddl.get() instanceof DdlStatement.ExecuteProcedure procedure
+          && TableProcedures.name(procedure).equals(TableProcedures.OPTIMIZE)) {
+        // Compaction is a write: tasks read the chosen files and write new ones.
+        var table = new DdlPlanner(catalog, frontEnd, writes, settings).table(procedure.table());
+        optimize = Optional.of(new OptimizePlanner(frontEnd).plan(procedure, table));
+        ddl = Optional.empty();
+      }
       if (ddl.isPresent()) {
-        DdlRecord record = new DdlPlanner(catalog, frontEnd, writes).plan(ddl.get());
+        DdlRecord record = new DdlPlanner(catalog, frontEnd, writes, settings).plan(ddl.get());
         String explain = statement.format() == ExplainStatement.Format.JSON
             ? ExplainRenderer.json(StageGraph.getDefaultInstance(), "DDL: " + record.getDescription())
             : "DDL: " + record.getDescription() + "\n";
@@ -129,11 +140,15 @@ public final class DistributedPlanner {
       List<String> names;
       Optional<WriteTarget> write = Optional.empty();
       Optional<MetadataStatement> metadata = MetadataStatement.parse(statement.query());
-      Optional<MergeStatement> merge = ctas.isPresent() || metadata.isPresent() ? Optional.empty()
-          : MergeStatement.parse(statement.query());
-      SqlNode parsed = ctas.isPresent() || metadata.isPresent() || merge.isPresent() ? null
+      Optional<MergeStatement> merge = ctas.isPresent() || metadata.isPresent() || optimize.isPresent()
+          ? Optional.empty() : MergeStatement.parse(statement.query());
+      SqlNode parsed = ctas.isPresent() || metadata.isPresent() || optimize.isPresent() || merge.isPresent() ? null
           : SqlFrontEnd.parse(statement.query());
-      if (metadata.isPresent()) {
+      if (optimize.isPresent()) {
+        logical = optimize.get().write().plan();
+        names = optimize.get().write().columnNames();
+        write = Optional.of(optimize.get().write().target());
+      } else if (metadata.isPresent()) {
         MetadataRelation relation = new MetadataAnswers(frontEnd, settings.defaultSchema()).answer(metadata.get());
         logical = relation.toValues(frontEnd.cluster());
         names = logical.getRowType().getFieldNames();
@@ -161,6 +176,25 @@ public final class DistributedPlanner {
         // One writer task holds every position of a data file: a deletion vector covers a whole file.
         graph = new StageGraphTranslator(settings).translateClustered(optimized, names, List.of(0));
         graph = RowDeleteScans.skip(graph, RowDeletePlanner.removedPaths(write.get().rowDelete()));
+      } else if (write.isPresent()) {
+        // Every row of a partition value goes to one writer task, which writes it into few files.
+        WriteTarget target = write.get();
+        Optional<PartitionClustering.Keys> clustering =
+            PartitionClustering.of(optimized, target.schema(), target.spec(), frontEnd.relBuilder());
+        if (clustering.isPresent()) {
+          graph = new StageGraphTranslator(settings).translateClustered(clustering.get().plan(), names,
+              clustering.get().keys(), clustering.get().tableColumns());
+        } else if (target.isRewrite()) {
+          // Optimize of an unpartitioned table: rows gather into as few writer tasks as their bytes
+          // need, instead of one file per scan task.
+          graph = new StageGraphTranslator(settings).translateClustered(optimized, names,
+              java.util.stream.IntStream.range(0, names.size()).boxed().toList());
+        } else {
+          graph = new StageGraphTranslator(settings).translate(optimized, names);
+        }
+        if (optimize.isPresent()) {
+          graph = RowDeleteScans.skip(graph, optimize.get().skippedDataFiles());
+        }
       } else {
         graph = new StageGraphTranslator(settings).translate(optimized, names);
       }

@@ -18,6 +18,10 @@ import java.util.Objects;
  * @param maxTasksPerStage upper bound of any stage's task count (and of hash partitions)
  * @param maxNestedLoopJoinRows most rows (row pairs, before the join condition) a nested-loop join
  *     may form in one task; 0 for no cap. Written into every {@code NestedLoopJoin} of the plan.
+ * @param minRetention the shortest {@code retention_threshold} that {@code expire_snapshots} and
+ *     {@code remove_orphan_files} accept (Trino's {@code iceberg.expire-snapshots.min-retention} and
+ *     {@code iceberg.remove-orphan-files.min-retention}, both 7 days by default); the query property
+ *     {@value #MIN_RETENTION_PROPERTY} sets it
  */
 public record PlannerSettings(
     String defaultSchema,
@@ -25,7 +29,8 @@ public record PlannerSettings(
     long targetSplitSizeBytes,
     long targetBytesPerTask,
     int maxTasksPerStage,
-    long maxNestedLoopJoinRows) {
+    long maxNestedLoopJoinRows,
+    java.time.Duration minRetention) {
 
   public PlannerSettings {
     Objects.requireNonNull(defaultSchema, "defaultSchema");
@@ -44,6 +49,9 @@ public record PlannerSettings(
     if (maxNestedLoopJoinRows < 0) {
       throw new IllegalArgumentException("Invalid max nested-loop join rows: " + maxNestedLoopJoinRows);
     }
+    if (minRetention == null || minRetention.isNegative()) {
+      throw new IllegalArgumentException("Invalid minimum retention: " + minRetention);
+    }
   }
 
   /**
@@ -51,7 +59,19 @@ public record PlannerSettings(
    * 100 million nested-loop join rows a task.
    */
   public static PlannerSettings defaults() {
-    return new PlannerSettings("", 32L << 20, 128L << 20, 256L << 20, 1000, DEFAULT_MAX_NESTED_LOOP_JOIN_ROWS);
+    return new PlannerSettings("", 32L << 20, 128L << 20, 256L << 20, 1000, DEFAULT_MAX_NESTED_LOOP_JOIN_ROWS,
+        DEFAULT_MIN_RETENTION);
+  }
+
+  /** Shortest retention of the table procedures unless a query says otherwise: 7 days, as Trino's. */
+  public static final java.time.Duration DEFAULT_MIN_RETENTION = java.time.Duration.ofDays(7);
+
+  /** The query property that sets {@link #minRetention}, e.g. {@code '1d'}. */
+  public static final String MIN_RETENTION_PROPERTY = "table_procedure_min_retention";
+
+  public PlannerSettings withMinRetention(java.time.Duration retention) {
+    return new PlannerSettings(defaultSchema, broadcastThresholdBytes, targetSplitSizeBytes, targetBytesPerTask,
+        maxTasksPerStage, maxNestedLoopJoinRows, retention);
   }
 
   /** Rows a nested-loop join may form in one task unless a query says otherwise. */
@@ -59,27 +79,27 @@ public record PlannerSettings(
 
   public PlannerSettings withMaxNestedLoopJoinRows(long rows) {
     return new PlannerSettings(defaultSchema, broadcastThresholdBytes, targetSplitSizeBytes, targetBytesPerTask,
-        maxTasksPerStage, rows);
+        maxTasksPerStage, rows, minRetention);
   }
 
   public PlannerSettings withDefaultSchema(String schema) {
-    return new PlannerSettings(schema, broadcastThresholdBytes, targetSplitSizeBytes, targetBytesPerTask, maxTasksPerStage, maxNestedLoopJoinRows);
+    return new PlannerSettings(schema, broadcastThresholdBytes, targetSplitSizeBytes, targetBytesPerTask, maxTasksPerStage, maxNestedLoopJoinRows, minRetention);
   }
 
   public PlannerSettings withBroadcastThresholdBytes(long bytes) {
-    return new PlannerSettings(defaultSchema, bytes, targetSplitSizeBytes, targetBytesPerTask, maxTasksPerStage, maxNestedLoopJoinRows);
+    return new PlannerSettings(defaultSchema, bytes, targetSplitSizeBytes, targetBytesPerTask, maxTasksPerStage, maxNestedLoopJoinRows, minRetention);
   }
 
   public PlannerSettings withTargetSplitSizeBytes(long bytes) {
-    return new PlannerSettings(defaultSchema, broadcastThresholdBytes, bytes, targetBytesPerTask, maxTasksPerStage, maxNestedLoopJoinRows);
+    return new PlannerSettings(defaultSchema, broadcastThresholdBytes, bytes, targetBytesPerTask, maxTasksPerStage, maxNestedLoopJoinRows, minRetention);
   }
 
   public PlannerSettings withTargetBytesPerTask(long bytes) {
-    return new PlannerSettings(defaultSchema, broadcastThresholdBytes, targetSplitSizeBytes, bytes, maxTasksPerStage, maxNestedLoopJoinRows);
+    return new PlannerSettings(defaultSchema, broadcastThresholdBytes, targetSplitSizeBytes, bytes, maxTasksPerStage, maxNestedLoopJoinRows, minRetention);
   }
 
   public PlannerSettings withMaxTasksPerStage(int tasks) {
-    return new PlannerSettings(defaultSchema, broadcastThresholdBytes, targetSplitSizeBytes, targetBytesPerTask, tasks, maxNestedLoopJoinRows);
+    return new PlannerSettings(defaultSchema, broadcastThresholdBytes, targetSplitSizeBytes, targetBytesPerTask, tasks, maxNestedLoopJoinRows, minRetention);
   }
 
   /** Property keys understood by {@link #withProperties}. */

@@ -16,7 +16,8 @@ class PlannerSettingsTest {
         PlannerSettings.TARGET_BYTES_PER_TASK, "8192",
         PlannerSettings.MAX_TASKS_PER_STAGE, "12",
         "engine.something", "ignored"));
-    assertThat(s).isEqualTo(new PlannerSettings("tpch", 1 << 20, 4096, 8192, 12, PlannerSettings.DEFAULT_MAX_NESTED_LOOP_JOIN_ROWS));
+    assertThat(s).isEqualTo(new PlannerSettings("tpch", 1 << 20, 4096, 8192, 12, PlannerSettings.DEFAULT_MAX_NESTED_LOOP_JOIN_ROWS,
+        PlannerSettings.DEFAULT_MIN_RETENTION));
   }
 
   @Test

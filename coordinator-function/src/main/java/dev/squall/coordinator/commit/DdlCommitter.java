@@ -30,6 +30,9 @@ import org.apache.iceberg.types.Types;
  * creates carries the property {@value #CREATED_BY_JOB}, so that such a re-run tells its own table
  * from one another statement created meanwhile.
  *
+ * <p>The table procedures expire_snapshots and remove_orphan_files are applied here too (Iceberg's
+ * {@code ExpireSnapshots}; {@link OrphanFiles}); both are idempotent by nature.
+ *
  * <p>DROP TABLE removes the table from the catalog only (Iceberg {@code dropTable} without purge):
  * queries already running on it read their snapshot's files to the end. The files stay in storage.
  */
@@ -94,13 +97,20 @@ public final class DdlCommitter {
             catalog.renameTable(table(ddl), to);
           }
         }
+        case EXPIRE_SNAPSHOTS -> {
+          // Iceberg keeps the current snapshot and history.expire.min-snapshots-to-keep (1) whatever
+          // their age, and deletes the files only the expired snapshots reached. A re-run finds
+          // nothing more to expire.
+          catalog.loadTable(table(ddl)).expireSnapshots().expireOlderThan(ddl.getOlderThanMillis()).commit();
+        }
+        case REMOVE_ORPHAN_FILES -> OrphanFiles.remove(catalog.loadTable(table(ddl)), ddl.getOlderThanMillis());
         default -> throw new IllegalArgumentException("unknown DDL kind " + ddl.getKind());
       }
     } catch (CommitStateUnknownException e) {
       throw new WriteCommitException(ddl.getDescription() + ": the catalog did not say whether it was done",
           true, e);
     } catch (AlreadyExistsException | NoSuchTableException | NoSuchNamespaceException | NamespaceNotEmptyException
-        | ValidationException | CommitFailedException e) {
+        | ValidationException | CommitFailedException | UnsupportedOperationException e) {
       throw WriteCommitException.targetConflict(ddl.getDescription() + " failed: " + e.getMessage(), e);
     }
   }

@@ -11,6 +11,7 @@ import java.util.Set;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
@@ -153,6 +154,72 @@ public final class IcebergCommitter {
     Snapshot committed = jobSnapshot(table, jobId).orElseThrow(() -> new IllegalStateException(
         "Committed job " + jobId + " to " + target.table() + " but its snapshot is not in the table"));
     return new CommitOutcome(committed.snapshotId(), files.rows(), false);
+  }
+
+  /**
+   * Commits an optimize once: one {@code RewriteFiles} replacing the data files the job read
+   * ({@link WriteTarget#rewrite()}, looked up in the snapshot the job read) by the files its
+   * writer tasks wrote, validated from that snapshot: a concurrent commit that removed one of
+   * the rewritten files or added deletes to them fails it as a
+   * {@link WriteCommitException#targetConflict} (nothing committed; the job's files are deleted).
+   * With nothing to rewrite, nothing is committed. Idempotent by job id as {@link #commit}.
+   *
+   * @return the job's snapshot (or the table's current one when nothing was rewritten) and the
+   *     rows rewritten
+   * @throws WriteCommitException as {@link #commit}
+   */
+  public CommitOutcome commitRewrite(WriteTarget target, String jobId, List<DataFile> files) {
+    Table table = loadTarget(target);
+    Optional<Snapshot> earlier = jobSnapshot(table, jobId);
+    if (earlier.isPresent()) {
+      String rows = earlier.get().summary().get(ROWS_PROPERTY);
+      return new CommitOutcome(earlier.get().snapshotId(), rows == null ? recordCount(files) : Long.parseLong(rows),
+          true);
+    }
+    Set<String> paths = new HashSet<>(target.rewrite().getDataFilePathsList());
+    if (paths.isEmpty() || target.baseSnapshotId().isEmpty()) {
+      Snapshot current = table.currentSnapshot();
+      return new CommitOutcome(current == null ? -1 : current.snapshotId(), 0, false);
+    }
+    long base = target.baseSnapshotId().getAsLong();
+    RewriteFiles rewrite;
+    try {
+      List<DataFile> replaced = new ArrayList<>();
+      Set<String> found = new HashSet<>();
+      try (var tasks = table.newScan().useSnapshot(base).planFiles()) {
+        for (var task : tasks) {
+          if (paths.contains(task.file().location()) && found.add(task.file().location())) {
+            replaced.add(task.file());
+          }
+        }
+      }
+      rewrite = table.newRewrite().validateFromSnapshot(base);
+      replaced.forEach(rewrite::deleteFile);
+      files.forEach(rewrite::addFile);
+      rewrite.set(JOB_ID_PROPERTY, jobId).set(ROWS_PROPERTY, Long.toString(recordCount(files)));
+    } catch (ValidationException e) {
+      throw conflict(target, e);
+    } catch (java.io.IOException e) {
+      throw refusedBeforeCommit(target.table(), jobId, new java.io.UncheckedIOException(e));
+    } catch (RuntimeException e) {
+      throw refusedBeforeCommit(target.table(), jobId, e);
+    }
+    try {
+      rewrite.commit();
+    } catch (ValidationException e) {
+      throw conflict(target, e);
+    } catch (RuntimeException e) {
+      CommitOutcome landed = recheck(target.table(), jobId, files, e);
+      return new CommitOutcome(landed.snapshotId(), recordCount(files), false);
+    }
+    Snapshot committed = jobSnapshot(table, jobId).orElseThrow(() -> new IllegalStateException(
+        "Committed job " + jobId + " to " + target.table() + " but its snapshot is not in the table"));
+    return new CommitOutcome(committed.snapshotId(), recordCount(files), false);
+  }
+
+  private static WriteCommitException conflict(WriteTarget target, ValidationException e) {
+    return WriteCommitException.targetConflict(target.describe() + " conflicts with a change another"
+        + " writer committed while it ran (" + e.getMessage() + "); nothing was committed, run the statement again", e);
   }
 
   /**

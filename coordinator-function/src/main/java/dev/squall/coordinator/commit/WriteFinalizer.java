@@ -72,7 +72,8 @@ public final class WriteFinalizer {
         files.add(parse(message, target));
       }
     }
-    CommitOutcome outcome = committer.commit(target, jobId, files);
+    CommitOutcome outcome = target.isRewrite() ? committer.commitRewrite(target, jobId, files)
+        : committer.commit(target, jobId, files);
     Set<String> committed = new HashSet<>();
     files.forEach(f -> committed.add(f.location()));
     return new Committed(outcome, committed);

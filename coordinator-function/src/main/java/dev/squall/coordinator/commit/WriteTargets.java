@@ -31,6 +31,9 @@ public final class WriteTargets {
     if (target.rowDelete() != null) {
       b.setRowDelete(target.rowDelete());
     }
+    if (target.rewrite() != null) {
+      b.setRewrite(target.rewrite());
+    }
     return b.build();
   }
 
@@ -42,6 +45,6 @@ public final class WriteTargets {
         TableIdentifier.of(Namespace.of(r.getNamespaceList().toArray(String[]::new)), r.getTable()),
         r.getCreate(), schema, spec, files.getTableLocation(), r.getTablePropertiesMap(),
         r.hasBaseSnapshotId() ? OptionalLong.of(r.getBaseSnapshotId()) : OptionalLong.empty(),
-        r.hasRowDelete() ? r.getRowDelete() : null);
+        r.hasRowDelete() ? r.getRowDelete() : null, r.hasRewrite() ? r.getRewrite() : null);
   }
 }

@@ -37,11 +37,14 @@ public final class DdlPlanner {
   private final Catalog catalog;
   private final SqlFrontEnd frontEnd;
   private final WritePlanner writes;
+  private final dev.squall.planner.PlannerSettings settings;
 
-  public DdlPlanner(Catalog catalog, SqlFrontEnd frontEnd, WritePlanner writes) {
+  public DdlPlanner(Catalog catalog, SqlFrontEnd frontEnd, WritePlanner writes,
+      dev.squall.planner.PlannerSettings settings) {
     this.catalog = catalog;
     this.frontEnd = frontEnd;
     this.writes = writes;
+    this.settings = settings;
   }
 
   /**
@@ -136,6 +139,9 @@ public final class DdlPlanner {
           .setColumn(column.name())
           .setDescription("ALTER TABLE " + table.identifier() + " DROP COLUMN " + column.name()).build();
     }
+    if (statement instanceof DdlStatement.ExecuteProcedure s) {
+      return TableProcedures.plan(s, table(s.table()), settings.minRetention(), java.time.Instant.now());
+    }
     DdlStatement.RenameTable s = (DdlStatement.RenameTable) statement;
     IcebergTable table = table(s.table());
     List<NamePart> to = s.to();
@@ -204,7 +210,8 @@ public final class DdlPlanner {
     return frontEnd.resolveTable(name.stream().map(NamePart::text).toList());
   }
 
-  private IcebergTable table(List<NamePart> name) {
+  /** The table a statement names. @throws PlanningException UNKNOWN_TABLE at the name */
+  public IcebergTable table(List<NamePart> name) {
     return resolve(name).orElseThrow(() -> unknownTable(name));
   }
 

@@ -11,6 +11,8 @@ import dev.squall.planner.sql.DdlStatement.CreateTable;
 import dev.squall.planner.sql.DdlStatement.DropColumn;
 import dev.squall.planner.sql.DdlStatement.DropSchema;
 import dev.squall.planner.sql.DdlStatement.DropTable;
+import dev.squall.planner.sql.DdlStatement.ExecuteProcedure;
+import dev.squall.planner.sql.DdlStatement.ProcedureArgument;
 import dev.squall.planner.sql.DdlStatement.RenameColumn;
 import dev.squall.planner.sql.DdlStatement.RenameTable;
 import dev.squall.planner.sql.HeaderTokenizer.Kind;
@@ -126,11 +128,41 @@ final class DdlParser {
       c.expectKeyword("TO");
       return new RenameColumn(table, from, c.namePart("the new column name"));
     }
+    if (c.acceptKeyword("EXECUTE")) {
+      return execute(c, table);
+    }
     if (action == null) {
-      throw c.syntax(null, "expected ADD COLUMN, DROP COLUMN, RENAME COLUMN or RENAME TO");
+      throw c.syntax(null, "expected ADD COLUMN, DROP COLUMN, RENAME COLUMN, RENAME TO or EXECUTE");
     }
     throw TokenCursor.unsupported(action, "ALTER TABLE ... " + action.text().toUpperCase(Locale.ROOT)
-        + " is not supported; Squall has ADD COLUMN, DROP COLUMN, RENAME COLUMN and RENAME TO");
+        + " is not supported; Squall has ADD COLUMN, DROP COLUMN, RENAME COLUMN, RENAME TO and EXECUTE");
+  }
+
+  /** {@code EXECUTE procedure [( [name =>] value, ... )]}; values are string or number literals. */
+  private static ExecuteProcedure execute(TokenCursor c, List<NamePart> table) {
+    NamePart procedure = c.namePart("a procedure name");
+    List<ProcedureArgument> arguments = new ArrayList<>();
+    if (c.acceptPunctuation('(') && !c.acceptPunctuation(')')) {
+      do {
+        Token at = c.peek();
+        String name = null;
+        Token arrow = c.peek(1);
+        if (at != null && (at.kind() == Kind.IDENTIFIER || at.kind() == Kind.QUOTED_IDENTIFIER)
+            && arrow != null && arrow.isPunctuation('=')) {
+          name = c.namePart("an argument name").text();
+          c.expectPunctuation('=');
+          c.expectPunctuation('>');
+        }
+        Token value = c.next();
+        if (value.kind() != Kind.STRING && value.kind() != Kind.NUMBER) {
+          throw c.syntax(value, "expected a string or number as the value of "
+              + (name == null ? "an argument" : "argument " + name));
+        }
+        arguments.add(new ProcedureArgument(name, value.text(), at.line(), at.column()));
+      } while (c.acceptPunctuation(','));
+      c.expectPunctuation(')');
+    }
+    return new ExecuteProcedure(table, procedure, List.copyOf(arguments));
   }
 
   private static CreateTable createTable(String sql, TokenCursor c, List<NamePart> name, boolean ifNotExists) {

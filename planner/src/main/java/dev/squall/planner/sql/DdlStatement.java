@@ -21,6 +21,7 @@ import org.apache.iceberg.types.Type;
  * ALTER TABLE t RENAME COLUMN a TO b
  * ALTER TABLE t DROP COLUMN col
  * ALTER TABLE t RENAME TO t2
+ * ALTER TABLE t EXECUTE procedure [(name => value, ...)]
  * </pre>
  *
  * Column types: {@link ColumnTypes}. Properties: {@code format = 'PARQUET'},
@@ -53,6 +54,20 @@ public sealed interface DdlStatement {
   record DropColumn(List<NamePart> table, NamePart column) implements DdlStatement {}
 
   record RenameTable(List<NamePart> table, List<NamePart> to) implements DdlStatement {}
+
+  /**
+   * One argument of a table procedure: {@code name => value}, or a bare value (then {@code name}
+   * is null and the procedure's arguments are taken in order).
+   *
+   * @param value the literal's text (a string's without quotes)
+   * @param line 1-based line of the argument
+   * @param column 1-based column of the argument
+   */
+  record ProcedureArgument(String name, String value, int line, int column) {}
+
+  /** {@code ALTER TABLE t EXECUTE procedure [(arguments)]} (Trino's table procedures). */
+  record ExecuteProcedure(List<NamePart> table, NamePart procedure, List<ProcedureArgument> arguments)
+      implements DdlStatement {}
 
   /**
    * Parses {@code sql} when it is DDL: it starts with DROP or ALTER, or with CREATE and is not a

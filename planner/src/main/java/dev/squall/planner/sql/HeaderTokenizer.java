@@ -118,7 +118,7 @@ final class HeaderTokenizer {
     if (c == '"') {
       return quoted('"', Kind.QUOTED_IDENTIFIER, "quoted identifier", start, startLine, startColumn);
     }
-    if ("(),.-=[];".indexOf(c) >= 0 || anyPunctuation) {
+    if ("(),.-=>[];".indexOf(c) >= 0 || anyPunctuation) {
       advance();
       return new Token(Kind.PUNCTUATION, String.valueOf(c), start, startLine, startColumn);
     }

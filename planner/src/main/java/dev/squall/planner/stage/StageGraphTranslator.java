@@ -78,6 +78,19 @@ public final class StageGraphTranslator {
    * @throws PlanningException as {@link #translate}
    */
   public StageGraph translateClustered(RelNode plan, List<String> outputNames, List<Integer> keys) {
+    return translateClustered(plan, outputNames, keys, plan.getRowType().getFieldCount());
+  }
+
+  /**
+   * As {@link #translateClustered(RelNode, List, List)} for a plan whose trailing columns (from
+   * {@code outputColumns} on) exist only to be hashed on: the root stage drops them after the
+   * edge. Partitioned writes use it to cluster rows by their partition values (month of a date,
+   * ...) before the writer stage.
+   *
+   * @throws PlanningException as {@link #translate}
+   */
+  public StageGraph translateClustered(RelNode plan, List<String> outputNames, List<Integer> keys,
+      int outputColumns) {
     StageDraft root = visit(plan);
     if (!root.distribution().groupsAreLocal(keys)) {
       int tasks = taskCounts.forBytes(root.bytes());
@@ -86,7 +99,16 @@ public final class StageGraphTranslator {
       clustered.setEstimates(root.rows(), root.bytes());
       root = clustered;
     }
-    Schema schema = TypeTranslator.schema(plan.getRowType(), outputNames);
+    var fields = plan.getRowType().getFieldList();
+    if (outputColumns < fields.size()) {
+      dev.squall.proto.v1.Project.Builder kept = dev.squall.proto.v1.Project.newBuilder().setInput(root.root());
+      for (int c = 0; c < outputColumns; c++) {
+        kept.addExpressions(Expr.newBuilder().setType(TypeTranslator.toProto(fields.get(c).getType())).setColumn(c));
+      }
+      root.setRoot(Operator.newBuilder().setProject(kept).build());
+    }
+    Schema schema = TypeTranslator.schema(
+        plan.getCluster().getTypeFactory().createStructType(fields.subList(0, outputColumns)), outputNames);
     root.setRoot(root.root().toBuilder().setOutputSchema(schema).build());
     return graph.build(root);
   }

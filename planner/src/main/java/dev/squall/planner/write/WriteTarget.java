@@ -1,6 +1,7 @@
 package dev.squall.planner.write;
 
 import dev.squall.proto.v1.DataFileWrite;
+import dev.squall.proto.v1.RewriteRecord;
 import dev.squall.proto.v1.RowDeleteRecord;
 import java.util.Map;
 import java.util.Objects;
@@ -30,6 +31,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
  *     empty for CTAS and for a table without snapshots
  * @param rowDelete for DELETE: what its writer tasks get (they write delete files, not data files)
  *     and what its commit removes whole; null for INSERT and CTAS
+ * @param rewrite for optimize: the data files its commit replaces by the files the writer tasks
+ *     write (one {@code RewriteFiles}); null otherwise
  */
 public record WriteTarget(
     TableIdentifier table,
@@ -39,7 +42,8 @@ public record WriteTarget(
     String location,
     Map<String, String> properties,
     OptionalLong baseSnapshotId,
-    RowDeleteRecord rowDelete) {
+    RowDeleteRecord rowDelete,
+    RewriteRecord rewrite) {
 
   /** File format of the data files Squall writes. */
   public static final String FILE_FORMAT = "parquet";
@@ -54,6 +58,17 @@ public record WriteTarget(
     Objects.requireNonNull(location, "location");
     properties = Map.copyOf(properties);
     Objects.requireNonNull(baseSnapshotId, "baseSnapshotId");
+  }
+
+  /** A target without a rewrite: INSERT, CREATE TABLE AS, DELETE, UPDATE. */
+  public WriteTarget(TableIdentifier table, boolean createsTable, Schema schema, PartitionSpec spec, String location,
+      Map<String, String> properties, OptionalLong baseSnapshotId, RowDeleteRecord rowDelete) {
+    this(table, createsTable, schema, spec, location, properties, baseSnapshotId, rowDelete, null);
+  }
+
+  /** True for optimize: the commit replaces {@link #rewrite()}'s data files. */
+  public boolean isRewrite() {
+    return rewrite != null;
   }
 
   /** An INSERT or CREATE TABLE AS target (no row delete). */
@@ -92,6 +107,9 @@ public record WriteTarget(
 
   /** {@code INSERT INTO ns.t} or {@code CREATE TABLE ns.t [PARTITIONED BY (...)]}, for EXPLAIN and logs. */
   public String describe() {
+    if (rewrite != null) {
+      return "ALTER TABLE " + table + " EXECUTE optimize";
+    }
     if (rowDelete != null) {
       return (rowDelete.getDeleteFiles().getMerge() ? "MERGE INTO "
           : rowDelete.getDeleteFiles().hasUpdatedRows() ? "UPDATE " : "DELETE FROM ") + table;

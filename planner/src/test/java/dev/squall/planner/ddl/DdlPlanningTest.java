@@ -28,6 +28,74 @@ class DdlPlanningTest {
   }
 
   @Test
+  void expireSnapshotsAndRemoveOrphanFilesPlanTheirCutoff() {
+    long before = System.currentTimeMillis();
+    DdlRecord expire = ddl("ALTER TABLE tpch.orders EXECUTE expire_snapshots(retention_threshold => '8d')");
+    assertThat(expire.getKind()).isEqualTo(DdlRecord.Kind.EXPIRE_SNAPSHOTS);
+    assertThat(expire.getTable()).isEqualTo("orders");
+    long eightDays = java.time.Duration.ofDays(8).toMillis();
+    assertThat(expire.getOlderThanMillis()).isBetween(before - eightDays, System.currentTimeMillis() - eightDays);
+    DdlRecord orphans = ddl("alter table tpch.orders execute remove_orphan_files('7d')");
+    assertThat(orphans.getKind()).isEqualTo(DdlRecord.Kind.REMOVE_ORPHAN_FILES);
+    DdlRecord byDefault = ddl("alter table tpch.orders execute remove_orphan_files");
+    assertThat(byDefault.getDescription()).contains("7.00d");
+  }
+
+  @Test
+  void retentionBelowTheMinimumIsRefusedNamingTheProperty() {
+    PlanningException e = refused("ALTER TABLE tpch.orders EXECUTE expire_snapshots(retention_threshold => '36h')");
+    assertThat(e.code()).isEqualTo(Code.VALIDATION_ERROR);
+    assertThat(e.getMessage()).contains("1.50d").contains("7.00d").contains("table_procedure_min_retention");
+    assertThat(e.column()).isEqualTo(50);
+    DdlRecord lowered = new dev.squall.planner.DistributedPlanner(dev.squall.planner.testing.TpchCatalog.create(0.01))
+        .plan("ALTER TABLE tpch.orders EXECUTE expire_snapshots(retention_threshold => '36h')",
+            Planning.SETTINGS.withMinRetention(java.time.Duration.ofHours(1))).ddl().orElseThrow();
+    assertThat(lowered.getKind()).isEqualTo(DdlRecord.Kind.EXPIRE_SNAPSHOTS);
+  }
+
+  @Test
+  void malformedOrUnknownProceduresAreRefusedAtTheirPosition() {
+    PlanningException unknown = refused("ALTER TABLE tpch.orders EXECUTE rollback_to_snapshot(1)");
+    assertThat(unknown.code()).isEqualTo(Code.VALIDATION_ERROR);
+    assertThat(unknown.getMessage()).contains("'rollback_to_snapshot'");
+    assertThat(unknown.column()).isEqualTo(33);
+    PlanningException noValue = refused("ALTER TABLE tpch.orders EXECUTE optimize(file_size_threshold => )");
+    assertThat(noValue.code()).isEqualTo(Code.SYNTAX_ERROR);
+    assertThat(noValue.column()).isEqualTo(65);
+    PlanningException badSize = refused("ALTER TABLE tpch.orders EXECUTE optimize(file_size_threshold => '10 parsecs')");
+    assertThat(badSize.getMessage()).contains("10 parsecs");
+    assertThat(badSize.column()).isEqualTo(42);
+    PlanningException twoArgs = refused("ALTER TABLE tpch.orders EXECUTE expire_snapshots('7d', '8d')");
+    assertThat(twoArgs.getMessage()).contains("takes 1 argument");
+    PlanningException unclosed = refused("ALTER TABLE tpch.orders EXECUTE optimize(");
+    assertThat(unclosed.code()).isEqualTo(Code.SYNTAX_ERROR);
+  }
+
+  @Test
+  void optimizeIsAWriteThatRewritesTheSmallFilesOnly() {
+    var catalog = dev.squall.planner.testing.TpchCatalog.create(0.01);
+    PlannedQuery q = new dev.squall.planner.DistributedPlanner(catalog)
+        .plan("ALTER TABLE tpch.orders EXECUTE optimize(file_size_threshold => '1GB')", Planning.SETTINGS);
+    assertThat(q.isWrite()).isTrue();
+    var target = q.write().orElseThrow();
+    assertThat(target.isRewrite()).isTrue();
+    org.apache.iceberg.Table orders = catalog.loadTable(org.apache.iceberg.catalog.TableIdentifier.of("tpch", "orders"));
+    List<String> all = new java.util.ArrayList<>();
+    orders.currentSnapshot().addedDataFiles(orders.io()).forEach(f -> all.add(f.location()));
+    if (all.size() > 1) {
+      assertThat(target.rewrite().getDataFilePathsList()).containsExactlyInAnyOrderElementsOf(all);
+    }
+    assertThat(target.baseSnapshotId()).hasValue(orders.currentSnapshot().snapshotId());
+    PlannedQuery none = new dev.squall.planner.DistributedPlanner(catalog)
+        .plan("ALTER TABLE tpch.orders EXECUTE optimize(file_size_threshold => '1B')", Planning.SETTINGS);
+    assertThat(none.write().orElseThrow().rewrite().getDataFilePathsList()).isEmpty();
+    // Files left alone are skipped by every scan.
+    assertThat(dev.squall.planner.testing.StageGraphs.operators(none.stageGraph(),
+        dev.squall.proto.v1.Operator.OpCase.SCAN).get(0).getScan().getSkippedDataFilesList())
+        .containsExactlyInAnyOrderElementsOf(all);
+  }
+
+  @Test
   void createTableMapsTrinoTypesToIceberg() {
     DdlRecord r = ddl("CREATE TABLE tpch.t (id bigint NOT NULL, name varchar COMMENT 'who', "
         + "price decimal(12, 2), ts timestamp(6), d date, ok boolean, n integer, x double) "

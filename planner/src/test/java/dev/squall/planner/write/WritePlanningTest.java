@@ -216,6 +216,39 @@ class WritePlanningTest {
   }
 
   @Test
+  void partitionedCreateTableAsHashesRowsOnTheirMonthBeforeTheWriterStage() {
+    PlannedQuery q = plan("explain create table tpch.monthly partitioned by (month(l_shipdate)) as "
+        + "select l_orderkey, l_quantity, l_shipdate from lineitem");
+    StageGraphs.assertWellFormed(q.stageGraph());
+    Stage root = StageGraphs.root(q.stageGraph());
+    assertThat(names(root.getOutputSchema())).containsExactly("l_orderkey", "l_quantity", "l_shipdate");
+    var into = StageGraphs.edgesInto(q.stageGraph(), root.getStageId());
+    assertThat(into).hasSize(1);
+    var hash = into.get(0).getPartitioning().getHash();
+    // Keys are EXTRACT(YEAR) and EXTRACT(MONTH) of l_shipdate, appended after the table's columns.
+    assertThat(hash.getKeysList()).containsExactly(3, 4);
+    Operator producerTop = StageGraphs.stage(q.stageGraph(), into.get(0).getProducerStageId()).getFragment();
+    List<Function> keyFunctions = producerTop.getProject().getExpressionsList().subList(3, 5).stream()
+        .map(e -> e.getCall().getFunction()).toList();
+    assertThat(keyFunctions).containsExactly(Function.EXTRACT_YEAR, Function.EXTRACT_MONTH);
+    // The writer stage drops the keys: it writes the table's columns only.
+    assertThat(rootProjection(q)).hasSize(3);
+    assertThat(q.explain()).contains("hash");
+  }
+
+  @Test
+  void identityPartitionsClusterOnTheColumnAndUnpartitionedWritesGetNoEdge() {
+    PlannedQuery byStatus = plan("create table tpch.by_status partitioned by (o_orderstatus) as "
+        + "select o_orderkey, o_orderstatus from orders");
+    Stage root = StageGraphs.root(byStatus.stageGraph());
+    var into = StageGraphs.edgesInto(byStatus.stageGraph(), root.getStageId());
+    assertThat(into).hasSize(1);
+    assertThat(into.get(0).getPartitioning().getHash().getKeysList()).containsExactly(1);
+    PlannedQuery flat = plan("create table tpch.flat as select o_orderkey, o_orderstatus from orders");
+    assertThat(flat.stageGraph().getStagesCount()).isEqualTo(1);
+  }
+
+  @Test
   void unknownColumnInTheColumnListIsNamedWithItsPosition() {
     PlanningException e = refused("insert into sales (k, nosuch) select 1, 2");
     assertThat(e.code()).isEqualTo(Code.UNKNOWN_COLUMN);

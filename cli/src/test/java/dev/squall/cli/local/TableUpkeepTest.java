@@ -1,0 +1,341 @@
+package dev.squall.cli.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.CloseableIterable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Clustered partitioned writes and the table procedures (optimize, expire_snapshots,
+ * remove_orphan_files) through the whole local stack on TPC-H at SF 0.01. Rows are compared with
+ * DuckDB over the same TPC-H data; file counts are read from the table's snapshot manifests.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TableUpkeepTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String ARROW = "application/vnd.apache.arrow.stream";
+  private static final String JSON_TYPE = "application/json";
+  /** Several tasks per stage, so that an unclustered write would spread each partition value over them. */
+  private static final Map<String, String> SMALL_TASKS = Map.of("target_split_size_bytes", "1048576",
+      "target_bytes_per_task", "1048576");
+
+  /** Many small tasks: each writer task writes files of its own. */
+  private static final Map<String, String> TINY_TASKS = Map.of("target_split_size_bytes", "65536",
+      "target_bytes_per_task", "65536");
+
+  private TestStack stack;
+  private Connection duck;
+  /** A table one of whose data files another writer deletes while the next job finalizes. */
+  private volatile String deleteAFileOfDuringFinalizing = "";
+
+  private final dev.squall.coordinator.job.DriverHooks hooks = new dev.squall.coordinator.job.DriverHooks() {
+    @Override
+    public void finalizing(String jobId) {
+      String name = deleteAFileOfDuringFinalizing;
+      if (!name.isEmpty()) {
+        deleteAFileOfDuringFinalizing = "";
+        Table t = table(name);
+        DataFile victim = t.currentSnapshot().addedDataFiles(t.io()).iterator().next();
+        t.newDelete().deleteFile(victim).commit();
+      }
+    }
+  };
+
+  @BeforeAll
+  void start() throws Exception {
+    stack = TestStack.startWith(0.01, 5_000, o -> o.withSweepInterval(Duration.ZERO).withCoordinatorHooks(hooks));
+    duck = stack.duckDb();
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    if (duck != null) {
+      duck.close();
+    }
+    if (stack != null) {
+      stack.close();
+    }
+  }
+
+  private Catalog catalog() {
+    return stack.deployment.catalog().catalog();
+  }
+
+  private Table table(String name) {
+    Table t = catalog().loadTable(TableIdentifier.parse(name));
+    t.refresh();
+    return t;
+  }
+
+  private JsonNode run(String sql, Map<String, String> properties) throws Exception {
+    HttpResponse<byte[]> r = stack.post(sql, properties, JSON_TYPE);
+    assertThat(r.statusCode()).as(sql + " → " + new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(200);
+    return JSON.readTree(r.body());
+  }
+
+  private JsonNode error(String sql, Map<String, String> properties) throws Exception {
+    HttpResponse<byte[]> r = stack.post(sql, properties, JSON_TYPE);
+    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(400);
+    JsonNode e = JSON.readTree(r.body()).get("error");
+    assertThat(e.get("code").asText()).isEqualTo("USER_ERROR");
+    return e;
+  }
+
+  private List<List<Object>> squallRows(String sql) throws Exception {
+    HttpResponse<byte[]> r = stack.post(sql, Map.of(), ARROW);
+    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(200);
+    return ResultRows.fromArrow(r.body());
+  }
+
+  private List<List<Object>> duckRows(String sql) throws Exception {
+    try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql.replace("tpch.", ""))) {
+      return ResultRows.fromJdbc(rs);
+    }
+  }
+
+  /** Data files of the table's current snapshot per partition (from its manifests). */
+  private static Map<String, Integer> filesPerPartition(Table t) throws IOException {
+    Map<String, Integer> files = new HashMap<>();
+    try (CloseableIterable<FileScanTask> tasks = t.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        files.merge(t.spec().partitionToPath(task.file().partition()), 1, Integer::sum);
+      }
+    }
+    return files;
+  }
+
+  private static int filesWithDeletes(Table t) throws IOException {
+    int files = 0;
+    try (CloseableIterable<FileScanTask> tasks = t.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        files += task.deletes().isEmpty() ? 0 : 1;
+      }
+    }
+    return files;
+  }
+
+  private static int dataFiles(Table t) throws IOException {
+    return filesPerPartition(t).values().stream().mapToInt(Integer::intValue).sum();
+  }
+
+  @Test
+  void monthPartitionedCreateTableAsOfLineitemWritesOneFilePerMonthWithTheSourcesRows() throws Exception {
+    JsonNode created = run("create table tpch.li_month partitioned by (month(l_shipdate)) as select * from tpch.lineitem",
+        SMALL_TASKS);
+    long sourceRows = ((Number) duckRows("select count(*) from lineitem").get(0).get(0)).longValue();
+    assertThat(created.at("/rows/0/0").asLong()).isEqualTo(sourceRows);
+    // The writer stage ran as several tasks, so without clustering each month would get a file per task.
+    JsonNode stages = created.at("/summary/stageSummaries");
+    JsonNode writer = stages.get(0);
+    for (JsonNode stage : stages) {
+      writer = stage.get("stageId").asInt() > writer.get("stageId").asInt() ? stage : writer;
+    }
+    assertThat(writer.get("tasks").asInt()).as(stages.toString()).isGreaterThan(1);
+
+    Map<String, Integer> files = filesPerPartition(table("tpch.li_month"));
+    long months = ((Number) duckRows("select count(distinct date_trunc('month', l_shipdate)) from lineitem")
+        .get(0).get(0)).longValue();
+    assertThat(files).hasSize((int) months);
+    assertThat(files.values()).as(files.toString()).allMatch(n -> n == 1);
+    assertThat(ResultRows.difference(squallRows(contentsByMonth("tpch.li_month")),
+        duckRows(contentsByMonth("lineitem")), false)).isNull();
+  }
+
+  @Test
+  void optimizeRewritesManySmallFilesIntoFewNearTheTargetSizeWithTheSameRows() throws Exception {
+    long rows = smallFileTable("tpch.li_small", "select * from tpch.lineitem");
+    // Position deletes on most files: optimize must apply them, not bring the rows back.
+    rows -= run("delete from tpch.li_small where l_linenumber = 1", Map.of()).at("/rows/0/0").asLong();
+    Table t = table("tpch.li_small");
+    int before = dataFiles(t);
+    assertThat(before).isGreaterThanOrEqualTo(100);
+    assertThat(filesWithDeletes(t)).isGreaterThan(before / 2);
+    long target = 1L << 20;
+    t.updateProperties().set("write.target-file-size-bytes", Long.toString(target)).commit();
+
+    JsonNode optimized = run("alter table tpch.li_small execute optimize(file_size_threshold => '512kB')", Map.of());
+    assertThat(optimized.at("/rows/0/0").asLong()).isEqualTo(rows);
+    t = table("tpch.li_small");
+    assertThat(t.currentSnapshot().operation()).isEqualTo("replace");
+    assertThat(filesWithDeletes(t)).isZero();
+    List<Long> sizes = new java.util.ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = t.newScan().planFiles()) {
+      tasks.forEach(task -> sizes.add(task.file().fileSizeInBytes()));
+    }
+    // One writer task rolls at the target as Iceberg's writer counts it (bytes written plus the
+    // open row group's uncompressed buffer), so with zstd every file but the last holds about a
+    // fifth of the target in compressed bytes, and all of them about as much as each other.
+    assertThat(sizes.size()).as(sizes.toString()).isLessThan(before / 5);
+    sizes.sort(null);
+    List<Long> rolled = sizes.subList(1, sizes.size());
+    assertThat(rolled).as(sizes.toString()).allMatch(size -> size >= target / 8 && size <= target);
+    assertThat(rolled.get(rolled.size() - 1) - rolled.get(0)).as(sizes.toString()).isLessThan(target / 20);
+    String all = "(select * from lineitem where l_linenumber <> 1 union all select * from lineitem"
+        + " where l_linenumber <> 1)";
+    assertThat(ResultRows.difference(squallRows(contentsByMonth("tpch.li_small")), duckRows(contentsByMonth(all)),
+        false)).isNull();
+    try (CloseableIterable<org.apache.iceberg.data.Record> records =
+        org.apache.iceberg.data.IcebergGenerics.read(t).select("l_orderkey").build()) {
+      long count = 0;
+      for (org.apache.iceberg.data.Record ignored : records) {
+        count++;
+      }
+      assertThat(count).isEqualTo(rows);
+    }
+  }
+
+  @Test
+  void optimizeMeetingAConcurrentDeleteOfARewrittenFileFailsAndLeavesNoFile() throws Exception {
+    smallFileTable("tpch.li_race", "select * from tpch.lineitem where l_orderkey < 100");
+    Table t = table("tpch.li_race");
+    long before = t.currentSnapshot().snapshotId();
+    deleteAFileOfDuringFinalizing = "tpch.li_race";
+    HttpResponse<byte[]> r = stack.post("alter table tpch.li_race execute optimize", Map.of(), JSON_TYPE);
+    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(400);
+    JsonNode body = JSON.readTree(r.body());
+    assertThat(body.at("/error/code").asText()).isEqualTo("USER_ERROR");
+    assertThat(body.at("/error/message").asText()).contains("conflicts with a change another writer committed");
+    t = table("tpch.li_race");
+    assertThat(t.currentSnapshot().operation()).isEqualTo("delete");
+    assertThat(t.currentSnapshot().parentId()).isEqualTo(before);
+    String jobId = body.at("/queryId").asText("");
+    if (jobId.isEmpty()) {
+      jobId = body.at("/error/queryId").asText("");
+    }
+    String location = t.location() + "/data/";
+    var listed = ((org.apache.iceberg.io.SupportsPrefixOperations) t.io()).listPrefix(location);
+    List<String> newFiles = new java.util.ArrayList<>();
+    java.util.Set<String> known = new java.util.HashSet<>(referencedDataFiles(t));
+    for (Snapshot s : t.snapshots()) {
+      s.addedDataFiles(t.io()).forEach(f -> known.add(f.location()));
+    }
+    listed.forEach(f -> {
+      if (!known.contains(f.location())) {
+        newFiles.add(f.location());
+      }
+    });
+    assertThat(newFiles).as("files of the failed optimize").isEmpty();
+  }
+
+  /**
+   * A digest of a lineitem table's rows per ship month that any lost, duplicated or changed row
+   * alters (the whole table is too large for an inline answer).
+   */
+  private static String contentsByMonth(String table) {
+    return "select extract(year from l_shipdate) as y, extract(month from l_shipdate) as m, count(*) as n, sum(l_orderkey * 10 + l_linenumber) as k,"
+        + " sum(l_partkey) as p, sum(l_suppkey) as s, sum(l_quantity) as q, sum(l_extendedprice) as e,"
+        + " sum(l_discount) as d, sum(l_tax) as t, count(distinct l_comment) as c, min(l_comment) as c1,"
+        + " max(l_comment) as c2, count(distinct l_returnflag || l_linestatus || l_shipinstruct || l_shipmode) as f,"
+        + " sum(extract(doy from l_commitdate)) as cd, sum(extract(doy from l_receiptdate)) as rd"
+        + " from " + table + " group by extract(year from l_shipdate), extract(month from l_shipdate)";
+  }
+
+  /**
+   * A table of lineitem's columns holding the rows of {@code query} twice, in data files of about
+   * 1,000 rows each (written with a target file size of one byte); returns its rows.
+   */
+  private long smallFileTable(String name, String query) throws Exception {
+    run("create table " + name + " as select * from tpch.lineitem where l_orderkey < 0", Map.of());
+    table(name).updateProperties().set("write.target-file-size-bytes", "1").commit();
+    long rows = 0;
+    for (int i = 0; i < 2; i++) {
+      rows += run("insert into " + name + " " + query, TINY_TASKS).at("/rows/0/0").asLong();
+    }
+    return rows;
+  }
+
+  @Test
+  void expireSnapshotsAndRemoveOrphanFilesKeepRetainedSnapshotsAndReferencedAndYoungFiles() throws Exception {
+    Map<String, String> noMinimum = Map.of("table_procedure_min_retention", "0s");
+    run("create table tpch.upkeep as select * from tpch.nation where n_regionkey = 0", Map.of());
+    run("insert into tpch.upkeep select * from tpch.nation where n_regionkey = 1", Map.of());
+    Table t = table("tpch.upkeep");
+    long old = t.currentSnapshot().snapshotId();
+    String oldOrphan = plant(t, "data/stray-old.parquet");
+    Thread.sleep(12_000);
+    run("insert into tpch.upkeep select * from tpch.nation where n_regionkey = 2", Map.of());
+    long retained = table("tpch.upkeep").currentSnapshot().snapshotId();
+    run("insert into tpch.upkeep select * from tpch.nation where n_regionkey = 3", Map.of());
+    String youngOrphan = plant(t, "data/stray-young.parquet");
+
+    // Trino's minimum retention refuses a short threshold unless the query lowers it.
+    JsonNode tooShort = error("alter table tpch.upkeep execute expire_snapshots(retention_threshold => '1d')", Map.of());
+    assertThat(tooShort.get("message").asText()).contains("table_procedure_min_retention").contains("7.00d");
+
+    run("alter table tpch.upkeep execute expire_snapshots(retention_threshold => '10s')", noMinimum);
+    t = table("tpch.upkeep");
+    assertThat(t.snapshot(old)).isNull();
+    assertThat(t.snapshot(retained)).isNotNull();
+    assertThat(ResultRows.difference(squallRows("select * from tpch.upkeep for version as of " + retained),
+        duckRows("select * from nation where n_regionkey <= 2"), false)).isNull();
+    JsonNode expired = error("select * from tpch.upkeep for version as of " + old, Map.of());
+    assertThat(expired.get("message").asText()).contains(Long.toString(old));
+
+    List<String> referenced = referencedDataFiles(t);
+    run("alter table tpch.upkeep execute remove_orphan_files(retention_threshold => '10s')", noMinimum);
+    org.apache.iceberg.io.FileIO io = t.io();
+    assertThat(io.newInputFile(oldOrphan).exists()).isFalse();
+    assertThat(io.newInputFile(youngOrphan).exists()).isTrue();
+    assertThat(referenced).allMatch(f -> io.newInputFile(f).exists());
+    assertThat(ResultRows.difference(squallRows("select * from tpch.upkeep"),
+        duckRows("select * from nation where n_regionkey <= 3"), false)).isNull();
+  }
+
+  @Test
+  void malformedAndUnknownProceduresAreRefusedWithTheirPosition() throws Exception {
+    JsonNode unknown = error("alter table tpch.nation execute vacuum", Map.of());
+    assertThat(unknown.get("message").asText()).contains("'vacuum'");
+    assertThat(unknown.get("line").asInt()).isEqualTo(1);
+    assertThat(unknown.get("column").asInt()).isEqualTo(33);
+    JsonNode malformed = error("alter table tpch.nation\nexecute expire_snapshots(retention_threshold => )", Map.of());
+    assertThat(malformed.get("line").asInt()).isEqualTo(2);
+    assertThat(malformed.get("column").asInt()).isEqualTo(49);
+    JsonNode badArgument = error("alter table tpch.nation execute optimize(threshold => '10MB')", Map.of());
+    assertThat(badArgument.get("message").asText()).contains("'threshold'");
+    assertThat(badArgument.get("column").asInt()).isEqualTo(42);
+  }
+
+  private static List<String> referencedDataFiles(Table t) {
+    List<String> files = new java.util.ArrayList<>();
+    for (DataFile f : t.currentSnapshot().addedDataFiles(t.io())) {
+      files.add(f.location());
+    }
+    try (CloseableIterable<FileScanTask> tasks = t.newScan().planFiles()) {
+      tasks.forEach(task -> files.add(task.file().location()));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return files;
+  }
+
+  /** Writes a file no metadata references under the table location. */
+  private static String plant(Table t, String relative) throws IOException {
+    String path = t.location() + "/" + relative;
+    try (OutputStream out = t.io().newOutputFile(path).createOrOverwrite()) {
+      out.write("not referenced".getBytes(StandardCharsets.UTF_8));
+    }
+    return path;
+  }
+}
