@@ -1,5 +1,8 @@
 package dev.squall.engine;
 
+import dev.squall.proto.v1.OperatorMetrics;
+import java.util.List;
+
 import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.input.BatchSource;
 import dev.squall.engine.input.InputProvider;
@@ -72,8 +75,9 @@ public final class FragmentExecutor {
     memory.cancelWhen(cancelled);
     memory.spillTo(spill);
     try {
-      BatchOperator root = new OperatorBuilder(memory, inputs).build(fragment);
-      return new Execution(memory, root, memory.forOperator("Output"));
+      OperatorBuilder builder = new OperatorBuilder(memory, inputs);
+      BatchOperator root = builder.build(fragment);
+      return new Execution(memory, root, memory.forOperator("Output"), builder);
     } catch (RuntimeException e) {
       memory.close();
       throw e;
@@ -109,13 +113,20 @@ public final class FragmentExecutor {
     private final TaskMemory memory;
     private final BatchOperator root;
     private final OperatorMemory output;
+    private final OperatorBuilder operators;
     private ColumnBatch lookahead;
     private boolean done;
 
-    Execution(TaskMemory memory, BatchOperator root, OperatorMemory output) {
+    Execution(TaskMemory memory, BatchOperator root, OperatorMemory output, OperatorBuilder operators) {
       this.memory = memory;
       this.root = root;
       this.output = output;
+      this.operators = operators;
+    }
+
+    /** Rows in and out and wall time per operator so far, in the fragment's pre-order. */
+    public List<OperatorMetrics> operatorMetrics() {
+      return operators.metrics();
     }
 
     /** The Arrow schema of the output batches. */

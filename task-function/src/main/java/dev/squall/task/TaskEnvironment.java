@@ -83,6 +83,29 @@ public record TaskEnvironment(Region region, URI endpoint, boolean pathStyle, Aw
   }
 
   /**
+   * Iceberg's S3FileIO over {@code client} (a task attempt's request-counting client, whose close
+   * leaves the wrapped client open), so that its data-file reads and writes are counted with the
+   * attempt's other requests.
+   */
+  public FileIO newFileIO(S3Client client) {
+    S3FileIO io = new S3FileIO(() -> client);
+    io.initialize(Map.of());
+    return io;
+  }
+
+  /**
+   * The function's configured memory in MB, from Lambda's {@code AWS_LAMBDA_FUNCTION_MEMORY_SIZE};
+   * 0 when it is not set.
+   */
+  public static int memoryMb(Map<String, String> env) {
+    try {
+      return Integer.parseInt(env.getOrDefault("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "0").trim());
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  /**
    * When the task's ranged reads (data files, shuffle objects) are sent a second time, from the
    * environment: {@code SQUALL_HEDGE_PERCENTILE} (latency percentile of recent reads, default 95,
    * 50-99), {@code SQUALL_HEDGE_MIN_DELAY_MS} (floor, default 50, 1-10,000), {@code
