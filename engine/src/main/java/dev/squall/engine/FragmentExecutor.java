@@ -1,8 +1,5 @@
 package dev.squall.engine;
 
-import dev.squall.proto.v1.OperatorMetrics;
-import java.util.List;
-
 import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.input.BatchSource;
 import dev.squall.engine.input.InputProvider;
@@ -12,6 +9,8 @@ import dev.squall.engine.operator.BatchOperator;
 import dev.squall.engine.operator.OperatorBuilder;
 import dev.squall.engine.spill.TaskSpill;
 import dev.squall.proto.v1.Operator;
+import dev.squall.proto.v1.OperatorMetrics;
+import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;

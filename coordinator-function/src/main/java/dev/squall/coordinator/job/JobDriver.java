@@ -26,6 +26,7 @@ import dev.squall.jobstore.NoSuchJobException;
 import dev.squall.jobstore.StageProgress;
 import dev.squall.jobstore.StateConflictException;
 import dev.squall.jobstore.TaskWinner;
+import dev.squall.planner.explain.ExplainRenderer;
 import dev.squall.planner.write.WriteTarget;
 import dev.squall.proto.v1.ErrorCode;
 import dev.squall.proto.v1.QuerySummary;
@@ -355,14 +356,25 @@ public final class JobDriver {
     TaskResult[] rootWinners = winners.get(plan.graph().getRootStageId());
     ResultCollector.Collected collected = new ResultCollector(s3, allocator).collect(bucket, rootWinners,
         plan.outputSchema());
-    String location = results.put(job.jobId(), collected.arrowIpc());
-    QuerySummary summary = summaries.of(plan, store.attempts(job.jobId()), winners, collected.rows(), millisSince(job),
-        job.leaseEpoch(), meters.meterOf(job.jobId()));
+    byte[] answer = collected.arrowIpc();
+    QuerySummary summary;
+    String location;
+    if (plan.explainAnalyze()) {
+      // The summary is what ran; the answer is the plan annotated with it (its own PUT not included).
+      summary = summaries.of(plan, store.attempts(job.jobId()), winners, collected.rows(), millisSince(job),
+          job.leaseEpoch(), meters.meterOf(job.jobId()));
+      answer = OneRowAnswer.text("plan", ExplainRenderer.analyzed(plan.graph(), summary), allocator);
+      location = results.put(job.jobId(), answer);
+    } else {
+      location = results.put(job.jobId(), answer);
+      summary = summaries.of(plan, store.attempts(job.jobId()), winners, collected.rows(), millisSince(job),
+          job.leaseEpoch(), meters.meterOf(job.jobId()));
+    }
     JobRecord done = store.transition(keeper.lease(), JobState.FINALIZING, JobState.SUCCEEDED,
         JobUpdate.NONE.withResultLocation(location).withSummary(JobSummaries.fitting(summary).toByteArray()),
         clock.instant());
     deleteJobData(job.jobId());
-    return new Drive(Outcome.FINISHED, done, collected.arrowIpc());
+    return new Drive(Outcome.FINISHED, done, answer);
   }
 
   /**

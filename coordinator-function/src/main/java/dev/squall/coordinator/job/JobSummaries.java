@@ -1,19 +1,19 @@
 package dev.squall.coordinator.job;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.squall.coordinator.cost.JobMeter;
+import dev.squall.coordinator.cost.QueryCosts;
 import dev.squall.coordinator.scheduler.JobPlan;
 import dev.squall.jobstore.JobStoreLimits;
 import dev.squall.jobstore.TaskAttempt;
+import dev.squall.proto.v1.OperatorMetrics;
+import dev.squall.proto.v1.QueryCost;
 import dev.squall.proto.v1.QuerySummary;
 import dev.squall.proto.v1.Stage;
 import dev.squall.proto.v1.StageGraph;
 import dev.squall.proto.v1.StageSummary;
 import dev.squall.proto.v1.TaskMetrics;
 import dev.squall.proto.v1.TaskResult;
-import dev.squall.coordinator.cost.JobMeter;
-import dev.squall.coordinator.cost.QueryCosts;
-import dev.squall.proto.v1.OperatorMetrics;
-import dev.squall.proto.v1.QueryCost;
 import dev.squall.shuffle.requests.S3RequestCounter;
 import java.util.ArrayList;
 import java.util.HashMap;

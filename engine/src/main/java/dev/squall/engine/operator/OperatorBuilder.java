@@ -1,8 +1,5 @@
 package dev.squall.engine.operator;
 
-import dev.squall.proto.v1.OperatorMetrics;
-import java.util.Locale;
-
 import dev.squall.engine.EngineException;
 import dev.squall.engine.expr.Evaluator;
 import dev.squall.engine.expr.ExprCompiler;
@@ -18,8 +15,10 @@ import dev.squall.engine.types.SqlType;
 import dev.squall.proto.v1.HashJoin;
 import dev.squall.proto.v1.NestedLoopJoin;
 import dev.squall.proto.v1.Operator;
+import dev.squall.proto.v1.OperatorMetrics;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**

@@ -2,14 +2,14 @@ package dev.squall.task.lambda;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import dev.squall.shuffle.requests.CountingS3Client;
 import dev.squall.task.TaskEnvironment;
 import dev.squall.task.TaskFunction;
 import dev.squall.task.TaskRunner;
-import dev.squall.shuffle.requests.CountingS3Client;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
 import org.apache.arrow.memory.RootAllocator;
 import software.amazon.awssdk.services.s3.S3Client;
 
