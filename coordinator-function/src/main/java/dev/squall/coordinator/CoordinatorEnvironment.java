@@ -18,6 +18,7 @@ import dev.squall.coordinator.scheduler.TaskLambdaClients;
 import dev.squall.coordinator.scheduler.TaskPayloadStore;
 import dev.squall.jobstore.JobStore;
 import dev.squall.planner.PlannerSettings;
+import dev.squall.shuffle.requests.CountingS3Client;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -79,7 +80,8 @@ public final class CoordinatorEnvironment {
     JobStore store = JobStores.dynamoDb(required(env, "SQUALL_JOB_TABLE"), retention);
     LambdaClient taskLambda = TaskLambdaClients.configure(LambdaClient.builder(), taskTimeout(env)).build();
     LambdaClient lambda = LambdaClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder()).build();
-    S3Client s3 = S3Client.builder().httpClientBuilder(UrlConnectionHttpClient.builder()).build();
+    S3Client s3 = S3Client.builder().httpClientBuilder(UrlConnectionHttpClient.builder())
+        .overrideConfiguration(c -> c.addExecutionInterceptor(CountingS3Client.interceptor())).build();
     StageScheduler scheduler = new StageScheduler(new LambdaTaskInvoker(taskLambda, taskFunction, concurrency,
         new TaskPayloadStore(s3)), RetryPolicy.defaults());
     return assemble(store, CatalogSettings.catalog(env), scheduler, s3, S3Presigner.create(), new RootAllocator(),

@@ -2,6 +2,7 @@ package dev.squall.task;
 
 import dev.squall.engine.io.HedgeSettings;
 import dev.squall.engine.spill.SpillSettings;
+import dev.squall.shuffle.requests.CountingS3Client;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,7 +53,9 @@ public record TaskEnvironment(Region region, URI endpoint, boolean pathStyle, Aw
         .forcePathStyle(pathStyle)
         .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
         .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-        .httpClientBuilder(UrlConnectionHttpClient.builder());
+        .httpClientBuilder(UrlConnectionHttpClient.builder())
+        // Task attempts count their requests as they are sent (CountingS3Client).
+        .overrideConfiguration(c -> c.addExecutionInterceptor(CountingS3Client.interceptor()));
     if (endpoint != null) {
       b.endpointOverride(endpoint);
     }

@@ -238,10 +238,11 @@ public final class LocalDeployment implements AutoCloseable {
 
       // Task function: S3 and data files only, no catalog.
       TaskEnvironment taskEnv = new TaskEnvironment(EmbeddedS3.REGION, s3.endpoint(), true, keys);
-      S3Client taskS3 = track(s3.newClient(s3Faults)); // as taskEnv.newS3Client(), with the S3 faults
+      // As taskEnv.newS3Client(), with the S3 faults; requests count as they are sent.
+      S3Client taskS3 = track(s3.newClient(s3Faults, CountingS3Client.interceptor()));
       // Data files are read over a client without the fault plan, through one FileIO per attempt
       // that counts its requests.
-      S3Client dataFileS3 = track(s3.newClient());
+      S3Client dataFileS3 = track(s3.newClient(CountingS3Client.interceptor()));
       TaskFunction taskFunction = new TaskFunction(new TaskRunner(taskS3,
           counting -> taskEnv.newFileIO(CountingS3Client.wrap(dataFileS3, counting)), allocator,
           HedgeSettings.DEFAULT, options.spillSettings()), taskS3, Math.max(128, options.taskMemoryMb()), 0);
@@ -267,7 +268,7 @@ public final class LocalDeployment implements AutoCloseable {
           .credentialsProvider(StaticCredentialsProvider.create(keys))
           .overrideConfiguration(c -> c.addExecutionInterceptor(localFaults.invokeThrottling())), options.taskTimeout())
           .build());
-      S3Client coordinatorS3 = track(s3.newClient(s3Faults));
+      S3Client coordinatorS3 = track(s3.newClient(s3Faults, CountingS3Client.interceptor()));
       S3Presigner presigner = track(S3Presigner.builder()
           .endpointOverride(s3.endpoint())
           .region(EmbeddedS3.REGION)

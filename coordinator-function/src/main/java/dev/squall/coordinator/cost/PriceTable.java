@@ -24,7 +24,7 @@ public record PriceTable(double lambdaGbSecond, double lambdaRequest, double s3P
 
   /** us-east-1 list prices: see docs/cost.md. */
   public static final PriceTable DEFAULT = new PriceTable(
-      0.0000133334, // Lambda arm64, per GB-s (first 6 billion GB-s a month)
+      0.0000133334, // Lambda arm64, per GB-s (first 7.5 billion GB-s a month)
       0.20 / 1_000_000, // Lambda, per request
       0.005 / 1_000, // S3 Standard PUT, COPY, POST, LIST
       0.0004 / 1_000, // S3 Standard GET, SELECT and all other requests

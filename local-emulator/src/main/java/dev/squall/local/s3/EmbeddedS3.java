@@ -175,8 +175,8 @@ public final class EmbeddedS3 implements AutoCloseable {
         .build();
   }
 
-  /** As {@link #newClient()}, with {@code interceptor} seeing (and possibly failing) every request. */
-  public S3Client newClient(ExecutionInterceptor interceptor) {
+  /** As {@link #newClient()}, with {@code interceptors} (in order) seeing (and possibly failing) every request. */
+  public S3Client newClient(ExecutionInterceptor... interceptors) {
     return S3Client.builder()
         .endpointOverride(endpoint)
         .region(REGION)
@@ -185,7 +185,7 @@ public final class EmbeddedS3 implements AutoCloseable {
         .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
         .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
         .httpClientBuilder(UrlConnectionHttpClient.builder())
-        .overrideConfiguration(c -> c.addExecutionInterceptor(interceptor))
+        .overrideConfiguration(c -> c.executionInterceptors(List.of(interceptors)))
         .build();
   }
 

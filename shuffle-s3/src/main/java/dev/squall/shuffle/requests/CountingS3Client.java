@@ -2,6 +2,11 @@ package dev.squall.shuffle.requests;
 
 import dev.squall.shuffle.requests.S3RequestCounter.Kind;
 import java.util.function.Function;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttribute;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.core.sync.ResponseTransformer;
 import software.amazon.awssdk.http.AbortableInputStream;
@@ -26,11 +31,15 @@ import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
 /**
- * An {@link S3Client} that counts every call it passes on, by billing class, into the counter
- * {@code counterOf} picks for the call (a task: its attempt's counter; the coordinator: the job the
- * object key belongs to, or none). Each API call counts once, whether it succeeds or not; SDK-level
- * retries inside one call are not seen. Bytes: PUT and UploadPart bodies as sent, GET bodies as
- * announced by the response's Content-Length.
+ * An {@link S3Client} that counts the requests of every call it passes on, by billing class, into
+ * the counter {@code counterOf} picks for the call (a task: its attempt's counter; the coordinator:
+ * the job the object key belongs to, or none).
+ *
+ * <p>A request counts when it is sent: the wrapped client's {@link #interceptor()} counts each HTTP
+ * attempt (SDK retries included), so that a hedged GET cancelled before it left is not counted,
+ * as S3 never sees (nor bills) it. A wrapped client built without the interceptor still counts each
+ * call that succeeded, once. Bytes: PUT and UploadPart bodies as given, GET bodies as announced by
+ * the response's Content-Length.
  *
  * <p>Closing it leaves the wrapped client open: it is a view, made per task attempt.
  */
@@ -52,13 +61,54 @@ public final class CountingS3Client extends DelegatingS3Client {
     return new CountingS3Client(delegate, counterOf);
   }
 
+  /** The interceptor the wrapped client must be built with for requests to count as they are sent. */
+  public static ExecutionInterceptor interceptor() {
+    return SentRequests.INSTANCE;
+  }
+
   @Override
+  @SuppressWarnings("unchecked")
   protected <T extends S3Request, ReturnT> ReturnT invokeOperation(T request, Function<T, ReturnT> operation) {
     S3RequestCounter counter = counterOf.apply(request);
-    if (counter != null) {
+    if (counter == null) {
+      return operation.apply(request);
+    }
+    Call call = new Call(counter);
+    AwsRequestOverrideConfiguration.Builder config = request.overrideConfiguration()
+        .map(AwsRequestOverrideConfiguration::toBuilder).orElseGet(AwsRequestOverrideConfiguration::builder);
+    T tagged = (T) request.toBuilder().overrideConfiguration(config.putExecutionAttribute(CALL, call).build()).build();
+    ReturnT result = operation.apply(tagged);
+    if (!call.sent) {
+      // The wrapped client has no interceptor: the call is counted once, as it succeeded.
       counter.count(kindOf(request));
     }
-    return operation.apply(request);
+    return result;
+  }
+
+  /** One call's counter, and whether the interceptor saw any of its requests leave. */
+  private static final class Call {
+    final S3RequestCounter counter;
+    volatile boolean sent;
+
+    Call(S3RequestCounter counter) {
+      this.counter = counter;
+    }
+  }
+
+  private static final ExecutionAttribute<Call> CALL = new ExecutionAttribute<>("squall.s3RequestCall");
+
+  /** Counts each HTTP attempt of a tagged call as it is sent. */
+  private enum SentRequests implements ExecutionInterceptor {
+    INSTANCE;
+
+    @Override
+    public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+      Call call = attributes.getAttribute(CALL);
+      if (call != null && context.request() instanceof S3Request request) {
+        call.sent = true;
+        call.counter.count(kindOf(request));
+      }
+    }
   }
 
   @Override
