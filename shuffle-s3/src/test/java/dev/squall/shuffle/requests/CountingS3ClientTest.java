@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.squall.local.s3.EmbeddedS3;
 import dev.squall.local.s3.S3RequestLog;
 import dev.squall.proto.v1.S3RequestCounts;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
@@ -50,7 +52,8 @@ class CountingS3ClientTest {
 
   private static Map<String, Long> serverSaw(String prefix) {
     Map<String, Long> kinds = new TreeMap<>();
-    server.requestLog().entries(e -> e.key().startsWith(prefix) || e.query().contains(prefix))
+    server.requestLog().entries(e -> e.key().startsWith(prefix)
+            || URLDecoder.decode(e.query(), StandardCharsets.UTF_8).contains("prefix=" + prefix))
         .forEach(e -> kinds.merge(e.kind(), 1L, Long::sum));
     return kinds;
   }
