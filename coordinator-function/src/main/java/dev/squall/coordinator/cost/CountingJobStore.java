@@ -2,12 +2,12 @@ package dev.squall.coordinator.cost;
 
 import dev.squall.jobstore.AttemptState;
 import dev.squall.jobstore.ConcurrencySlot;
+import dev.squall.jobstore.ForwardingJobStore;
 import dev.squall.jobstore.JobRecord;
 import dev.squall.jobstore.JobState;
 import dev.squall.jobstore.JobStore;
 import dev.squall.jobstore.JobUpdate;
 import dev.squall.jobstore.Lease;
-import dev.squall.jobstore.NewJob;
 import dev.squall.jobstore.TaskAttempt;
 import dev.squall.jobstore.TaskWinner;
 import java.time.Duration;
@@ -17,15 +17,16 @@ import java.util.Optional;
 
 /**
  * A {@link JobStore} that counts each call as one read or one write of the metered job it names
- * ({@link JobMeters}): reads are get, attempts, winners and heldSlots; every other call writes. One
- * call is counted as one request (a DynamoDB query reading many items uses more read units).
+ * ({@link JobMeters}): reads are get, attempts, winners and heldSlots; leases, transitions, updates,
+ * cancel requests, attempt and winner records and slots are writes (create, unfinished and
+ * purgeExpired name no job being driven). One call counts as one request unit (a DynamoDB query
+ * reading many items uses more).
  */
-final class CountingJobStore implements JobStore {
-  private final JobStore delegate;
+final class CountingJobStore extends ForwardingJobStore {
   private final JobMeters meters;
 
   CountingJobStore(JobStore delegate, JobMeters meters) {
-    this.delegate = delegate;
+    super(delegate);
     this.meters = meters;
   }
 
@@ -41,11 +42,6 @@ final class CountingJobStore implements JobStore {
     if (m != null) {
       m.countWrite();
     }
-  }
-
-  @Override
-  public JobRecord create(NewJob job, Instant now) {
-    return delegate.create(job, now);
   }
 
   @Override
@@ -88,11 +84,6 @@ final class CountingJobStore implements JobStore {
   public JobRecord requestCancel(String jobId, Instant now) {
     write(jobId);
     return delegate.requestCancel(jobId, now);
-  }
-
-  @Override
-  public List<JobRecord> unfinished(int limit) {
-    return delegate.unfinished(limit);
   }
 
   @Override
@@ -149,15 +140,5 @@ final class CountingJobStore implements JobStore {
   public List<ConcurrencySlot> heldSlots(String pool, Instant now) {
     read(pool);
     return delegate.heldSlots(pool, now);
-  }
-
-  @Override
-  public int purgeExpired(Instant now) {
-    return delegate.purgeExpired(now);
-  }
-
-  @Override
-  public void close() {
-    delegate.close();
   }
 }
