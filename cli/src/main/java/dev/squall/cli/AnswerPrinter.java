@@ -79,11 +79,14 @@ final class AnswerPrinter {
       return false;
     }
     byte[] arrow = response.body();
+    JsonNode summary;
     if (!contentType.startsWith(QueryClient.ARROW_STREAM)) {
       JsonNode tree = JSON.readTree(response.body());
       JsonNode urls = tree.path("resultUrls");
+      summary = tree.path("summary");
       if (!urls.isArray() || urls.isEmpty()) {
         out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(tree));
+        printCost(summary, out, err);
         return true;
       }
       if (format == ResultFormat.JSON) {
@@ -101,6 +104,7 @@ final class AnswerPrinter {
         }
         filled.set("summary", tree.path("summary"));
         out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(filled));
+        printCost(summary, out, err);
         return true;
       }
       // A result over the inline cap: fetch the Arrow stream from its presigned URL.
@@ -109,7 +113,11 @@ final class AnswerPrinter {
       err.println("summary: " + tree.path("summary"));
     } else {
       response.headers().firstValue("X-Squall-Query-Id").ifPresent(id -> err.println("query id: " + id));
-      response.headers().firstValue("X-Squall-Summary").ifPresent(s -> err.println("summary: " + s));
+      String header = response.headers().firstValue("X-Squall-Summary").orElse(null);
+      if (header != null) {
+        err.println("summary: " + header);
+      }
+      summary = header == null ? null : JSON.readTree(header);
     }
     if (format == ResultFormat.ARROW) {
       out.write(arrow);
@@ -117,6 +125,16 @@ final class AnswerPrinter {
     } else {
       ResultPrinter.print(new ByteArrayInputStream(arrow), format, out);
     }
+    printCost(summary, out, err);
     return true;
+  }
+
+  /** The cost line after the result, on standard error beside the summary. */
+  private static void printCost(JsonNode summary, PrintStream out, PrintStream err) {
+    String line = CostLine.of(summary);
+    if (line != null) {
+      out.flush();
+      err.println(line);
+    }
   }
 }

@@ -1,7 +1,12 @@
 package dev.squall.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.squall.coordinator.http.JsonResultWriter;
+import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -62,11 +67,42 @@ final class QueryCommand implements Callable<Integer> {
   @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "Read the SQL text from FILE ('-': standard input).")
   String file;
 
+  @Option(names = "--analyze", description = "Run the query as EXPLAIN ANALYZE: print its stage graph with the rows, "
+      + "time, bytes, attempts and S3 requests of every stage and operator, and its cost, instead of its rows.")
+  boolean analyze;
+
   PrintStream out = System.out;
   PrintStream err = System.err;
 
   @Override
   public Integer call() throws Exception {
+    if (!analyze) {
+      return run();
+    }
+    // The answer is one row holding the annotated plan: printed as the plain text it is.
+    PrintStream terminal = out;
+    ByteArrayOutputStream arrow = new ByteArrayOutputStream();
+    out = new PrintStream(arrow, true, StandardCharsets.UTF_8);
+    format = ResultFormat.ARROW;
+    int code;
+    try {
+      code = run();
+    } finally {
+      out = terminal;
+    }
+    if (code == ExitCodes.OK && arrow.size() > 0) {
+      ArrayNode rows = JsonNodeFactory.instance.arrayNode();
+      JsonResultWriter.addColumnsAndRows(arrow.toByteArray(), JsonNodeFactory.instance.arrayNode(), rows);
+      rows.forEach(row -> out.print(row.get(0).asText()));
+      out.flush();
+    }
+    return code;
+  }
+
+  private int run() throws Exception {
+    if (sql != null && analyze) {
+      sql = "EXPLAIN ANALYZE " + sql;
+    }
     if (timeoutSeconds <= 0) {
       err.println("--timeout must be a positive number of seconds, got " + timeoutSeconds);
       return ExitCodes.USAGE;
@@ -82,6 +118,9 @@ final class QueryCommand implements Callable<Integer> {
       } catch (java.io.IOException e) {
         err.println("cannot read " + file + ": " + e.getMessage());
         return ExitCodes.USAGE;
+      }
+      if (analyze) {
+        sql = "EXPLAIN ANALYZE " + sql;
       }
     }
     if (sync && detach) {

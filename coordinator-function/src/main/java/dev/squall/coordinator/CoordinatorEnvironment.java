@@ -1,6 +1,9 @@
 package dev.squall.coordinator;
 
 import dev.squall.coordinator.commit.WriteFinalizer;
+import dev.squall.coordinator.cost.CostSettings;
+import dev.squall.coordinator.cost.JobMeters;
+import dev.squall.coordinator.cost.QueryCosts;
 import dev.squall.coordinator.job.DriverHooks;
 import dev.squall.coordinator.job.JobDriver;
 import dev.squall.coordinator.job.JobPlanner;
@@ -15,6 +18,7 @@ import dev.squall.coordinator.scheduler.TaskLambdaClients;
 import dev.squall.coordinator.scheduler.TaskPayloadStore;
 import dev.squall.jobstore.JobStore;
 import dev.squall.planner.PlannerSettings;
+import dev.squall.shuffle.requests.CountingS3Client;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -76,12 +80,13 @@ public final class CoordinatorEnvironment {
     JobStore store = JobStores.dynamoDb(required(env, "SQUALL_JOB_TABLE"), retention);
     LambdaClient taskLambda = TaskLambdaClients.configure(LambdaClient.builder(), taskTimeout(env)).build();
     LambdaClient lambda = LambdaClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder()).build();
-    S3Client s3 = S3Client.builder().httpClientBuilder(UrlConnectionHttpClient.builder()).build();
+    S3Client s3 = S3Client.builder().httpClientBuilder(UrlConnectionHttpClient.builder())
+        .overrideConfiguration(c -> c.addExecutionInterceptor(CountingS3Client.interceptor())).build();
     StageScheduler scheduler = new StageScheduler(new LambdaTaskInvoker(taskLambda, taskFunction, concurrency,
         new TaskPayloadStore(s3)), RetryPolicy.defaults());
     return assemble(store, CatalogSettings.catalog(env), scheduler, s3, S3Presigner.create(), new RootAllocator(),
         new LambdaSelfInvoker(lambda, self), settings, jobSettings, PlannerSettings.defaults(), DriverHooks.NONE,
-        SchemaAllowList.parse(env.get("SQUALL_SCHEMA_ALLOW_LIST")));
+        SchemaAllowList.parse(env.get("SQUALL_SCHEMA_ALLOW_LIST")), CostSettings.fromEnv(env, taskMemoryMb));
   }
 
   /**
@@ -99,11 +104,26 @@ public final class CoordinatorEnvironment {
       S3Presigner presigner, BufferAllocator allocator, dev.squall.coordinator.job.SelfInvoker self,
       CoordinatorSettings settings, JobSettings jobSettings, PlannerSettings plannerDefaults, DriverHooks hooks,
       SchemaAllowList allowList) {
+    return assemble(store, catalog, scheduler, s3, presigner, allocator, self, settings, jobSettings, plannerDefaults,
+        hooks, allowList, CostSettings.DEFAULT);
+  }
+
+  /**
+   * As above, with what query costs are computed with. The coordinator's S3 client and job store are
+   * wrapped here so that each request counts for the job it serves ({@link JobMeters}).
+   */
+  public static CoordinatorFunction assemble(JobStore rawStore, Catalog catalog, StageScheduler scheduler,
+      S3Client rawS3, S3Presigner presigner, BufferAllocator allocator, dev.squall.coordinator.job.SelfInvoker self,
+      CoordinatorSettings settings, JobSettings jobSettings, PlannerSettings plannerDefaults, DriverHooks hooks,
+      SchemaAllowList allowList, CostSettings costs) {
     Clock clock = Clock.systemUTC();
+    JobMeters meters = new JobMeters();
+    JobStore store = meters.counting(rawStore);
+    S3Client s3 = meters.counting(rawS3);
     ResultStore results = new ResultStore(s3, presigner, settings.shuffleBucket(), settings.resultUrlTtl());
     JobDriver driver = new JobDriver(store, new JobPlanner(catalog, settings, plannerDefaults, allowList),
         new PlanStore(s3, settings.shuffleBucket()), results, scheduler, s3, allocator, settings.shuffleBucket(), self,
-        jobSettings, settings.jobTimeout(), clock, hooks, new WriteFinalizer(catalog));
+        jobSettings, settings.jobTimeout(), clock, hooks, new WriteFinalizer(catalog), meters, new QueryCosts(costs));
     return new CoordinatorFunction(new QueryCoordinator(store, driver, results, self, s3, settings, jobSettings, clock));
   }
 

@@ -9,6 +9,8 @@ import dev.squall.engine.operator.BatchOperator;
 import dev.squall.engine.operator.OperatorBuilder;
 import dev.squall.engine.spill.TaskSpill;
 import dev.squall.proto.v1.Operator;
+import dev.squall.proto.v1.OperatorMetrics;
+import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
@@ -72,8 +74,9 @@ public final class FragmentExecutor {
     memory.cancelWhen(cancelled);
     memory.spillTo(spill);
     try {
-      BatchOperator root = new OperatorBuilder(memory, inputs).build(fragment);
-      return new Execution(memory, root, memory.forOperator("Output"));
+      OperatorBuilder builder = new OperatorBuilder(memory, inputs);
+      BatchOperator root = builder.build(fragment);
+      return new Execution(memory, root, memory.forOperator("Output"), builder);
     } catch (RuntimeException e) {
       memory.close();
       throw e;
@@ -109,13 +112,20 @@ public final class FragmentExecutor {
     private final TaskMemory memory;
     private final BatchOperator root;
     private final OperatorMemory output;
+    private final OperatorBuilder operators;
     private ColumnBatch lookahead;
     private boolean done;
 
-    Execution(TaskMemory memory, BatchOperator root, OperatorMemory output) {
+    Execution(TaskMemory memory, BatchOperator root, OperatorMemory output, OperatorBuilder operators) {
       this.memory = memory;
       this.root = root;
       this.output = output;
+      this.operators = operators;
+    }
+
+    /** Rows in and out and wall time per operator so far, in the fragment's pre-order. */
+    public List<OperatorMetrics> operatorMetrics() {
+      return operators.metrics();
     }
 
     /** The Arrow schema of the output batches. */

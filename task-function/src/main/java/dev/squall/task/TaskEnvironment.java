@@ -2,6 +2,7 @@ package dev.squall.task;
 
 import dev.squall.engine.io.HedgeSettings;
 import dev.squall.engine.spill.SpillSettings;
+import dev.squall.shuffle.requests.CountingS3Client;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,7 +53,9 @@ public record TaskEnvironment(Region region, URI endpoint, boolean pathStyle, Aw
         .forcePathStyle(pathStyle)
         .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
         .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-        .httpClientBuilder(UrlConnectionHttpClient.builder());
+        .httpClientBuilder(UrlConnectionHttpClient.builder())
+        // Task attempts count their requests as they are sent (CountingS3Client).
+        .overrideConfiguration(c -> c.addExecutionInterceptor(CountingS3Client.interceptor()));
     if (endpoint != null) {
       b.endpointOverride(endpoint);
     }
@@ -80,6 +83,29 @@ public record TaskEnvironment(Region region, URI endpoint, boolean pathStyle, Aw
     S3FileIO io = new S3FileIO();
     io.initialize(props);
     return io;
+  }
+
+  /**
+   * Iceberg's S3FileIO over {@code client} (a task attempt's request-counting client, whose close
+   * leaves the wrapped client open), so that its data-file reads and writes are counted with the
+   * attempt's other requests.
+   */
+  public FileIO newFileIO(S3Client client) {
+    S3FileIO io = new S3FileIO(() -> client);
+    io.initialize(Map.of());
+    return io;
+  }
+
+  /**
+   * The function's configured memory in MB, from Lambda's {@code AWS_LAMBDA_FUNCTION_MEMORY_SIZE};
+   * 0 when it is not set.
+   */
+  public static int memoryMb(Map<String, String> env) {
+    try {
+      return Integer.parseInt(env.getOrDefault("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "0").trim());
+    } catch (NumberFormatException e) {
+      return 0;
+    }
   }
 
   /**

@@ -3,7 +3,10 @@ package dev.squall.task;
 import dev.squall.proto.TaskPayloads;
 import dev.squall.proto.v1.TaskResult;
 import dev.squall.proto.v1.TaskSpec;
+import dev.squall.shuffle.requests.CountingS3Client;
+import dev.squall.shuffle.requests.S3RequestCounter;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,13 +27,25 @@ public final class TaskFunction {
 
   private final TaskRunner runner;
   private final S3Client s3;
+  private final int memoryMb;
+  private final AtomicLong initMillis;
 
   /**
    * @param s3 reads specs and stores answers too large for a Lambda payload ({@link TaskPayloads#specRef})
    */
   public TaskFunction(TaskRunner runner, S3Client s3) {
+    this(runner, s3, 0, 0);
+  }
+
+  /**
+   * @param memoryMb the memory the function is configured with (reported for GB-seconds; 0 unknown)
+   * @param initMillis how long this function instance took to start; the first invocation reports it
+   */
+  public TaskFunction(TaskRunner runner, S3Client s3, int memoryMb, long initMillis) {
     this.runner = runner;
     this.s3 = s3;
+    this.memoryMb = memoryMb;
+    this.initMillis = new AtomicLong(initMillis);
   }
 
   /**
@@ -40,12 +55,18 @@ public final class TaskFunction {
    * @throws IllegalArgumentException when the payload does not hold a TaskSpec
    */
   public byte[] handle(byte[] payload, BooleanSupplier cancelled) {
+    long start = System.nanoTime();
+    S3RequestCounter requests = new S3RequestCounter();
     Optional<TaskPayloads.ObjectRef> stored = TaskPayloads.specRef(payload);
     TaskSpec spec = stored.isPresent()
-        ? TaskPayloads.parseSpec(s3.getObjectAsBytes(b -> b.bucket(stored.get().bucket()).key(stored.get().key()))
-            .asByteArray())
+        ? TaskPayloads.parseSpec(CountingS3Client.wrap(s3, requests)
+            .getObjectAsBytes(b -> b.bucket(stored.get().bucket()).key(stored.get().key())).asByteArray())
         : TaskPayloads.decodeSpec(payload);
-    TaskResult result = runner.run(spec, cancelled);
+    TaskResult.Builder run = runner.run(spec, cancelled, requests).toBuilder();
+    // The answer's own PUT (an answer over Lambda's payload limit) is not in the figures it carries.
+    run.getMetricsBuilder().setFunctionMemoryMb(memoryMb).setInitMillis(initMillis.getAndSet(0))
+        .setInvocationMillis((System.nanoTime() - start) / 1_000_000);
+    TaskResult result = run.build();
     if (result.hasError()) {
       LOG.info("job {} task {}.{} attempt {} failed: {} {}", spec.getJobId(), spec.getStageId(), spec.getPartition(),
           spec.getAttempt(), result.getError().getCode(), result.getError().getMessage());

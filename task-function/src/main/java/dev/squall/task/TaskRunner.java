@@ -5,6 +5,7 @@ import dev.squall.engine.FragmentExecutor;
 import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.io.HedgeSettings;
 import dev.squall.engine.io.HedgedFileIO;
+import dev.squall.engine.io.HedgedRequests;
 import dev.squall.engine.spill.SpillSettings;
 import dev.squall.engine.spill.TaskSpill;
 import dev.squall.proto.IncompatiblePlanException;
@@ -12,6 +13,7 @@ import dev.squall.proto.WireContract;
 import dev.squall.proto.v1.ErrorCode;
 import dev.squall.proto.v1.Partitioning;
 import dev.squall.proto.v1.ResultOutput;
+import dev.squall.proto.v1.S3RequestCounts;
 import dev.squall.proto.v1.ShuffleOutput;
 import dev.squall.proto.v1.TaskError;
 import dev.squall.proto.v1.TaskMetrics;
@@ -23,9 +25,14 @@ import dev.squall.shuffle.ShuffleMetrics;
 import dev.squall.shuffle.ShuffleReaderOptions;
 import dev.squall.shuffle.ShuffleWriter;
 import dev.squall.shuffle.ShuffleWriterOptions;
+import dev.squall.shuffle.requests.CountingS3Client;
+import dev.squall.shuffle.requests.S3RequestCounter;
 import dev.squall.task.write.DataFileOutputSink;
 import dev.squall.task.write.DeleteFileOutputSink;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.iceberg.io.FileIO;
 import org.slf4j.Logger;
@@ -45,9 +52,12 @@ import software.amazon.awssdk.services.s3.S3Client;
  */
 public final class TaskRunner {
   private static final Logger LOG = LoggerFactory.getLogger(TaskRunner.class);
+  private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
 
   private final S3Client s3;
-  private final FileIO fileIO;
+  private final Function<S3RequestCounter, FileIO> fileIOs;
+  private final HedgedRequests hedged;
+  private final boolean ownsFileIOs;
   private final BufferAllocator rootAllocator;
   private final ShuffleReaderOptions shuffleOptions;
   private final SpillSettings spill;
@@ -74,9 +84,26 @@ public final class TaskRunner {
    *     ({@link SpillSettings#DISABLED}: they fail instead)
    */
   public TaskRunner(S3Client s3, FileIO fileIO, BufferAllocator rootAllocator, HedgeSettings hedging, SpillSettings spill) {
+    this(s3, counted -> fileIO, false, rootAllocator, hedging, spill);
+  }
+
+  /**
+   * @param fileIOs makes the FileIO of one attempt, counting its S3 requests into the attempt's counter
+   *     (see {@link CountingS3Client}) so that data-file reads and writes are in its metrics; the runner
+   *     closes it when the attempt ends
+   */
+  public TaskRunner(S3Client s3, Function<S3RequestCounter, FileIO> fileIOs, BufferAllocator rootAllocator,
+      HedgeSettings hedging, SpillSettings spill) {
+    this(s3, fileIOs, true, rootAllocator, hedging, spill);
+  }
+
+  private TaskRunner(S3Client s3, Function<S3RequestCounter, FileIO> fileIOs, boolean ownsFileIOs,
+      BufferAllocator rootAllocator, HedgeSettings hedging, SpillSettings spill) {
+    this.ownsFileIOs = ownsFileIOs;
     this.spill = spill;
     this.s3 = s3;
-    this.fileIO = HedgedFileIO.wrap(fileIO, hedging);
+    this.fileIOs = fileIOs;
+    this.hedged = hedging.enabled() ? new HedgedRequests(hedging) : null;
     this.rootAllocator = rootAllocator;
     this.shuffleOptions = ShuffleReaderOptions.DEFAULT.withHedging(hedging);
   }
@@ -89,6 +116,30 @@ public final class TaskRunner {
    *     ({@link TaskSpec#getCancelMarker()}) exists
    */
   public TaskResult run(TaskSpec spec, BooleanSupplier invocationEnding) {
+    return run(spec, invocationEnding, new S3RequestCounter());
+  }
+
+  /**
+   * As {@link #run(TaskSpec, BooleanSupplier)}, counting every S3 request of the attempt into
+   * {@code requests} (which may already hold the invocation's own, such as the spec's GET); the
+   * result's metrics carry the total.
+   */
+  public TaskResult run(TaskSpec spec, BooleanSupplier invocationEnding, S3RequestCounter requests) {
+    S3Client s3 = CountingS3Client.wrap(this.s3, requests);
+    FileIO taskIO = fileIOs.apply(requests);
+    try {
+      return run(spec, invocationEnding, requests, s3, taskIO);
+    } finally {
+      if (ownsFileIOs && taskIO != null) {
+        taskIO.close();
+      }
+    }
+  }
+
+  private TaskResult run(TaskSpec spec, BooleanSupplier invocationEnding, S3RequestCounter requests, S3Client s3,
+      FileIO taskIO) {
+    FileIO fileIO = hedged == null || taskIO == null ? taskIO : new HedgedFileIO(taskIO, hedged);
+    long cpuStart = CPU.isCurrentThreadCpuTimeSupported() ? CPU.getCurrentThreadCpuTime() : 0;
     BooleanSupplier cancelled = CancelProbe.of(s3, spec.getCancelMarker(), invocationEnding);
     long start = System.nanoTime();
     TaskResult.Builder result = TaskResult.newBuilder().setJobId(spec.getJobId()).setStageId(spec.getStageId())
@@ -103,7 +154,7 @@ public final class TaskRunner {
     TaskSpill spillFiles = new TaskSpill(spill);
     try (spillFiles; BufferAllocator allocator = rootAllocator.newChildAllocator(
         "task " + spec.getStageId() + "." + spec.getPartition() + " attempt " + spec.getAttempt(), 0, Long.MAX_VALUE)) {
-      OutputSink writer = openSink(spec, allocator, cancelled);
+      OutputSink writer = openSink(spec, allocator, cancelled, s3, fileIO);
       long rows;
       long peak;
       try (FragmentExecutor.Execution run = FragmentExecutor.execute(spec.getFragment(), inputs, allocator,
@@ -116,6 +167,7 @@ public final class TaskRunner {
           writer.write(batch, run.schema(), allocator);
         }
         peak = run.peakMemoryBytes();
+        result.getMetricsBuilder().addAllOperators(run.operatorMetrics());
       } catch (RuntimeException e) {
         writer.abort();
         throw e;
@@ -125,8 +177,7 @@ public final class TaskRunner {
       metrics.setRowsWritten(rows).setPeakMemoryBytes(peak).setBytesScanned(scannedBytes(spec));
       for (ShuffleMetrics m : inputs.readerMetrics()) {
         metrics.setBytesShuffleRead(metrics.getBytesShuffleRead() + m.bytesRead())
-            .setRowsRead(metrics.getRowsRead() + m.rowsRead())
-            .setS3GetRequests(metrics.getS3GetRequests() + m.getRequests());
+            .setRowsRead(metrics.getRowsRead() + m.rowsRead());
       }
     } catch (MissingShuffleOutputException e) {
       result.setError(e.toTaskError());
@@ -146,11 +197,17 @@ public final class TaskRunner {
     }
     result.getMetricsBuilder().setBytesSpilled(spillFiles.bytesSpilled());
     result.getMetricsBuilder().setWallMillis((System.nanoTime() - start) / 1_000_000);
+    if (CPU.isCurrentThreadCpuTimeSupported()) {
+      result.getMetricsBuilder().setCpuMillis((CPU.getCurrentThreadCpuTime() - cpuStart) / 1_000_000);
+    }
+    S3RequestCounts counted = requests.toProto();
+    result.getMetricsBuilder().setS3(counted).setS3PutRequests(counted.getPut()).setS3GetRequests(counted.getGet());
     return result.build();
   }
 
   /** The sink for the spec's output kind: data files for a writer task, else a shuffle/result object. */
-  private OutputSink openSink(TaskSpec spec, BufferAllocator allocator, BooleanSupplier cancelled) {
+  private static OutputSink openSink(TaskSpec spec, BufferAllocator allocator, BooleanSupplier cancelled, S3Client s3,
+      FileIO fileIO) {
     if (spec.getOutput().hasDataFiles()) {
       return DataFileOutputSink.open(spec, fileIO, cancelled);
     }

@@ -4,6 +4,9 @@ import dev.squall.coordinator.CoordinatorEnvironment;
 import dev.squall.coordinator.CoordinatorFunction;
 import dev.squall.coordinator.CoordinatorSettings;
 import dev.squall.coordinator.QueryProperties;
+import dev.squall.coordinator.SchemaAllowList;
+import dev.squall.coordinator.cost.CostSettings;
+import dev.squall.coordinator.cost.PriceTable;
 import dev.squall.coordinator.job.CoordinatorActions;
 import dev.squall.coordinator.job.DriverHooks;
 import dev.squall.coordinator.job.JobSettings;
@@ -28,6 +31,7 @@ import dev.squall.local.lambda.LambdaHandler;
 import dev.squall.local.s3.EmbeddedS3;
 import dev.squall.local.tpch.TpchLoader;
 import dev.squall.planner.PlannerSettings;
+import dev.squall.shuffle.requests.CountingS3Client;
 import dev.squall.task.TaskEnvironment;
 import dev.squall.task.TaskFunction;
 import dev.squall.task.TaskRunner;
@@ -42,7 +46,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.iceberg.io.FileIO;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.SdkBytes;
@@ -65,6 +68,8 @@ public final class LocalDeployment implements AutoCloseable {
   public static final String SHUFFLE_BUCKET = "squall-shuffle";
   public static final String COORDINATOR_FUNCTION = "squall-coordinator";
   public static final String TASK_FUNCTION = "squall-task";
+  /** The local coordinator function's memory, as a deployment's default (for its GB-seconds). */
+  static final int COORDINATOR_MEMORY_MB = 3008;
   /** The smallest split size a local query may ask for (1 MiB on AWS). */
   static final long LOCAL_MIN_SPLIT_BYTES = 64 << 10;
 
@@ -233,10 +238,14 @@ public final class LocalDeployment implements AutoCloseable {
 
       // Task function: S3 and data files only, no catalog.
       TaskEnvironment taskEnv = new TaskEnvironment(EmbeddedS3.REGION, s3.endpoint(), true, keys);
-      S3Client taskS3 = track(s3.newClient(s3Faults)); // as taskEnv.newS3Client(), with the S3 faults
-      FileIO taskIo = track(taskEnv.newFileIO());
-      TaskFunction taskFunction = new TaskFunction(new TaskRunner(taskS3, taskIo, allocator, HedgeSettings.DEFAULT,
-          options.spillSettings()), taskS3);
+      // As taskEnv.newS3Client(), with the S3 faults; requests count as they are sent.
+      S3Client taskS3 = track(s3.newClient(s3Faults, CountingS3Client.interceptor()));
+      // Data files are read over a client without the fault plan, through one FileIO per attempt
+      // that counts its requests.
+      S3Client dataFileS3 = track(s3.newClient(CountingS3Client.interceptor()));
+      TaskFunction taskFunction = new TaskFunction(new TaskRunner(taskS3,
+          counting -> taskEnv.newFileIO(CountingS3Client.wrap(dataFileS3, counting)), allocator,
+          HedgeSettings.DEFAULT, options.spillSettings()), taskS3, Math.max(128, options.taskMemoryMb()), 0);
       LambdaHandler taskHandler = (payload, ctx) -> taskFunction.handle(payload, ctx::isCancelled);
 
       lambda = track(LambdaEmulator.start(0, List.of(
@@ -259,7 +268,7 @@ public final class LocalDeployment implements AutoCloseable {
           .credentialsProvider(StaticCredentialsProvider.create(keys))
           .overrideConfiguration(c -> c.addExecutionInterceptor(localFaults.invokeThrottling())), options.taskTimeout())
           .build());
-      S3Client coordinatorS3 = track(s3.newClient(s3Faults));
+      S3Client coordinatorS3 = track(s3.newClient(s3Faults, CountingS3Client.interceptor()));
       S3Presigner presigner = track(S3Presigner.builder()
           .endpointOverride(s3.endpoint())
           .region(EmbeddedS3.REGION)
@@ -282,10 +291,11 @@ public final class LocalDeployment implements AutoCloseable {
       CoordinatorFunction coordinator = CoordinatorEnvironment.assemble(jobs, catalog.catalog(),
           new StageScheduler(invoker, RetryPolicy.defaults()), coordinatorS3, presigner, allocator,
           new LambdaSelfInvoker(lambdaClient, COORDINATOR_FUNCTION), settings, localJobSettings(options),
-          PlannerSettings.defaults(), localFaults.coordinator(options.coordinatorHooks()));
+          PlannerSettings.defaults(), localFaults.coordinator(options.coordinatorHooks()), SchemaAllowList.NONE,
+          new CostSettings(PriceTable.DEFAULT, COORDINATOR_MEMORY_MB, Math.max(128, options.taskMemoryMb())));
       lambda.register(FunctionDefinition.of(COORDINATOR_FUNCTION,
               (payload, ctx) -> coordinator.handle(payload, Duration.ofMillis(ctx.remainingTimeMillis())))
-          .withMemoryMb(3008)
+          .withMemoryMb(COORDINATOR_MEMORY_MB)
           .withTimeout(options.coordinatorTimeout()));
       if (!options.sweepInterval().isZero()) {
         // The schedule that, on AWS, is an EventBridge rule invoking the coordinator.

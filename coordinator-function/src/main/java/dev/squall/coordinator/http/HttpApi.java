@@ -199,6 +199,6 @@ public final class HttpApi {
   }
 
   String summaryJson(QuerySummary summary) {
-    return jsonResults.summary(summary).toString();
+    return jsonResults.summary(summary, false).toString();
   }
 }

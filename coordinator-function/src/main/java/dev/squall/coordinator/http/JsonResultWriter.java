@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.squall.coordinator.api.QueryAnswer;
+import dev.squall.proto.v1.OperatorMetrics;
+import dev.squall.proto.v1.QueryCost;
 import dev.squall.proto.v1.QuerySummary;
+import dev.squall.proto.v1.S3RequestCounts;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -102,6 +105,14 @@ public final class JsonResultWriter {
       .appendFraction(java.time.temporal.ChronoField.MICRO_OF_SECOND, 0, 6, true).toFormatter();
 
   ObjectNode summary(QuerySummary s) {
+    return summary(s, true);
+  }
+
+  /**
+   * The summary as JSON; {@code operators} false leaves out the per-operator lines of each stage
+   * (the {@code x-squall-summary} header, which must stay small).
+   */
+  ObjectNode summary(QuerySummary s, boolean operators) {
     ObjectNode node = mapper.createObjectNode();
     node.put("stages", s.getStages());
     node.put("tasks", s.getTasks());
@@ -113,13 +124,50 @@ public final class JsonResultWriter {
     node.put("wallMillis", s.getWallMillis());
     node.put("taskMemoryBudgetBytes", s.getTaskMemoryBudgetBytes());
     node.put("bytesSpilled", s.getBytesSpilled());
+    if (s.hasCost()) {
+      node.set("cost", cost(s.getCost()));
+    }
     ArrayNode stages = node.putArray("stageSummaries");
     for (var st : s.getStageSummariesList()) {
-      stages.addObject().put("stageId", st.getStageId()).put("tasks", st.getTasks()).put("attempts", st.getAttempts())
-          .put("outputEdge", st.getOutputEdge()).put("scans", st.getScans())
-          .put("maxPeakMemoryBytes", st.getMaxPeakMemoryBytes()).put("bytesSpilled", st.getBytesSpilled());
+      ObjectNode stage = stages.addObject().put("stageId", st.getStageId()).put("tasks", st.getTasks())
+          .put("attempts", st.getAttempts()).put("outputEdge", st.getOutputEdge()).put("scans", st.getScans())
+          .put("maxPeakMemoryBytes", st.getMaxPeakMemoryBytes()).put("bytesSpilled", st.getBytesSpilled())
+          .put("rowsIn", st.getRowsIn()).put("rowsOut", st.getRowsOut()).put("wallMillis", st.getWallMillis())
+          .put("cpuMillis", st.getCpuMillis()).put("bytesScanned", st.getBytesScanned())
+          .put("bytesShuffled", st.getBytesShuffled()).put("taskGbSeconds", st.getTaskGbSeconds());
+      stage.set("s3", requests(st.getS3()));
+      if (operators) {
+        ArrayNode ops = stage.putArray("operators");
+        for (OperatorMetrics op : st.getOperatorsList()) {
+          ops.addObject().put("kind", op.getKind()).put("rowsIn", op.getRowsIn()).put("rowsOut", op.getRowsOut())
+              .put("wallMillis", op.getWallNanos() / 1_000_000);
+        }
+      }
     }
     return node;
+  }
+
+  private ObjectNode cost(QueryCost c) {
+    ObjectNode node = mapper.createObjectNode();
+    node.put("taskGbSeconds", c.getTaskGbSeconds());
+    node.put("coordinatorGbSeconds", c.getCoordinatorGbSeconds());
+    node.put("invocations", c.getInvocations());
+    node.put("taskInvocations", c.getTaskInvocations());
+    node.put("coordinatorInvocations", c.getCoordinatorInvocations());
+    node.set("s3", requests(c.getS3()));
+    node.set("coordinatorS3", requests(c.getCoordinatorS3()));
+    node.put("jobStoreReads", c.getJobStoreReads());
+    node.put("jobStoreWrites", c.getJobStoreWrites());
+    node.put("bytesScanned", c.getBytesScanned());
+    node.put("dollars", c.getDollars());
+    node.put("priceTable", c.getPriceTable());
+    return node;
+  }
+
+  private ObjectNode requests(S3RequestCounts r) {
+    return mapper.createObjectNode().put("put", r.getPut()).put("get", r.getGet()).put("list", r.getList())
+        .put("head", r.getHead()).put("delete", r.getDelete()).put("bytesPut", r.getBytesPut())
+        .put("bytesGet", r.getBytesGet());
   }
 
   private static void addValue(ArrayNode row, FieldVector vector, int r) {

@@ -7,6 +7,9 @@ import dev.squall.coordinator.commit.DdlCommitter;
 import dev.squall.coordinator.commit.WriteCommitException;
 import dev.squall.coordinator.commit.WriteFinalizer;
 import dev.squall.coordinator.commit.WriteTargets;
+import dev.squall.coordinator.cost.CostSettings;
+import dev.squall.coordinator.cost.JobMeters;
+import dev.squall.coordinator.cost.QueryCosts;
 import dev.squall.coordinator.finalize.ResultCollector;
 import dev.squall.coordinator.scheduler.JobFailedException;
 import dev.squall.coordinator.scheduler.JobPlan;
@@ -23,6 +26,7 @@ import dev.squall.jobstore.NoSuchJobException;
 import dev.squall.jobstore.StageProgress;
 import dev.squall.jobstore.StateConflictException;
 import dev.squall.jobstore.TaskWinner;
+import dev.squall.planner.explain.ExplainRenderer;
 import dev.squall.planner.write.WriteTarget;
 import dev.squall.proto.v1.ErrorCode;
 import dev.squall.proto.v1.QuerySummary;
@@ -84,10 +88,26 @@ public final class JobDriver {
   private final WinnerRecords winnerRecords;
   private final CancelMarkers cancelMarkers;
   private final PublicErrors publicErrors;
+  private final JobMeters meters;
+  private final JobSummaries summaries;
 
   public JobDriver(JobStore store, JobPlanner planner, PlanStore plans, ResultStore results, StageScheduler scheduler,
       S3Client s3, BufferAllocator allocator, String bucket, SelfInvoker self, JobSettings settings,
       Duration jobTimeout, Clock clock, DriverHooks hooks, WriteFinalizer writes) {
+    this(store, planner, plans, results, scheduler, s3, allocator, bucket, self, settings, jobTimeout, clock, hooks,
+        writes, new JobMeters(), new QueryCosts(CostSettings.DEFAULT));
+  }
+
+  /**
+   * @param meters the meters of the jobs this coordinator drives, fed by the counting S3 client and
+   *     job store it was given ({@link JobMeters#counting})
+   * @param costs how a job's cost is computed for its summary
+   */
+  public JobDriver(JobStore store, JobPlanner planner, PlanStore plans, ResultStore results, StageScheduler scheduler,
+      S3Client s3, BufferAllocator allocator, String bucket, SelfInvoker self, JobSettings settings,
+      Duration jobTimeout, Clock clock, DriverHooks hooks, WriteFinalizer writes, JobMeters meters, QueryCosts costs) {
+    this.meters = meters;
+    this.summaries = new JobSummaries(costs);
     this.writes = writes;
     this.winnerRecords = new WinnerRecords(s3, bucket);
     this.cancelMarkers = new CancelMarkers(s3, bucket);
@@ -140,8 +160,11 @@ public final class JobDriver {
     if (acquired.isEmpty()) {
       return new Drive(Outcome.NOT_OWNER, store.get(jobId).orElseThrow(() -> new NoSuchJobException(jobId)), null);
     }
+    meters.open(jobId);
     try (LeaseKeeper keeper = new LeaseKeeper(store, clock, acquired.get(), settings.lease())) {
       return advance(jobId, keeper, handOffAt, grace);
+    } finally {
+      meters.close(jobId);
     }
   }
 
@@ -336,13 +359,25 @@ public final class JobDriver {
     TaskResult[] rootWinners = winners.get(plan.graph().getRootStageId());
     ResultCollector.Collected collected = new ResultCollector(s3, allocator).collect(bucket, rootWinners,
         plan.outputSchema());
-    String location = results.put(job.jobId(), collected.arrowIpc());
-    QuerySummary summary = JobSummaries.of(plan, store.attempts(job.jobId()), collected.rows(), millisSince(job));
+    byte[] answer = collected.arrowIpc();
+    QuerySummary summary;
+    String location;
+    if (plan.explainAnalyze()) {
+      // The summary is what ran; the answer is the plan annotated with it (its own PUT not included).
+      summary = summaries.of(plan, store.attempts(job.jobId()), winners, collected.rows(), millisSince(job),
+          job.leaseEpoch(), meters.meterOf(job.jobId()));
+      answer = OneRowAnswer.text("plan", ExplainRenderer.analyzed(plan.graph(), summary), allocator);
+      location = results.put(job.jobId(), answer);
+    } else {
+      location = results.put(job.jobId(), answer);
+      summary = summaries.of(plan, store.attempts(job.jobId()), winners, collected.rows(), millisSince(job),
+          job.leaseEpoch(), meters.meterOf(job.jobId()));
+    }
     JobRecord done = store.transition(keeper.lease(), JobState.FINALIZING, JobState.SUCCEEDED,
         JobUpdate.NONE.withResultLocation(location).withSummary(JobSummaries.fitting(summary).toByteArray()),
         clock.instant());
     deleteJobData(job.jobId());
-    return new Drive(Outcome.FINISHED, done, collected.arrowIpc());
+    return new Drive(Outcome.FINISHED, done, answer);
   }
 
   /**
@@ -375,7 +410,8 @@ public final class JobDriver {
         hooks.committed(job.jobId());
         byte[] answer = OneRowAnswer.rowCount(plan.outputSchema(), committed.outcome().rowCount(), allocator);
         String location = results.put(job.jobId(), answer);
-        QuerySummary summary = JobSummaries.of(plan, store.attempts(job.jobId()), 1, millisSince(job));
+        QuerySummary summary = summaries.of(plan, store.attempts(job.jobId()), winners, 1, millisSince(job),
+            job.leaseEpoch(), meters.meterOf(job.jobId()));
         JobRecord done = store.transition(keeper.lease(), JobState.FINALIZING, JobState.SUCCEEDED,
             JobUpdate.NONE.withResultLocation(location).withSummary(JobSummaries.fitting(summary).toByteArray()),
             clock.instant());
@@ -418,7 +454,7 @@ public final class JobDriver {
     byte[] answer = OneRowAnswer.text(plan.outputSchema().getFields().get(0).getName(), plan.ddl().getDescription(),
         allocator);
     String location = results.put(job.jobId(), answer);
-    QuerySummary summary = QuerySummary.newBuilder().setRows(1).setWallMillis(millisSince(job)).build();
+    QuerySummary summary = summaries.withoutTasks(1, millisSince(job), job.leaseEpoch(), meters.meterOf(job.jobId()));
     JobRecord done = store.transition(keeper.lease(), JobState.FINALIZING, JobState.SUCCEEDED,
         JobUpdate.NONE.withResultLocation(location).withSummary(summary.toByteArray()), clock.instant());
     return new Drive(Outcome.FINISHED, done, answer);
@@ -455,7 +491,7 @@ public final class JobDriver {
   private Drive finishExplain(LeaseKeeper keeper, JobRecord job, String explain) {
     byte[] answer = OneRowAnswer.text("plan", explain, allocator);
     String location = results.put(job.jobId(), answer);
-    QuerySummary summary = QuerySummary.newBuilder().setRows(1).setWallMillis(millisSince(job)).build();
+    QuerySummary summary = summaries.withoutTasks(1, millisSince(job), job.leaseEpoch(), meters.meterOf(job.jobId()));
     JobRecord j = store.transition(keeper.lease(), JobState.QUEUED, JobState.RUNNING, JobUpdate.NONE, clock.instant());
     j = store.transition(keeper.lease(), j.state(), JobState.FINALIZING, JobUpdate.NONE, clock.instant());
     j = store.transition(keeper.lease(), j.state(), JobState.SUCCEEDED,

@@ -12,10 +12,12 @@ import dev.squall.planner.PlannerSettings;
 import dev.squall.planner.PlanningException;
 import dev.squall.planner.split.ScanAssignment;
 import dev.squall.planner.split.SplitPlanner;
+import dev.squall.planner.sql.ExplainStatement;
 import dev.squall.proto.ArrowTypes;
 import dev.squall.proto.ProtoNesting;
 import dev.squall.proto.v1.StageGraph;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
@@ -70,8 +72,12 @@ public final class JobPlanner {
     requireSchema(plannerSettings.defaultSchema());
     PlannedQuery planned;
     ScanAssignment splits;
+    Optional<String> analyzed = ExplainStatement.analyzedQuery(sql);
     try {
-      planned = new DistributedPlanner(catalog).plan(withoutTrailingSemicolons(sql), plannerSettings);
+      planned = new DistributedPlanner(catalog).plan(withoutTrailingSemicolons(analyzed.orElse(sql)), plannerSettings);
+      if (analyzed.isPresent() && (planned.isExplain() || planned.isDdl() || planned.write().isPresent())) {
+        throw SquallException.userError("EXPLAIN ANALYZE runs queries only, not EXPLAIN, DDL or writes");
+      }
       if (planned.isExplain()) {
         return new Planned(null, planned.explain());
       }
@@ -91,9 +97,10 @@ public final class JobPlanner {
           + " supported; nest fewer expressions (chains of - or /, nested function calls, sub-queries)", depth, ProtoNesting.MAX_DEPTH - 20);
     }
     checkTaskCounts(graph, splits, plannerSettings.maxTasksPerStage(), query.maxTotalTasks());
-    return new Planned(new JobPlan(jobId, graph, splits.tasksByStage(), settings.shuffleBucket(),
+    JobPlan plan = new JobPlan(jobId, graph, splits.tasksByStage(), settings.shuffleBucket(),
         PlanStore.jobPrefix(jobId), settings.compression(), settings.taskMemoryBudgetBytes(), ArrowTypes.arrowSchema(planned.outputSchema()),
-        planned.write().map(WriteTargets::toRecord).orElse(null)), null);
+        planned.write().map(WriteTargets::toRecord).orElse(null));
+    return new Planned(analyzed.isPresent() ? plan.withExplainAnalyze() : plan, null);
   }
 
   /** The catalog as {@code caller} may see it (and change it: DDL is applied through this view). */

@@ -1,15 +1,21 @@
 package dev.squall.coordinator.job;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.squall.coordinator.cost.JobMeter;
+import dev.squall.coordinator.cost.QueryCosts;
 import dev.squall.coordinator.scheduler.JobPlan;
 import dev.squall.jobstore.JobStoreLimits;
 import dev.squall.jobstore.TaskAttempt;
+import dev.squall.proto.v1.OperatorMetrics;
+import dev.squall.proto.v1.QueryCost;
 import dev.squall.proto.v1.QuerySummary;
 import dev.squall.proto.v1.Stage;
 import dev.squall.proto.v1.StageGraph;
 import dev.squall.proto.v1.StageSummary;
 import dev.squall.proto.v1.TaskMetrics;
 import dev.squall.proto.v1.TaskResult;
+import dev.squall.shuffle.requests.S3RequestCounter;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -21,46 +27,99 @@ import java.util.Map;
  * only once, which is how a resumed job shows that finished stages did not run again.
  */
 final class JobSummaries {
-  private JobSummaries() {}
+  private final QueryCosts costs;
 
-  static QuerySummary of(JobPlan plan, List<TaskAttempt> attempts, long rows, long wallMillis) {
-    Map<Integer, Integer> attemptsByStage = new HashMap<>();
-    Map<Integer, Long> peakByStage = new HashMap<>();
-    Map<Integer, Long> spilledByStage = new HashMap<>();
-    long spilled = 0;
-    long scanned = 0;
-    long shuffled = 0;
-    long requests = 0;
-    for (TaskAttempt a : attempts) {
-      attemptsByStage.merge(a.stageId(), 1, Integer::sum);
-      TaskMetrics m = metricsOf(a);
-      peakByStage.merge(a.stageId(), m.getPeakMemoryBytes(), Math::max);
-      spilledByStage.merge(a.stageId(), m.getBytesSpilled(), Long::sum);
-      spilled += m.getBytesSpilled();
-      scanned += m.getBytesScanned();
-      shuffled += m.getBytesShuffleWritten();
-      requests += m.getS3PutRequests() + m.getS3GetRequests();
-    }
-    Map<Integer, Integer> tasks = plan.taskCounts();
+  JobSummaries(QueryCosts costs) {
+    this.costs = costs;
+  }
+
+  /**
+   * The summary of a job.
+   *
+   * @param attempts every attempt the store recorded (all count for time, requests and cost)
+   * @param winners the winning attempt's result per stage and partition (their rows and operators are
+   *     the stage's output; empty for a job that ran no task)
+   * @param coordinatorInvocations coordinator invocations that took the job up (its lease epoch)
+   * @param meter what this coordinator metered for the job (null: nothing)
+   */
+  QuerySummary of(JobPlan plan, List<TaskAttempt> attempts, Map<Integer, TaskResult[]> winners, long rows,
+      long wallMillis, long coordinatorInvocations, JobMeter meter) {
+    Map<Integer, StageSummary.Builder> stages = new HashMap<>();
     StageGraph graph = plan.graph();
-    QuerySummary.Builder summary = QuerySummary.newBuilder().setStages(graph.getStagesCount())
-        .setTasks(tasks.values().stream().mapToInt(Integer::intValue).sum())
-        .setAttempts(attempts.size()).setRows(rows).setBytesScanned(scanned).setBytesShuffled(shuffled)
-        .setS3Requests(requests).setWallMillis(wallMillis).setTaskMemoryBudgetBytes(plan.memoryBudgetBytes())
-        .setBytesSpilled(spilled);
+    Map<Integer, Integer> tasks = plan.taskCounts();
     for (Stage stage : graph.getStagesList()) {
       int id = stage.getStageId();
       String edge = graph.getEdgesList().stream().filter(e -> e.getProducerStageId() == id).findFirst()
           .map(e -> e.getPartitioning().getKindCase().name().toLowerCase(Locale.ROOT)).orElse("");
-      summary.addStageSummaries(StageSummary.newBuilder().setStageId(id)
-          .setTasks(tasks.getOrDefault(id, 0))
-          .setAttempts(attemptsByStage.getOrDefault(id, 0))
-          .setOutputEdge(edge)
-          .setScans(plan.scanInputs().containsKey(id))
-          .setMaxPeakMemoryBytes(peakByStage.getOrDefault(id, 0L))
-          .setBytesSpilled(spilledByStage.getOrDefault(id, 0L)));
+      stages.put(id, StageSummary.newBuilder().setStageId(id).setTasks(tasks.getOrDefault(id, 0)).setOutputEdge(edge)
+          .setScans(plan.scanInputs().containsKey(id)));
+    }
+    long spilled = 0;
+    long scanned = 0;
+    long shuffled = 0;
+    List<TaskMetrics> all = new ArrayList<>();
+    for (TaskAttempt a : attempts) {
+      TaskMetrics m = metricsOf(a);
+      all.add(m);
+      spilled += m.getBytesSpilled();
+      scanned += m.getBytesScanned();
+      shuffled += m.getBytesShuffleWritten();
+      StageSummary.Builder st = stages.computeIfAbsent(a.stageId(), id -> StageSummary.newBuilder().setStageId(id));
+      st.setAttempts(st.getAttempts() + 1)
+          .setMaxPeakMemoryBytes(Math.max(st.getMaxPeakMemoryBytes(), m.getPeakMemoryBytes()))
+          .setBytesSpilled(st.getBytesSpilled() + m.getBytesSpilled())
+          .setWallMillis(st.getWallMillis() + m.getWallMillis()).setCpuMillis(st.getCpuMillis() + m.getCpuMillis())
+          .setBytesScanned(st.getBytesScanned() + m.getBytesScanned())
+          .setBytesShuffled(st.getBytesShuffled() + m.getBytesShuffleWritten())
+          .setTaskGbSeconds(st.getTaskGbSeconds() + costs.taskGbSeconds(m))
+          .setS3(S3RequestCounter.plus(st.getS3(), m.getS3()));
+    }
+    winners.forEach((stageId, results) -> {
+      StageSummary.Builder st = stages.get(stageId);
+      if (st == null) {
+        return;
+      }
+      for (TaskResult r : results) {
+        if (r != null) {
+          addWinner(st, r.getMetrics());
+        }
+      }
+    });
+    QueryCost cost = costs.of(all, wallMillis, coordinatorInvocations, meter, scanned);
+    QuerySummary.Builder summary = QuerySummary.newBuilder().setStages(graph.getStagesCount())
+        .setTasks(tasks.values().stream().mapToInt(Integer::intValue).sum())
+        .setAttempts(attempts.size()).setRows(rows).setBytesScanned(scanned).setBytesShuffled(shuffled)
+        .setS3Requests(S3RequestCounter.total(cost.getS3()) + S3RequestCounter.total(cost.getCoordinatorS3()))
+        .setWallMillis(wallMillis).setTaskMemoryBudgetBytes(plan.memoryBudgetBytes())
+        .setBytesSpilled(spilled).setCost(cost);
+    for (Stage stage : graph.getStagesList()) {
+      summary.addStageSummaries(stages.get(stage.getStageId()));
     }
     return summary.build();
+  }
+
+  /** The summary of a job that ran no task (DDL, EXPLAIN): the coordinator's time and requests only. */
+  QuerySummary withoutTasks(long rows, long wallMillis, long coordinatorInvocations, JobMeter meter) {
+    return QuerySummary.newBuilder().setRows(rows).setWallMillis(wallMillis)
+        .setCost(costs.of(List.of(), wallMillis, coordinatorInvocations, meter, 0)).build();
+  }
+
+  /** Adds a winning attempt's rows and operator figures to its stage's. */
+  private static void addWinner(StageSummary.Builder st, TaskMetrics m) {
+    st.setRowsOut(st.getRowsOut() + m.getRowsWritten());
+    for (int i = 0; i < m.getOperatorsCount(); i++) {
+      OperatorMetrics op = m.getOperators(i);
+      if (op.getKind().equals("scan") || op.getKind().equals("shuffle_read")) {
+        st.setRowsIn(st.getRowsIn() + op.getRowsOut());
+      }
+      if (i < st.getOperatorsCount()) {
+        OperatorMetrics sum = st.getOperators(i);
+        st.setOperators(i, sum.toBuilder().setRowsIn(sum.getRowsIn() + op.getRowsIn())
+            .setRowsOut(sum.getRowsOut() + op.getRowsOut()).setWallNanos(sum.getWallNanos() + op.getWallNanos()));
+      } else {
+        st.addOperators(op);
+      }
+    }
   }
 
   /**

@@ -32,6 +32,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * @param outputSchema the answer's column names and types
  * @param write for INSERT and CREATE TABLE AS, the table the root stage writes to; else null
  * @param ddl for DDL, the catalog change the final step makes (the graph has no stages); else null
+ * @param explainAnalyze for EXPLAIN ANALYZE: the answer is the stage graph annotated with what each
+ *     stage and operator did, not the query's rows
  */
 public record JobPlan(
     String jobId,
@@ -43,12 +45,27 @@ public record JobPlan(
     long memoryBudgetBytes,
     Schema outputSchema,
     WriteTargetRecord write,
-    DdlRecord ddl) {
+    DdlRecord ddl,
+    boolean explainAnalyze) {
   public JobPlan {
     Objects.requireNonNull(jobId, "jobId");
     Objects.requireNonNull(graph, "graph");
     Objects.requireNonNull(outputSchema, "outputSchema");
     scanInputs = Map.copyOf(scanInputs);
+  }
+
+  /** A plan that is not an EXPLAIN ANALYZE. */
+  public JobPlan(String jobId, StageGraph graph, Map<Integer, List<Map<Integer, ScanInput>>> scanInputs,
+      String shuffleBucket, String jobPrefix, Compression compression, long memoryBudgetBytes, Schema outputSchema,
+      WriteTargetRecord write, DdlRecord ddl) {
+    this(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes, outputSchema, write, ddl,
+        false);
+  }
+
+  /** This plan, answering as EXPLAIN ANALYZE. */
+  public JobPlan withExplainAnalyze() {
+    return new JobPlan(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes, outputSchema,
+        write, ddl, true);
   }
 
   /** A plan without DDL. */
@@ -76,7 +93,7 @@ public record JobPlan(
     if (ddl != null) {
       b.setDdl(ddl);
     }
-    return b.build();
+    return b.setExplainAnalyze(explainAnalyze).build();
   }
 
   /** Reads a stored plan. */
@@ -96,7 +113,8 @@ public record JobPlan(
       throw new UncheckedIOException("stored plan of job " + r.getJobId() + " has an unreadable output schema", e);
     }
     return new JobPlan(r.getJobId(), r.getGraph(), scans, r.getShuffleBucket(), r.getJobPrefix(), r.getCompression(),
-        r.getMemoryBudgetBytes(), schema, r.hasWrite() ? r.getWrite() : null, r.hasDdl() ? r.getDdl() : null);
+        r.getMemoryBudgetBytes(), schema, r.hasWrite() ? r.getWrite() : null, r.hasDdl() ? r.getDdl() : null,
+        r.getExplainAnalyze());
   }
 
   /** Tasks of each stage: a leaf stage's split count, else the stage's task count. */

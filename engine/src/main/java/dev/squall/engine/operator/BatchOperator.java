@@ -25,6 +25,8 @@ public abstract class BatchOperator implements AutoCloseable {
   protected final List<SqlType> types;
   private final List<BatchOperator> children;
   private boolean closed;
+  private long rowsOut;
+  private long wallNanos;
 
   protected BatchOperator(OperatorMemory memory, Schema schema, List<BatchOperator> children) {
     this.memory = memory;
@@ -50,16 +52,30 @@ public abstract class BatchOperator implements AutoCloseable {
    */
   public final ColumnBatch next() {
     memory.checkCancelled();
+    long start = System.nanoTime();
     try {
       ColumnBatch b;
       do {
         b = produce();
       } while (b != null && b.rows() == 0);
       memory.holdOutput(b == null ? 0 : b.bytes());
+      rowsOut += b == null ? 0 : b.rows();
       return b;
     } catch (OutOfMemoryException e) {
       throw memory.translate(e);
+    } finally {
+      wallNanos += System.nanoTime() - start;
     }
+  }
+
+  /** Rows this operator has handed on so far. */
+  public long rowsOut() {
+    return rowsOut;
+  }
+
+  /** Nanoseconds spent in {@link #next()} so far, its inputs' time included. */
+  public long wallNanos() {
+    return wallNanos;
   }
 
   /** The next output batch, or null at the end; an empty batch is skipped by {@link #next()}. */

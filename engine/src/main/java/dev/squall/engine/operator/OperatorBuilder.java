@@ -15,8 +15,10 @@ import dev.squall.engine.types.SqlType;
 import dev.squall.proto.v1.HashJoin;
 import dev.squall.proto.v1.NestedLoopJoin;
 import dev.squall.proto.v1.Operator;
+import dev.squall.proto.v1.OperatorMetrics;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -27,6 +29,10 @@ public final class OperatorBuilder {
   private final TaskMemory memory;
   private final InputProvider inputs;
   private int counter;
+  private final List<Profiled> preorder = new ArrayList<>();
+
+  /** An operator as built, with its plan kind and direct inputs, for its metrics. */
+  private record Profiled(String kind, BatchOperator operator, List<BatchOperator> inputs) {}
 
   public OperatorBuilder(TaskMemory memory, InputProvider inputs) {
     this.memory = memory;
@@ -51,7 +57,9 @@ public final class OperatorBuilder {
       case EXPAND -> "Expand";
       default -> throw EngineException.badPlan("operator without a kind");
     };
-    String name = kind + "#" + (counter++);
+    int index = counter++;
+    String name = kind + "#" + index;
+    preorder.add(null);
     List<BatchOperator> children = new ArrayList<>();
     OperatorMemory mem = null;
     try {
@@ -165,6 +173,7 @@ public final class OperatorBuilder {
         }
         default -> throw EngineException.badPlan("operator without a kind");
       };
+      preorder.set(index, new Profiled(op.getOpCase().name().toLowerCase(Locale.ROOT), built, List.copyOf(children)));
       return built;
     } catch (RuntimeException e) {
       if (mem != null) {
@@ -173,6 +182,25 @@ public final class OperatorBuilder {
       children.forEach(BatchOperator::close);
       throw e;
     }
+  }
+
+  /**
+   * Rows in and out and wall time of every operator built so far, in the fragment's pre-order (an
+   * operator, then its inputs in order): rows in are the rows its inputs handed it, or for a leaf
+   * (scan, shuffle read, values) the rows it read.
+   */
+  public List<OperatorMetrics> metrics() {
+    List<OperatorMetrics> out = new ArrayList<>();
+    for (Profiled p : preorder) {
+      if (p == null) {
+        continue;
+      }
+      long in = p.inputs().isEmpty() ? p.operator().rowsOut()
+          : p.inputs().stream().mapToLong(BatchOperator::rowsOut).sum();
+      out.add(OperatorMetrics.newBuilder().setKind(p.kind()).setRowsIn(in).setRowsOut(p.operator().rowsOut())
+          .setWallNanos(p.operator().wallNanos()).build());
+    }
+    return out;
   }
 
   private BatchOperator child(Operator op, List<BatchOperator> children) {

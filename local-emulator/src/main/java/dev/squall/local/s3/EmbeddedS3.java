@@ -50,8 +50,10 @@ public final class EmbeddedS3 implements AutoCloseable {
   private final BlobStoreContext context;
   private final URI endpoint;
   private final Path dataDir;
+  private final S3RequestLog requestLog;
 
-  private EmbeddedS3(S3Proxy proxy, BlobStoreContext context, URI endpoint, Path dataDir) {
+  private EmbeddedS3(S3Proxy proxy, BlobStoreContext context, URI endpoint, Path dataDir, S3RequestLog requestLog) {
+    this.requestLog = requestLog;
     this.proxy = proxy;
     this.context = context;
     this.endpoint = endpoint;
@@ -91,6 +93,7 @@ public final class EmbeddedS3 implements AutoCloseable {
         .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
         .ignoreUnknownHeaders(true)
         .build();
+    S3RequestLog requestLog = S3RequestLog.attachTo(proxy);
     proxy.start();
     Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
     while (!"STARTED".equals(proxy.getState())) {
@@ -102,7 +105,7 @@ public final class EmbeddedS3 implements AutoCloseable {
       Thread.sleep(10);
     }
     Path root = dataDir == null ? null : dataDir.toAbsolutePath();
-    return new EmbeddedS3(proxy, context, URI.create("http://127.0.0.1:" + proxy.getPort()), root);
+    return new EmbeddedS3(proxy, context, URI.create("http://127.0.0.1:" + proxy.getPort()), root, requestLog);
   }
 
   /** Starts an in-memory S3 on a free port with the given buckets. */
@@ -113,6 +116,11 @@ public final class EmbeddedS3 implements AutoCloseable {
   /** The endpoint URI, {@code http://127.0.0.1:PORT}. */
   public URI endpoint() {
     return endpoint;
+  }
+
+  /** Every request this server answered, as its HTTP server logged them. */
+  public S3RequestLog requestLog() {
+    return requestLog;
   }
 
   public int port() {
@@ -167,8 +175,8 @@ public final class EmbeddedS3 implements AutoCloseable {
         .build();
   }
 
-  /** As {@link #newClient()}, with {@code interceptor} seeing (and possibly failing) every request. */
-  public S3Client newClient(ExecutionInterceptor interceptor) {
+  /** As {@link #newClient()}, with {@code interceptors} (in order) seeing (and possibly failing) every request. */
+  public S3Client newClient(ExecutionInterceptor... interceptors) {
     return S3Client.builder()
         .endpointOverride(endpoint)
         .region(REGION)
@@ -177,7 +185,7 @@ public final class EmbeddedS3 implements AutoCloseable {
         .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
         .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
         .httpClientBuilder(UrlConnectionHttpClient.builder())
-        .overrideConfiguration(c -> c.addExecutionInterceptor(interceptor))
+        .overrideConfiguration(c -> c.executionInterceptors(List.of(interceptors)))
         .build();
   }
 

@@ -8,14 +8,21 @@ import dev.squall.proto.v1.AggregateCall;
 import dev.squall.proto.v1.Edge;
 import dev.squall.proto.v1.Field;
 import dev.squall.proto.v1.Operator;
+import dev.squall.proto.v1.OperatorMetrics;
 import dev.squall.proto.v1.Partitioning;
+import dev.squall.proto.v1.QueryCost;
+import dev.squall.proto.v1.QuerySummary;
+import dev.squall.proto.v1.S3RequestCounts;
 import dev.squall.proto.v1.Schema;
 import dev.squall.proto.v1.SortKey;
 import dev.squall.proto.v1.Stage;
 import dev.squall.proto.v1.StageGraph;
+import dev.squall.proto.v1.StageSummary;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -65,6 +72,76 @@ public final class ExplainRenderer {
           .append(": ").append(partitioning(edge.getPartitioning())).append('\n');
     }
     return out.toString();
+  }
+
+  /**
+   * The text form of EXPLAIN ANALYZE: each stage line followed by what its tasks did ({@code actual:}
+   * tasks, attempts, rows in and out, bytes, summed wall and CPU time, spill, task GB-seconds and S3
+   * requests), each operator line followed by its rows in and out and wall time summed over the
+   * stage's winning attempts (pre-order, as the task reports them), and the query's cost at the end.
+   */
+  public static String analyzed(StageGraph graph, QuerySummary summary) {
+    Map<Integer, Map<Integer, Edge>> inputs = inputsByStage(graph);
+    Map<Integer, StageSummary> actual = new HashMap<>();
+    summary.getStageSummariesList().forEach(s -> actual.put(s.getStageId(), s));
+    StringBuilder out = new StringBuilder();
+    List<Stage> stages = new ArrayList<>(graph.getStagesList());
+    stages.sort((a, b) -> Integer.compare(b.getStageId(), a.getStageId()));
+    for (Stage stage : stages) {
+      StageSummary s = actual.getOrDefault(stage.getStageId(), StageSummary.getDefaultInstance());
+      out.append("Stage ").append(stage.getStageId());
+      if (stage.getStageId() == graph.getRootStageId()) {
+        out.append(" [root]");
+      }
+      out.append(": tasks=").append(stage.getTaskCount()).append(" estimated rows=")
+          .append(stage.getEstimates().getRows()).append(" bytes=").append(stage.getEstimates().getBytes()).append('\n');
+      S3RequestCounts r = s.getS3();
+      out.append("  actual: tasks=").append(s.getTasks()).append(" attempts=").append(s.getAttempts())
+          .append(" rows in=").append(s.getRowsIn()).append(" out=").append(s.getRowsOut())
+          .append(" scanned=").append(s.getBytesScanned()).append("B shuffled=").append(s.getBytesShuffled())
+          .append("B spilled=").append(s.getBytesSpilled()).append("B wall=").append(s.getWallMillis())
+          .append("ms cpu=").append(s.getCpuMillis()).append("ms peak memory=").append(s.getMaxPeakMemoryBytes())
+          .append("B GB-s=").append(String.format(Locale.ROOT, "%.3f", s.getTaskGbSeconds()))
+          .append(" S3 put=").append(r.getPut()).append(" get=").append(r.getGet()).append(" list=")
+          .append(r.getList()).append(" head=").append(r.getHead()).append(" delete=").append(r.getDelete())
+          .append('\n');
+      out.append("  output: ").append(columns(stage.getOutputSchema())).append('\n');
+      Iterator<OperatorMetrics> ops = s.getOperatorsList().iterator();
+      analyzedOperator(stage.getFragment(), inputs.getOrDefault(stage.getStageId(), Map.of()), 2, ops, out);
+    }
+    out.append("Edges:\n");
+    for (Edge edge : graph.getEdgesList()) {
+      out.append("  stage ").append(edge.getProducerStageId()).append(" -> stage ")
+          .append(edge.getConsumerStageId()).append(" input ").append(edge.getConsumerInputIndex())
+          .append(": ").append(partitioning(edge.getPartitioning())).append('\n');
+    }
+    if (summary.hasCost()) {
+      QueryCost c = summary.getCost();
+      S3RequestCounts t = c.getS3();
+      S3RequestCounts k = c.getCoordinatorS3();
+      out.append(String.format(Locale.ROOT, "Cost: $%.6f (%s) rows=%d wall=%dms task GB-s=%.3f coordinator GB-s=%.3f"
+              + " invocations=%d (tasks %d, coordinator %d) S3 tasks put=%d get=%d list=%d head=%d delete=%d"
+              + " coordinator put=%d get=%d list=%d head=%d delete=%d job store reads=%d writes=%d scanned=%dB%n",
+          c.getDollars(), c.getPriceTable(), summary.getRows(), summary.getWallMillis(), c.getTaskGbSeconds(),
+          c.getCoordinatorGbSeconds(), c.getInvocations(), c.getTaskInvocations(), c.getCoordinatorInvocations(),
+          t.getPut(), t.getGet(), t.getList(), t.getHead(), t.getDelete(), k.getPut(), k.getGet(), k.getList(),
+          k.getHead(), k.getDelete(), c.getJobStoreReads(), c.getJobStoreWrites(), c.getBytesScanned()));
+    }
+    return out.toString();
+  }
+
+  private static void analyzedOperator(Operator op, Map<Integer, Edge> inputs, int indent,
+      Iterator<OperatorMetrics> actual, StringBuilder out) {
+    out.append(" ".repeat(indent)).append(describe(op, inputs));
+    if (actual.hasNext()) {
+      OperatorMetrics m = actual.next();
+      out.append("  [rows in=").append(m.getRowsIn()).append(" out=").append(m.getRowsOut()).append(" wall=")
+          .append(m.getWallNanos() / 1_000_000).append("ms]");
+    }
+    out.append('\n');
+    for (Operator child : children(op)) {
+      analyzedOperator(child, inputs, indent + 2, actual, out);
+    }
   }
 
   /** The JSON form, pretty-printed. */

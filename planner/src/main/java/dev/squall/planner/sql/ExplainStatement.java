@@ -1,6 +1,7 @@
 package dev.squall.planner.sql;
 
 import java.util.Locale;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -19,6 +20,18 @@ public record ExplainStatement(Format format, String query) {
   private static final Pattern PREFIX = Pattern.compile(
       "^\\s*explain(\\s*\\(\\s*format\\s+(\\w+)\\s*\\))?(\\s+|$)",
       Pattern.CASE_INSENSITIVE);
+
+  private static final Pattern ANALYZE_PREFIX = Pattern.compile("^\\s*explain\\s+analyze(\\s+|$)",
+      Pattern.CASE_INSENSITIVE);
+
+  /**
+   * For {@code EXPLAIN ANALYZE <query>}: the query, its prefix blanked out as {@link #parse} does (so
+   * error positions still point into the text sent); empty for any other statement.
+   */
+  public static Optional<String> analyzedQuery(String sql) {
+    Matcher m = ANALYZE_PREFIX.matcher(sql);
+    return m.find() ? Optional.of(blank(sql, m.end())) : Optional.empty();
+  }
 
   /** True when the statement is an EXPLAIN. */
   public boolean isExplain() {
@@ -45,13 +58,18 @@ public record ExplainStatement(Format format, String query) {
             "Unknown EXPLAIN format '" + m.group(2) + "'; expected TEXT or JSON");
       }
     }
+    return new ExplainStatement(format, blank(sql, m.end()));
+  }
+
+  /** {@code sql} with its first {@code end} characters, line breaks apart, turned into spaces. */
+  private static String blank(String sql, int end) {
     StringBuilder blanked = new StringBuilder(sql);
-    for (int i = 0; i < m.end(); i++) {
+    for (int i = 0; i < end; i++) {
       char c = blanked.charAt(i);
       if (c != '\n' && c != '\r') {
         blanked.setCharAt(i, ' ');
       }
     }
-    return new ExplainStatement(format, blanked.toString());
+    return blanked.toString();
   }
 }

@@ -2,12 +2,14 @@ package dev.squall.task.lambda;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import dev.squall.shuffle.requests.CountingS3Client;
 import dev.squall.task.TaskEnvironment;
 import dev.squall.task.TaskFunction;
 import dev.squall.task.TaskRunner;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
 import org.apache.arrow.memory.RootAllocator;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -29,8 +31,9 @@ public final class TaskLambdaHandler implements RequestStreamHandler {
   public TaskLambdaHandler() {
     TaskEnvironment env = TaskEnvironment.fromEnv(System.getenv());
     S3Client s3 = env.newS3Client();
-    this.function = new TaskFunction(new TaskRunner(s3, env.newFileIO(), new RootAllocator(),
-        TaskEnvironment.hedging(System.getenv()), TaskEnvironment.spilling(System.getenv())), s3);
+    this.function = new TaskFunction(new TaskRunner(s3, counter -> env.newFileIO(CountingS3Client.wrap(s3, counter)), new RootAllocator(),
+        TaskEnvironment.hedging(System.getenv()), TaskEnvironment.spilling(System.getenv())), s3,
+        TaskEnvironment.memoryMb(System.getenv()), ManagementFactory.getRuntimeMXBean().getUptime());
   }
 
   @Override
