@@ -39,8 +39,16 @@ class TpcdsEndToEndTest {
   /** Statements that run at once. */
   static final int CONCURRENT_QUERIES = 3;
 
-  /** Statements known to fail, with the reason. */
-  static final Map<String, String> KNOWN_FAILURES = Map.ofEntries();
+  /**
+   * Statements known to fail, with the reason. Trino's decimal division keeps the larger scale of
+   * its operands ({@code DECIMAL(38,2) / DECIMAL(38,2)} has scale 2) and Squall follows Trino;
+   * DuckDB, the reference, divides decimals in DOUBLE.
+   */
+  static final Map<String, String> KNOWN_FAILURES = Map.ofEntries(
+      Map.entry("q36", "gross margin is a decimal quotient of scale 2 in Squall and Trino, a DOUBLE in DuckDB: margins"
+          + " that differ only after two digits tie, so rank_within_parent and the order of rows differ"),
+      Map.entry("q61", "the promotion share is a DECIMAL(15,4) quotient rounded to 4 digits before * 100 in Squall and"
+          + " Trino (98.6000), a DOUBLE in DuckDB (98.5992...)"));
 
   TestStack stack;
   Connection duck;
@@ -49,7 +57,7 @@ class TpcdsEndToEndTest {
 
   @BeforeAll
   void loadRunAndCompare() throws Exception {
-    stack = TestStack.startTpcds(SCALE_FACTOR, 20_000, o -> o);
+    stack = TestStack.startTpcds(SCALE_FACTOR, 50_000, o -> o);
     duck = java.sql.DriverManager.getConnection("jdbc:duckdb:");
     try (var st = duck.createStatement()) {
       // Trino divides integers as integers (hd_dep_count / hd_vehicle_count in Q34, Q73); DuckDB's
@@ -58,6 +66,13 @@ class TpcdsEndToEndTest {
       for (String view : TpchDuckDbViews.statements(stack.deployment,
           TpcdsLoader.tpcdsTables().stream().map(TpcdsLoader::identifier).toList())) {
         st.execute(view);
+      }
+    }
+    try (var st = duck.createStatement(); var rs = st.executeQuery("select i_class, sum(ws_ext_sales_price) s, count(*) from web_sales, item, date_dim"
+        + " where ws_item_sk = i_item_sk and i_category in ('Sports', 'Books', 'Home') and ws_sold_date_sk = d_date_sk"
+        + " and d_date between date '1999-02-22' and date '1999-03-24' group by i_class order by s limit 5")) {
+      while (rs.next()) {
+        System.out.println("DIAG q12 " + rs.getString(1) + " " + rs.getBigDecimal(2) + " " + rs.getLong(3));
       }
     }
     ExecutorService pool = Executors.newFixedThreadPool(CONCURRENT_QUERIES);

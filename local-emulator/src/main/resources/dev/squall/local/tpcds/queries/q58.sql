@@ -36,5 +36,5 @@ where ss_items.item_id = cs_items.item_id
     and cs_item_rev between 0.9 * ws_item_rev and 1.1 * ws_item_rev
     and ws_item_rev between 0.9 * ss_item_rev and 1.1 * ss_item_rev
     and ws_item_rev between 0.9 * cs_item_rev and 1.1 * cs_item_rev
-order by item_id, ss_item_rev
+order by ss_items.item_id, ss_item_rev
 limit 100

@@ -47,7 +47,7 @@ from (select 'store channel' as channel, ss.s_store_sk as id, sales, coalesce(re
       select 'catalog channel' as channel, cs_call_center_sk as id, sales, returns, (profit - profit_loss) as profit
       from cs, cr
       union all
-      select 'web channel' as channel, ws.wp_web_page_sk as id, sales, coalesce(returns, 0) returns,
+      select 'web channel' as channel, ws.wp_web_page_sk as id, sales, coalesce(returns, 0) as returns,
           (profit - coalesce(profit_loss, 0)) as profit
       from ws left join wr on ws.wp_web_page_sk = wr.wp_web_page_sk) x
 group by rollup (channel, id)
