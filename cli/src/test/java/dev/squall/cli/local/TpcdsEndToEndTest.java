@@ -27,8 +27,9 @@ import org.junit.jupiter.api.TestInstance;
  *
  * <p>The statements run a few at a time (the stack runs their tasks concurrently anyway); each is
  * then one dynamic test. Answers are compared as the TPC-H end-to-end tests do ({@link ResultRows}):
- * in order when the statement ends in ORDER BY, else as multisets; decimals exactly, doubles
- * within 1e-9 relative.
+ * in order when the statement ends in ORDER BY (but for {@link #ORDER_NOT_DETERMINED}), else as
+ * multisets; decimals exactly, doubles within 1e-9 relative, a decimal against DuckDB's double
+ * within half a unit of its last digit.
  *
  * <p>{@link #KNOWN_FAILURES} names the statements Squall does not yet answer as DuckDB does, each
  * with the reason; the test asserts that exactly these fail, so a fix must shrink the list.
@@ -45,10 +46,26 @@ class TpcdsEndToEndTest {
    * DuckDB, the reference, divides decimals in DOUBLE.
    */
   static final Map<String, String> KNOWN_FAILURES = Map.ofEntries(
+      Map.entry("q12", "one item class (mystery) has web sales that sum to 0.00 in the 30 days: the revenue ratio divides"
+          + " by zero, which fails the query in Squall as in Trino; DuckDB answers NULL"),
       Map.entry("q36", "gross margin is a decimal quotient of scale 2 in Squall and Trino, a DOUBLE in DuckDB: margins"
           + " that differ only after two digits tie, so rank_within_parent and the order of rows differ"),
       Map.entry("q61", "the promotion share is a DECIMAL(15,4) quotient rounded to 4 digits before * 100 in Squall and"
-          + " Trino (98.6000), a DOUBLE in DuckDB (98.5992...)"));
+          + " Trino (98.6000), a DOUBLE in DuckDB (98.5992...)"),
+      Map.entry("q66", "sales per square foot is DECIMAL / INTEGER, of scale 2 in Squall and Trino (0.32), a DOUBLE in"
+          + " DuckDB (0.3147...)"),
+      Map.entry("q75", "the filter cast(curr as decimal(17,2)) / cast(prev as decimal(17,2)) < 0.9 compares a quotient"
+          + " rounded to 2 digits in Squall and Trino (one just under 0.9 rounds to 0.90), a DOUBLE in DuckDB: one row"
+          + " more in DuckDB's answer"),
+      Map.entry("q90", "no evening web sales match at SF 0.01 (pmc = 0): the ratio divides by zero, which fails the query"
+          + " in Squall as in Trino; DuckDB answers NULL"));
+
+  /**
+   * Statements whose ORDER BY leaves ties, compared as multisets (their answers are shorter than
+   * their LIMIT, so the ties cannot change which rows are kept).
+   */
+  static final Map<String, String> ORDER_NOT_DETERMINED = Map.of(
+      "q77", "ORDER BY channel, id: the catalog channel's NULL call center and its rollup total both have a NULL id");
 
   TestStack stack;
   Connection duck;
@@ -66,13 +83,6 @@ class TpcdsEndToEndTest {
       for (String view : TpchDuckDbViews.statements(stack.deployment,
           TpcdsLoader.tpcdsTables().stream().map(TpcdsLoader::identifier).toList())) {
         st.execute(view);
-      }
-    }
-    try (var st = duck.createStatement(); var rs = st.executeQuery("select i_class, sum(ws_ext_sales_price) s, count(*) from web_sales, item, date_dim"
-        + " where ws_item_sk = i_item_sk and i_category in ('Sports', 'Books', 'Home') and ws_sold_date_sk = d_date_sk"
-        + " and d_date between date '1999-02-22' and date '1999-03-24' group by i_class order by s limit 5")) {
-      while (rs.next()) {
-        System.out.println("DIAG q12 " + rs.getString(1) + " " + rs.getBigDecimal(2) + " " + rs.getLong(3));
       }
     }
     ExecutorService pool = Executors.newFixedThreadPool(CONCURRENT_QUERIES);
@@ -113,7 +123,7 @@ class TpcdsEndToEndTest {
         return "answered " + response.statusCode() + ": " + new String(response.body());
       }
       List<List<Object>> actual = ResultRows.fromArrow(response.body());
-      return ResultRows.difference(actual, expected, TpchDialect.ordered(sql));
+      return ResultRows.difference(actual, expected, TpchDialect.ordered(sql) && !ORDER_NOT_DETERMINED.containsKey(name));
     } catch (Exception e) {
       return "failed: " + e;
     }
