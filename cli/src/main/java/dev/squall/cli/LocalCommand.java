@@ -12,9 +12,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code squall local [--tpch SF] [--port P] [--data-dir D] [--faults FILE] [--task-memory-mb N] [--spill-dir DIR]
+ * {@code squall local [--tpch SF] [--tpcds SF] [--port P] [--data-dir D] [--faults FILE] [--task-memory-mb N] [--spill-dir DIR]
  * [--spill-disk-mb N]}: starts the local stack, loads TPC-H
- * when asked, prints {@code gateway: http://127.0.0.1:PORT} when ready and serves until stopped
+ * and TPC-DS when asked, prints {@code gateway: http://127.0.0.1:PORT} when ready and serves until stopped
  * (Ctrl-C).
  */
 @Command(name = "local", mixinStandardHelpOptions = true,
@@ -24,6 +24,9 @@ final class LocalCommand implements Callable<Integer> {
 
   @Option(names = "--tpch", paramLabel = "SF", description = "Load TPC-H at this scale factor into namespace tpch.")
   Double tpchScaleFactor;
+
+  @Option(names = "--tpcds", paramLabel = "SF", description = "Load TPC-DS at this scale factor into namespace tpcds.")
+  Double tpcdsScaleFactor;
 
   @Option(names = "--port", defaultValue = "8080", description = "Gateway port (default: ${DEFAULT-VALUE}; 0 = any free port).")
   int port;
@@ -79,6 +82,10 @@ final class LocalCommand implements Callable<Integer> {
       System.err.println("--tpch must be a positive scale factor, got " + tpchScaleFactor);
       return 2;
     }
+    if (tpcdsScaleFactor != null && !(tpcdsScaleFactor > 0)) {
+      System.err.println("--tpcds must be a positive scale factor, got " + tpcdsScaleFactor);
+      return 2;
+    }
     if (taskMemoryMb < 1 || taskMemoryMb > 10_240) {
       System.err.println("--task-memory-mb must be 1 to 10240, not " + taskMemoryMb);
       return 2;
@@ -114,6 +121,13 @@ final class LocalCommand implements Callable<Integer> {
       System.err.println(report.nothingWritten()
           ? "tpch: scale factor " + tpchScaleFactor + " already loaded"
           : "tpch: loaded scale factor " + tpchScaleFactor + ", "
+              + report.rowsWritten().values().stream().mapToLong(Long::longValue).sum() + " rows");
+    }
+    if (tpcdsScaleFactor != null) {
+      var report = stack.loadTpcds(tpcdsScaleFactor, true);
+      System.err.println(report.nothingWritten()
+          ? "tpcds: scale factor " + tpcdsScaleFactor + " already loaded"
+          : "tpcds: loaded scale factor " + tpcdsScaleFactor + ", "
               + report.rowsWritten().values().stream().mapToLong(Long::longValue).sum() + " rows");
     }
     System.out.println("gateway: " + stack.gatewayEndpoint());

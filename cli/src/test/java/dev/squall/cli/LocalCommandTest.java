@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** {@code squall local} refuses a bad {@code --faults} file before starting anything. */
+/** {@code squall local} refuses a bad {@code --faults} file or scale factor before starting anything. */
 class LocalCommandTest {
   private static String[] run(String... args) {
     PrintStream err = System.err;
@@ -41,5 +41,12 @@ class LocalCommandTest {
     String[] r = run("--faults", file.toString());
     assertThat(r[0]).isEqualTo("2");
     assertThat(r[1]).contains("fault rule 0").contains("\"stage\" must be a whole number");
+  }
+
+  @Test
+  void aTpcdsScaleFactorThatIsNotPositiveIsRefused() {
+    String[] r = run("--tpcds", "0");
+    assertThat(r[0]).isEqualTo("2");
+    assertThat(r[1]).contains("--tpcds must be a positive scale factor, got 0.0");
   }
 }

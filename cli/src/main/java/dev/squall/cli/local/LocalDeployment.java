@@ -29,6 +29,7 @@ import dev.squall.local.lambda.FunctionDefinition;
 import dev.squall.local.lambda.LambdaEmulator;
 import dev.squall.local.lambda.LambdaHandler;
 import dev.squall.local.s3.EmbeddedS3;
+import dev.squall.local.tpcds.TpcdsLoader;
 import dev.squall.local.tpch.TpchLoader;
 import dev.squall.planner.PlannerSettings;
 import dev.squall.shuffle.requests.CountingS3Client;
@@ -351,6 +352,20 @@ public final class LocalDeployment implements AutoCloseable {
   /** As {@link #loadTpch(double, boolean)}, with at most {@code rowsPerFile} rows per data file. */
   public TpchLoader.LoadReport loadTpch(double scaleFactor, boolean progressBar, long rowsPerFile) {
     return new TpchLoader(catalog.catalog()).withProgressBar(progressBar).withRowsPerFile(rowsPerFile).load(scaleFactor);
+  }
+
+  /**
+   * Loads TPC-DS at the scale factor into namespace {@code tpcds} (nothing happens when it is there).
+   *
+   * @param progressBar whether to draw a progress bar on standard error
+   */
+  public TpcdsLoader.LoadReport loadTpcds(double scaleFactor, boolean progressBar) {
+    return new TpcdsLoader(catalog.catalog()).withProgressBar(progressBar).load(scaleFactor);
+  }
+
+  /** As {@link #loadTpcds(double, boolean)}, with at most about {@code rowsPerFile} rows per data file. */
+  public TpcdsLoader.LoadReport loadTpcds(double scaleFactor, boolean progressBar, long rowsPerFile) {
+    return new TpcdsLoader(catalog.catalog()).withProgressBar(progressBar).withRowsPerFile(rowsPerFile).load(scaleFactor);
   }
 
   /** The HTTP endpoint, {@code http://127.0.0.1:PORT}. */

@@ -47,12 +47,26 @@ public final class TestStack implements AutoCloseable {
    */
   public static TestStack startWith(double scaleFactor, long rowsPerFile, UnaryOperator<LocalDeployment.Options> options)
       throws Exception {
+    return startLoading(options, d -> d.loadTpch(scaleFactor, false, rowsPerFile));
+  }
+
+  /**
+   * As {@link #startWith}, with TPC-DS (namespace {@code tpcds}) loaded instead of TPC-H, at most
+   * about {@code rowsPerFile} rows per data file.
+   */
+  public static TestStack startTpcds(double scaleFactor, long rowsPerFile, UnaryOperator<LocalDeployment.Options> options)
+      throws Exception {
+    return startLoading(options, d -> d.loadTpcds(scaleFactor, false, rowsPerFile));
+  }
+
+  private static TestStack startLoading(UnaryOperator<LocalDeployment.Options> options,
+      java.util.function.Consumer<LocalDeployment> load) throws Exception {
     Path dir = Files.createTempDirectory("squall-e2e");
     LocalDeployment d = LocalDeployment.start(options.apply(LocalDeployment.Options.defaults().withDataDir(dir)
         .withIntegrationTimeout(Duration.ofMinutes(10))
         .withJobSettings(JobSettings.defaults().withSyncWait(Duration.ofMinutes(10)))));
     try {
-      d.loadTpch(scaleFactor, false, rowsPerFile);
+      load.accept(d);
     } catch (RuntimeException e) {
       d.close();
       throw e;

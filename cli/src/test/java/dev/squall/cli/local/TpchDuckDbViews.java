@@ -8,10 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.CloseableIterable;
 
 /**
- * DuckDB views over the very Parquet data files of the TPC-H tables' current snapshots, read from
+ * DuckDB views over the very Parquet data files of the TPC-H (or TPC-DS) tables' current snapshots, read from
  * the embedded S3's directory: the oracle of the end-to-end tests and the benchmark's reference.
  */
 public final class TpchDuckDbViews {
@@ -28,16 +29,24 @@ public final class TpchDuckDbViews {
 
   /** The {@code create view} statements of {@link #create}, one per TPC-H table, for another process to run. */
   public static List<String> statements(LocalDeployment stack) throws Exception {
+    return statements(stack, TpchTable.getTables().stream().map(TpchLoader::identifier).toList());
+  }
+
+  /**
+   * The {@code create view} statements over the current data files of the given tables, one view
+   * per table named as the table (without its namespace).
+   */
+  public static List<String> statements(LocalDeployment stack, List<TableIdentifier> tables) throws Exception {
     List<String> views = new ArrayList<>();
-    for (TpchTable<?> t : TpchTable.getTables()) {
-      Table table = stack.catalog().catalog().loadTable(TpchLoader.identifier(t));
+    for (TableIdentifier id : tables) {
+      Table table = stack.catalog().catalog().loadTable(id);
       List<String> files = new ArrayList<>();
       try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
         for (FileScanTask task : tasks) {
           files.add("'" + stack.catalog().localPathOf(task.file().location()) + "'");
         }
       }
-      views.add("create view " + t.getTableName() + " as select * from read_parquet([" + String.join(", ", files) + "])");
+      views.add("create view " + id.name() + " as select * from read_parquet([" + String.join(", ", files) + "])");
     }
     return views;
   }

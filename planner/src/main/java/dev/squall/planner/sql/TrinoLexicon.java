@@ -10,7 +10,8 @@ import java.util.Set;
 /**
  * Words that Calcite's parser reserves but Trino's does not, made parseable by quoting them before
  * Calcite sees the text: identifiers such as {@code running}, {@code prev}, {@code empty},
- * {@code value} or {@code dec} (a column or alias in Trino), and function names that Calcite's
+ * {@code value}, {@code dec} or {@code returns} (a column or alias in Trino), {@code year} where it
+ * names a column or alias rather than a date-time unit or function, and function names that Calcite's
  * grammar takes for something else: {@code day(x)}, {@code hour(x)}, {@code minute(x)},
  * {@code second(x)} (interval units in Calcite) and {@code date_diff(...)}, {@code date_trunc(...)}
  * (BigQuery's argument order in Calcite). Text inside string literals, quoted identifiers and
@@ -24,7 +25,14 @@ import java.util.Set;
 public final class TrinoLexicon {
   /** Reserved by Calcite, not by Trino, and (but for FETCH NEXT) never a keyword in SQL that Squall runs. */
   private static final Set<String> IDENTIFIERS = Set.of("RUNNING", "PREV", "NEXT", "EMPTY", "VALUE", "DEC",
-      "FINAL", "CLASSIFIER", "MEASURES", "PATTERN", "DEFINE", "SUBSET", "MATCH_NUMBER", "ONE", "PER", "PAST");
+      "FINAL", "CLASSIFIER", "MEASURES", "PATTERN", "DEFINE", "SUBSET", "MATCH_NUMBER", "ONE", "PER", "PAST",
+      "RETURNS");
+  /**
+   * Date-time units Calcite reserves that Trino lets name columns ({@code d_year as year},
+   * {@code t.year}): identifiers unless a unit (after an interval's string, around TO, before
+   * FROM in EXTRACT) or a call ({@code year(d)}).
+   */
+  private static final Set<String> UNITS = Set.of("YEAR");
   /** Function names that Calcite's grammar reads another way when followed by '('. */
   private static final Set<String> FUNCTIONS = Set.of("DAY", "HOUR", "MINUTE", "SECOND", "DATE_DIFF", "DATE_TRUNC");
 
@@ -90,6 +98,12 @@ public final class TrinoLexicon {
     if (FUNCTIONS.contains(word)) {
       // Not the unit of an interval literal or qualifier: interval '1' day (3), year to month.
       return call && (previous == null || (previous.kind != Kind.STRING && !previous.isWord("TO")));
+    }
+    if (UNITS.contains(word)) {
+      Token next = t + 1 < tokens.size() ? tokens.get(t + 1) : null;
+      boolean unit = previous != null && (previous.kind == Kind.STRING || previous.isWord("TO"))
+          || next != null && (next.isWord("TO") || next.isWord("FROM"));
+      return !call && !unit;
     }
     if (!IDENTIFIERS.contains(word) || call) {
       return false;

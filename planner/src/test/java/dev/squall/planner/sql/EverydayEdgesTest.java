@@ -28,6 +28,15 @@ class EverydayEdgesTest {
   }
 
   @Test
+  void yearAndReturnsNameColumnsAsInTrinoWhileYearStaysAUnitAndAFunction() {
+    var q = Planning.sf1("select year, t.returns from (select extract(year from o_orderdate) as year, o_totalprice returns"
+        + " from orders where o_orderdate < date '1995-01-01' + interval '1' year and year(o_orderdate) > 1992"
+        + " and o_orderdate > date '1992-01-01' + interval '1-2' year to month) t order by t.year");
+    assertThat(q.outputSchema().getFieldsList()).extracting(Field::getName).containsExactly("year", "returns");
+    StageGraphs.assertWellFormed(q.stageGraph());
+  }
+
+  @Test
   void decStaysATypeInACastDayAnIntervalUnitAndFetchNextAClause() {
     StageGraphs.assertWellFormed(Planning.sf1("select cast(n_nationkey as dec(10, 2)), day(o_orderdate), hour(cast(o_orderdate as timestamp)),"
         + " o_orderdate + interval '3' day, o_orderdate - interval '1' day (3) from orders, nation where n_nationkey = o_custkey").stageGraph());

@@ -1,7 +1,5 @@
 package dev.squall.cli.bench;
 
-import dev.squall.cli.local.TpchDialect;
-import dev.squall.local.tpch.TpchQueries;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -11,32 +9,36 @@ import java.sql.Statement;
 import java.util.Locale;
 
 /**
- * The DuckDB side of {@link TpchBenchmark}, run as a process of its own so that neither engine
+ * The DuckDB side of {@link BenchmarkRunner}, run as a process of its own so that neither engine
  * takes CPU or heap from the other: creates the views in the file given (one {@code create view}
  * statement per line, over the Parquet data files of the tables' current snapshots), then runs the
- * 22 TPC-H queries (DuckDB's dialect, {@link TpchDialect}), the best of {@code runs} timed runs after
+ * workload's queries (DuckDB's dialect, {@link BenchmarkWorkload#duckDbSql}), the best of {@code runs} timed runs after
  * one warm-up run (with {@code runs} = 0, one run and no warm-up), in an in-memory DuckDB with its
  * default threads (all cores).
  *
- * <p>Prints one line per query to standard output: {@code duckdb<TAB>Q<n><TAB>best ms<TAB>rows},
- * or {@code duckdb<TAB>Q<n><TAB>failed<TAB>message} when the query fails.
+ * <p>Prints one line per query to standard output: {@code duckdb<TAB>name<TAB>best ms<TAB>rows},
+ * or {@code duckdb<TAB>name<TAB>failed<TAB>message} when the query fails.
  *
- * <p>Arguments: {@code viewsFile runs}.
+ * <p>Arguments: {@code viewsFile runs [workload]} (workload {@code tpch}, the default, or {@code tpcds}).
  */
-public final class DuckDbTpchRun {
-  private DuckDbTpchRun() {}
+public final class DuckDbRun {
+  private DuckDbRun() {}
 
   public static void main(String[] args) throws Exception {
     Path views = Path.of(args[0]);
     int runs = Integer.parseInt(args[1]);
+    BenchmarkWorkload workload = BenchmarkWorkload.byId(args.length > 2 ? args[2] : "tpch");
     try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement st = duck.createStatement()) {
       for (String view : Files.readAllLines(views)) {
         if (!view.isBlank()) {
           st.execute(view);
         }
       }
-      for (int q = 1; q <= 22; q++) {
-        String sql = TpchDialect.forDuckDb(TpchQueries.text(q));
+      for (String setting : workload.duckDbSettings()) {
+        st.execute(setting);
+      }
+      for (String q : workload.queryNames()) {
+        String sql = workload.duckDbSql(q);
         try {
           double best = Double.MAX_VALUE;
           long rows = 0;
@@ -52,9 +54,9 @@ public final class DuckDbTpchRun {
               best = Math.min(best, (System.nanoTime() - t) / 1e6);
             }
           }
-          System.out.printf(Locale.ROOT, "duckdb\tQ%d\t%.3f\t%d%n", q, best, rows);
+          System.out.printf(Locale.ROOT, "duckdb\t%s\t%.3f\t%d%n", q, best, rows);
         } catch (Exception e) {
-          System.out.printf(Locale.ROOT, "duckdb\tQ%d\tfailed\t%s%n", q, String.valueOf(e.getMessage()).replaceAll("\\s+", " "));
+          System.out.printf(Locale.ROOT, "duckdb\t%s\tfailed\t%s%n", q, String.valueOf(e.getMessage()).replaceAll("\\s+", " "));
         }
       }
     }

@@ -1,0 +1,178 @@
+package dev.squall.cli.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.squall.cli.local.LocalDeployment;
+import dev.squall.coordinator.job.JobSettings;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Runs a workload's queries ({@link BenchmarkWorkload}) through the whole local serverless path
+ * (HTTP → gateway → coordinator → Lambda Invoke API → tasks → S3 shuffle) beside DuckDB over the same
+ * Parquet data files, on this machine. DuckDB runs first, in a child JVM of its own
+ * ({@link DuckDbRun}, same classpath), so that neither engine takes CPU or heap from the other;
+ * Squall runs in this process afterwards.
+ *
+ * <p>Prints per query: wall times of both (best of {@code runs} runs after one warm-up; with
+ * {@code runs} = 0 one run and no warm-up), their ratio, the job's stages and tasks, and the
+ * largest peak task memory of any stage (from the job summary) beside the task memory budget,
+ * marked {@code OVER BUDGET} when above it. Then the failed queries, and as the last line
+ * {@code geomean ratio X over N queries}: the geometric mean of Squall ms / DuckDB ms over the N
+ * queries that succeeded on both sides.
+ */
+final class BenchmarkRunner {
+  /** Splits and tasks of 16/32 MiB, so that scans of the larger tables spread over tasks (after the schema). */
+  private static final String PROPERTIES_REST = ",\"target_split_size_bytes\":\"16777216\",\"target_bytes_per_task\":\"33554432\"}";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final double MIB = 1024.0 * 1024.0;
+
+  private BenchmarkRunner() {}
+
+  /** One query's DuckDB figure from the child process: best ms and rows, or the failure. */
+  private record DuckResult(double ms, long rows, String failure) {}
+
+  /**
+   * Runs the benchmark. Arguments: {@code scaleFactor [runs] [dataDir]} (defaults 0.1, 1, a
+   * temporary directory).
+   */
+  static void run(BenchmarkWorkload workload, String[] args) throws Exception {
+    double sf = args.length > 0 ? Double.parseDouble(args[0]) : 0.1;
+    int runs = args.length > 1 ? Integer.parseInt(args[1]) : 1;
+    Path dir = args.length > 2 ? Path.of(args[2]) : Files.createTempDirectory("squall-bench");
+    String properties = "{\"default_schema\":\"" + workload.schema() + "\"" + PROPERTIES_REST;
+    try (LocalDeployment stack = LocalDeployment.start(LocalDeployment.Options.defaults().withDataDir(dir)
+        .withIntegrationTimeout(Duration.ofMinutes(15))
+        // Timed end to end in one request: the synchronous wait covers the longest query.
+        .withJobSettings(JobSettings.defaults().withSyncWait(Duration.ofMinutes(14))))) {
+      long load = System.nanoTime();
+      workload.load(stack, sf);
+      System.out.printf(Locale.ROOT, "%s SF %s loaded (or found) in %.1f s%n", workload.name(), sf, (System.nanoTime() - load) / 1e9);
+      Path views = Files.createTempFile("squall-bench-views", ".sql");
+      Files.write(views, workload.duckDbViews(stack));
+      long duckStart = System.nanoTime();
+      Map<String, DuckResult> duck = runDuckDb(workload, views, runs);
+      Files.deleteIfExists(views);
+      System.out.printf(Locale.ROOT, "DuckDB (own process) ran the %d queries in %.1f s%n", workload.queryNames().size(),
+          (System.nanoTime() - duckStart) / 1e9);
+
+      HttpClient http = HttpClient.newBuilder().build();
+      System.out.printf(Locale.ROOT, "%-5s %12s %12s %8s %7s %6s %14s %11s%n", "query", "squall ms", "duckdb ms", "ratio",
+          "stages", "tasks", "peak task MiB", "budget MiB");
+      double totalSquall = 0;
+      double totalDuck = 0;
+      double logRatios = 0;
+      int succeeded = 0;
+      List<String> failures = new ArrayList<>();
+      List<String> overBudget = new ArrayList<>();
+      for (String q : workload.queryNames()) {
+        String sql = workload.sql(q);
+        double squall = Double.MAX_VALUE;
+        JsonNode summary = null;
+        String failure = null;
+        for (int r = 0; r <= runs && failure == null; r++) {
+          long t = System.nanoTime();
+          try {
+            HttpResponse<byte[]> resp = http.send(HttpRequest.newBuilder(URI.create(stack.gatewayEndpoint() + "/v1/queries"))
+                .timeout(Duration.ofMinutes(15)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"sql\":" + quote(sql) + ",\"properties\":" + properties + "}"))
+                .build(), HttpResponse.BodyHandlers.ofByteArray());
+            double ms = (System.nanoTime() - t) / 1e6;
+            if (resp.statusCode() != 200) {
+              String body = new String(resp.body(), StandardCharsets.UTF_8);
+              failure = "error " + resp.statusCode() + ": " + body.substring(0, Math.min(160, body.length()));
+            } else {
+              summary = JSON.readTree(resp.headers().firstValue("x-squall-summary").orElse("{}"));
+              if (r > 0 || runs == 0) {
+                squall = Math.min(squall, ms);
+              }
+            }
+          } catch (Exception e) {
+            failure = e.getClass().getSimpleName() + ": " + e.getMessage();
+          }
+        }
+        DuckResult d = duck.getOrDefault(q, new DuckResult(Double.NaN, 0, "no figure from the DuckDB process"));
+        if (failure == null && d.failure() != null) {
+          failure = "DuckDB: " + d.failure();
+        }
+        if (failure != null) {
+          failures.add(q + " " + failure);
+          System.out.printf(Locale.ROOT, "%-5s failed%n", q);
+          continue;
+        }
+        long budget = summary.path("taskMemoryBudgetBytes").asLong();
+        long peak = 0;
+        for (JsonNode stage : summary.path("stageSummaries")) {
+          peak = Math.max(peak, stage.path("maxPeakMemoryBytes").asLong());
+        }
+        boolean over = budget > 0 && peak > budget;
+        if (over) {
+          overBudget.add(q);
+        }
+        double ratio = squall / d.ms();
+        totalSquall += squall;
+        totalDuck += d.ms();
+        logRatios += Math.log(ratio);
+        succeeded++;
+        String rowsNote = summary.path("rows").asLong() == d.rows() ? ""
+            : "  rows: squall " + summary.path("rows").asLong() + ", duckdb " + d.rows();
+        System.out.printf(Locale.ROOT, "%-5s %12.0f %12.1f %8.1f %7d %6d %14.1f %11.1f%s%s%n", q, squall, d.ms(), ratio,
+            summary.path("stages").asInt(), summary.path("tasks").asInt(), peak / MIB, budget / MIB, over ? "  OVER BUDGET" : "",
+            rowsNote);
+      }
+      System.out.printf(Locale.ROOT, "total %12.0f %12.1f %8.1f  (succeeded queries only)%n", totalSquall, totalDuck,
+          totalSquall / totalDuck);
+      System.out.println("tasks over their memory budget: " + (overBudget.isEmpty() ? "none" : String.join(", ", overBudget)));
+      System.out.println("failed queries: " + failures.size());
+      failures.forEach(f -> System.out.println("  " + f));
+      System.out.printf(Locale.ROOT, "geomean ratio %.2f over %d queries%n",
+          succeeded == 0 ? Double.NaN : Math.exp(logRatios / succeeded), succeeded);
+    }
+  }
+
+  /**
+   * Runs {@link DuckDbRun} in a child JVM with this JVM's classpath and returns its figures by
+   * query name; the child's other output is passed through.
+   */
+  private static Map<String, DuckResult> runDuckDb(BenchmarkWorkload workload, Path views, int runs) throws Exception {
+    String java = ProcessHandle.current().info().command().orElse("java");
+    Process child = new ProcessBuilder(java, "-Xmx2g", "-cp", System.getProperty("java.class.path"),
+        DuckDbRun.class.getName(), views.toString(), Integer.toString(runs), workload.id())
+        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    Map<String, DuckResult> out = new HashMap<>();
+    try (BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = lines.readLine()) != null) {
+        String[] f = line.split("\t", 4);
+        if (f.length == 4 && f[0].equals("duckdb")) {
+          out.put(f[1], f[2].equals("failed") ? new DuckResult(Double.NaN, 0, f[3])
+              : new DuckResult(Double.parseDouble(f[2]), Long.parseLong(f[3]), null));
+        } else {
+          System.out.println(line);
+        }
+      }
+    }
+    int exit = child.waitFor();
+    if (exit != 0) {
+      throw new IllegalStateException("the DuckDB process exited with " + exit);
+    }
+    return out;
+  }
+
+  private static String quote(String s) {
+    return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n").replace("\r", "") + "\"";
+  }
+}
