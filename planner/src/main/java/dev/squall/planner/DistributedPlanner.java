@@ -1,6 +1,7 @@
 package dev.squall.planner;
 
 import dev.squall.planner.ddl.DdlPlanner;
+import dev.squall.planner.ddl.TableProcedures;
 import dev.squall.planner.explain.ExplainRenderer;
 import dev.squall.planner.meta.DerivedTableNames;
 import dev.squall.planner.meta.MetadataAnswers;
@@ -18,7 +19,6 @@ import dev.squall.planner.sql.TimeTravelClauses;
 import dev.squall.planner.sql.TrinoLexicon;
 import dev.squall.planner.stage.StageGraphTranslator;
 import dev.squall.planner.translate.TypeTranslator;
-import dev.squall.planner.ddl.TableProcedures;
 import dev.squall.planner.write.MergePlanner;
 import dev.squall.planner.write.OptimizePlanner;
 import dev.squall.planner.write.PartitionClustering;
