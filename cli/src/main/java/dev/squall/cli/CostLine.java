@@ -6,8 +6,9 @@ import java.util.Locale;
 /**
  * The one line the CLI prints after an answer to say what the query cost, from the summary's
  * {@code cost} object (docs/api.md):
- * {@code cost: $0.000031 (aws-us-east-1-2024-11) · 4.1 GB-s tasks + 9.0 GB-s coordinator · 9 invocations ·
- * S3 4 PUT 12 GET 0 LIST 8 HEAD 1 DELETE · job store 20 reads 31 writes · 1.2 MB scanned}.
+ * {@code cost: $0.000031 (aws-us-east-1-2024-11): 4.1 GB-s tasks + 9.0 GB-s coordinator, 9 invocations,
+ * S3 4 PUT 12 GET 1 LIST 8 HEAD 1 DELETE, job store 20 reads 31 writes, 1.2 MB scanned} (requests of
+ * the tasks and the coordinator together).
  */
 final class CostLine {
   private CostLine() {}
@@ -21,8 +22,8 @@ final class CostLine {
     JsonNode t = c.path("s3");
     JsonNode k = c.path("coordinatorS3");
     return String.format(Locale.ROOT,
-        "cost: $%.6f (%s) · %.1f GB-s tasks + %.1f GB-s coordinator · %d invocations · S3 %d PUT %d GET %d LIST"
-            + " %d HEAD %d DELETE · job store %d reads %d writes · %s scanned",
+        "cost: $%.6f (%s): %.1f GB-s tasks + %.1f GB-s coordinator, %d invocations, S3 %d PUT %d GET %d LIST"
+            + " %d HEAD %d DELETE, job store %d reads %d writes, %s scanned",
         c.path("dollars").asDouble(), c.path("priceTable").asText(), c.path("taskGbSeconds").asDouble(),
         c.path("coordinatorGbSeconds").asDouble(), c.path("invocations").asLong(),
         sum(t, k, "put"), sum(t, k, "get"), sum(t, k, "list"), sum(t, k, "head"), sum(t, k, "delete"),

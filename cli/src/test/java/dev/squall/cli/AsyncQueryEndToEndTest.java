@@ -105,6 +105,18 @@ class AsyncQueryEndToEndTest {
   }
 
   @Test
+  void analyzePrintsTheAnnotatedPlanAndTheCostLine() throws Exception {
+    CliRun analyzed = squall("query", "--analyze", Q);
+    assertThat(analyzed.exitCode()).as(analyzed.err()).isEqualTo(0);
+    // The plan as plain text: the root stage wrote as many rows as the query answers.
+    assertThat(analyzed.outText()).containsPattern("(?m)^Stage \\d+ \\[root\\]: ")
+        .containsPattern("(?m)^  actual: .* rows in=\\d+ out=" + duckDbAnswer(Q).size() + " ")
+        .contains("[rows in=").containsPattern("(?m)^Cost: \\$");
+    // Every answer is followed by its cost line.
+    assertThat(analyzed.err()).containsPattern("cost: \\$0\\.\\d{6} \\(aws-us-east-1-[0-9-]+\\): [0-9.]+ GB-s tasks");
+  }
+
+  @Test
   void queryPrintsWhatDuckDbAnswers() throws Exception {
     CliRun arrow = squall("query", "--format", "arrow", Q);
     assertThat(arrow.exitCode()).as(arrow.err()).isEqualTo(0);
