@@ -65,9 +65,6 @@ class AsyncQueryEndToEndTest {
 
   @AfterAll
   void stop() throws Exception {
-    if (duck != null) {
-      duck.close();
-    }
     if (stack != null) {
       stack.close();
     }

@@ -68,9 +68,6 @@ class CoordinatorHandOffTest {
 
   @AfterAll
   void stop() throws Exception {
-    if (duck != null) {
-      duck.close();
-    }
     if (stack != null) {
       stack.close();
     }

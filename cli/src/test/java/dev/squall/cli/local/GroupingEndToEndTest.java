@@ -51,9 +51,6 @@ class GroupingEndToEndTest {
 
   @AfterAll
   void stop() throws Exception {
-    if (duck != null) {
-      duck.close();
-    }
     if (stack != null) {
       stack.close();
     }

@@ -130,9 +130,6 @@ class RowLevelWritesTest {
 
   @AfterAll
   void stop() throws Exception {
-    if (duck != null) {
-      duck.close();
-    }
     if (stack != null) {
       stack.close();
     }

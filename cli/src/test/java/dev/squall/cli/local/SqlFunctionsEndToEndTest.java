@@ -53,9 +53,6 @@ class SqlFunctionsEndToEndTest {
 
   @AfterAll
   void stop() throws Exception {
-    if (duck != null) {
-      duck.close();
-    }
     if (stack != null) {
       stack.close();
     }

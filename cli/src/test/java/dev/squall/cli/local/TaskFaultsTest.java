@@ -66,9 +66,6 @@ class TaskFaultsTest {
 
   @AfterAll
   void stop() throws Exception {
-    if (duck != null) {
-      duck.close();
-    }
     if (stack != null) {
       stack.close();
     }

@@ -28,6 +28,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 public final class TestStack implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   public final LocalDeployment deployment;
+  /** DuckDB connections handed out by {@link #duckDb}, closed with the stack. */
+  private final List<Connection> oracles = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final Path dataDir;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
@@ -163,9 +165,13 @@ public final class TestStack implements AutoCloseable {
     }
   }
 
-  /** A DuckDB connection with one view per TPC-H table over the table's current data files. */
+  /**
+   * A DuckDB connection with one view per TPC-H table over the table's current data files. The
+   * stack closes it when it closes (closing it earlier is fine).
+   */
   public Connection duckDb() throws Exception {
     Connection duck = DriverManager.getConnection("jdbc:duckdb:");
+    oracles.add(duck);
     TpchDuckDbViews.create(deployment, duck);
     return duck;
   }
@@ -196,6 +202,9 @@ public final class TestStack implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
+    for (Connection oracle : oracles) {
+      oracle.close();
+    }
     deployment.close();
     try (var paths = Files.walk(dataDir)) {
       paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

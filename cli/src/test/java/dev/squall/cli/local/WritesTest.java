@@ -146,9 +146,6 @@ class WritesTest {
 
   @AfterAll
   void stop() throws Exception {
-    if (duck != null) {
-      duck.close();
-    }
     if (stack != null) {
       stack.close();
     }
