@@ -113,7 +113,7 @@ class TableUpkeepTest {
   }
 
   /** Data files of the table's current snapshot per partition (from its manifests). */
-  private static Map<String, Integer> filesPerPartition(Table t) throws IOException {
+  static Map<String, Integer> filesPerPartition(Table t) throws IOException {
     Map<String, Integer> files = new HashMap<>();
     try (CloseableIterable<FileScanTask> tasks = t.newScan().planFiles()) {
       for (FileScanTask task : tasks) {
@@ -254,7 +254,7 @@ class TableUpkeepTest {
    * A digest of a lineitem table's rows per ship month that any lost, duplicated or changed row
    * alters (the whole table is too large for an inline answer).
    */
-  private static String contentsByMonth(String table) {
+  static String contentsByMonth(String table) {
     return "select extract(year from l_shipdate) as y, extract(month from l_shipdate) as m, count(*) as n, sum(l_orderkey * 10 + l_linenumber) as k,"
         + " sum(l_partkey) as p, sum(l_suppkey) as s, sum(l_quantity) as q, sum(l_extendedprice) as e,"
         + " sum(l_discount) as d, sum(l_tax) as t, count(distinct l_comment) as c, min(l_comment) as c1,"
