@@ -227,8 +227,12 @@ public final class SqlFrontEnd {
       if (message.isEmpty() || message.startsWith("Non-query expression")) {
         // Calcite read an expression where a statement must start (e.g. "selec *").
         String first = sql.strip().split("[\\s(]+", 2)[0];
-        message = "'" + first + "' does not start a statement; expected SELECT, WITH, VALUES, INSERT, CREATE TABLE"
-            + " or EXPLAIN";
+        message = "'" + first + "' does not start a statement; expected SELECT, WITH, VALUES, INSERT, DELETE, UPDATE,"
+            + " MERGE, CREATE, ALTER, DROP, SHOW, DESCRIBE or EXPLAIN";
+        if (first.equalsIgnoreCase("vacuum") || first.equalsIgnoreCase("optimize")) {
+          // Athena's table upkeep statements; Squall has Trino's procedures instead.
+          message += " (table upkeep is ALTER TABLE t EXECUTE optimize, expire_snapshots or remove_orphan_files)";
+        }
       }
       throw new PlanningException(Code.SYNTAX_ERROR, "Syntax error: " + message,
           pos == null || pos.getLineNum() == 0 ? 1 : pos.getLineNum(), pos == null || pos.getColumnNum() == 0 ? 1 : pos.getColumnNum(), e);

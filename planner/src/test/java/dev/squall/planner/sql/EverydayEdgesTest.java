@@ -109,7 +109,11 @@ class EverydayEdgesTest {
   void emptyStatementAndMisspelledKeywordSayWhatIsWrong() {
     assertThat(refused(" ; -- nothing").reason()).isEqualTo("Syntax error: the statement is empty; expected a query such as SELECT");
     assertThat(refused("").reason()).contains("the statement is empty");
-    assertThat(refused("selec *").reason()).contains("'selec' does not start a statement");
+    assertThat(refused("selec *").reason()).contains("'selec' does not start a statement")
+        .contains("MERGE").contains("ALTER").contains("SHOW");
+    assertThat(refused("vacuum tpch.lineitem").reason()).contains("ALTER TABLE t EXECUTE optimize");
+    assertThat(refused("OPTIMIZE tpch.lineitem REWRITE DATA USING BIN_PACK").reason())
+        .contains("ALTER TABLE t EXECUTE optimize");
   }
 
   @ParameterizedTest
