@@ -24,8 +24,9 @@ import org.slf4j.LoggerFactory;
  * older than a cutoff (Trino's and Iceberg's {@code remove_orphan_files}, done with the table's
  * {@code FileIO} alone): lists the location ({@link SupportsPrefixOperations#listPrefix}),
  * subtracts every file reachable from the current metadata (metadata files and their log,
- * statistics files, each retained snapshot's manifest list, manifests and the data and delete
- * files they hold, live or not) and deletes the rest whose creation time lies before the cutoff.
+ * statistics files, each retained snapshot's manifest list, its manifests and the live data and
+ * delete files they hold) and deletes the rest whose creation time lies before the cutoff. A file
+ * that only a DELETED manifest entry names belongs to no retained snapshot and is an orphan.
  *
  * <p>Paths are compared without their scheme ({@code s3://b/k} and {@code s3a://b/k} are one
  * file). A write still running has data files that no metadata references yet; the cutoff (at

@@ -2,8 +2,8 @@ package dev.squall.local.tpcds;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.squall.local.TestWarehouse;
 import dev.squall.local.catalog.LocalCatalog;
-import dev.squall.local.s3.EmbeddedS3;
 import io.trino.tpcds.Results;
 import io.trino.tpcds.Session;
 import java.math.BigDecimal;
@@ -30,27 +30,23 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TpcdsLoaderTest {
   static final double SF = 0.01;
-  static final String BUCKET = "squall-warehouse";
 
   @TempDir static Path dataDir;
-  static EmbeddedS3 s3;
+  static TestWarehouse warehouse;
   static LocalCatalog local;
   static TpcdsLoader.LoadReport firstLoad;
 
   @BeforeAll
   static void load() throws Exception {
-    s3 = EmbeddedS3.start(dataDir.resolve("s3"), 0, List.of(BUCKET));
-    local = LocalCatalog.open(s3, dataDir, BUCKET);
+    warehouse = TestWarehouse.start(dataDir);
+    local = warehouse.local();
     firstLoad = new TpcdsLoader(local.catalog()).withProgressBar(false).withRowsPerFile(20_000).load(SF);
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (local != null) {
-      local.close();
-    }
-    if (s3 != null) {
-      s3.close();
+    if (warehouse != null) {
+      warehouse.close();
     }
   }
 

@@ -3,8 +3,8 @@ package dev.squall.local.tpch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.squall.local.TestWarehouse;
 import dev.squall.local.catalog.LocalCatalog;
-import dev.squall.local.s3.EmbeddedS3;
 import io.trino.tpch.LineItem;
 import io.trino.tpch.Order;
 import io.trino.tpch.TpchColumnType;
@@ -42,28 +42,24 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TpchLoaderTest {
   static final double SF = 0.01;
-  static final String BUCKET = "squall-warehouse";
 
   @TempDir static Path dataDir;
-  static EmbeddedS3 s3;
+  static TestWarehouse warehouse;
   static LocalCatalog local;
   static TpchLoader.LoadReport firstLoad;
 
   @BeforeAll
   static void load() throws Exception {
-    s3 = EmbeddedS3.start(dataDir.resolve("s3"), 0, List.of(BUCKET));
-    local = LocalCatalog.open(s3, dataDir, BUCKET);
+    warehouse = TestWarehouse.start(dataDir);
+    local = warehouse.local();
     // Small files so that even SF 0.01 gives lineitem several data files.
     firstLoad = new TpchLoader(local.catalog()).withProgressBar(false).withRowsPerFile(20_000).load(SF);
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (local != null) {
-      local.close();
-    }
-    if (s3 != null) {
-      s3.close();
+    if (warehouse != null) {
+      warehouse.close();
     }
   }
 
@@ -204,7 +200,7 @@ class TpchLoaderTest {
     for (TpchTable<?> t : TpchTable.getTables()) {
       Table table = table(t);
       assertThat(table.properties()).containsEntry(TpchLoader.SCALE_FACTOR_PROPERTY, "0.01");
-      assertThat(table.location()).startsWith("s3://" + BUCKET + "/warehouse/");
+      assertThat(table.location()).startsWith("s3://" + TestWarehouse.BUCKET + "/warehouse/");
       assertThat(table.spec().isUnpartitioned()).isTrue();
       assertThat(table.history()).hasSize(1); // one commit per table
     }
