@@ -38,13 +38,14 @@ import java.util.Map;
  */
 final class BenchmarkRunner {
   /**
-   * Split and task sizes (after the schema): 16/32 MiB unless the system properties
-   * {@code squall.bench.splitBytes} / {@code squall.bench.taskBytes} say otherwise, so that scans of
-   * the larger tables spread over tasks.
+   * Split and task sizes (after the schema): 32 MiB splits and 128 MiB per task unless the system
+   * properties {@code squall.bench.splitBytes} / {@code squall.bench.taskBytes} say otherwise. At
+   * SF 1 that is one wave of 8 scan tasks over lineitem on the local stack's 8 task slots, and few
+   * tasks for the small outputs of partial aggregations (docs/benchmarks.md).
    */
   private static final String PROPERTIES_REST = ",\"target_split_size_bytes\":\""
-      + Long.getLong("squall.bench.splitBytes", 16L << 20) + "\",\"target_bytes_per_task\":\""
-      + Long.getLong("squall.bench.taskBytes", 32L << 20) + "\"}";
+      + Long.getLong("squall.bench.splitBytes", 32L << 20) + "\",\"target_bytes_per_task\":\""
+      + Long.getLong("squall.bench.taskBytes", 128L << 20) + "\"}";
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final double MIB = 1024.0 * 1024.0;
 
