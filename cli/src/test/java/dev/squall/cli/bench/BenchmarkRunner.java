@@ -32,11 +32,20 @@ import java.util.Map;
  * largest peak task memory of any stage (from the job summary) beside the task memory budget,
  * marked {@code OVER BUDGET} when above it. Then the failed queries, and as the last line
  * {@code geomean ratio X over N queries}: the geometric mean of Squall ms / DuckDB ms over the N
- * queries that succeeded on both sides.
+ * queries that succeeded on both sides. With the system property {@code squall.bench.summaries=true}
+ * each query's job summary (per stage: tasks, summed task wall and CPU time, S3 requests) follows
+ * its line.
  */
 final class BenchmarkRunner {
-  /** Splits and tasks of 16/32 MiB, so that scans of the larger tables spread over tasks (after the schema). */
-  private static final String PROPERTIES_REST = ",\"target_split_size_bytes\":\"16777216\",\"target_bytes_per_task\":\"33554432\"}";
+  /**
+   * Split and task sizes (after the schema): 32 MiB splits and 128 MiB per task unless the system
+   * properties {@code squall.bench.splitBytes} / {@code squall.bench.taskBytes} say otherwise. At
+   * SF 1 that is one wave of 8 scan tasks over lineitem on the local stack's 8 task slots, and few
+   * tasks for the small outputs of partial aggregations (docs/benchmarks.md).
+   */
+  private static final String PROPERTIES_REST = ",\"target_split_size_bytes\":\""
+      + Long.getLong("squall.bench.splitBytes", 32L << 20) + "\",\"target_bytes_per_task\":\""
+      + Long.getLong("squall.bench.taskBytes", 128L << 20) + "\"}";
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final double MIB = 1024.0 * 1024.0;
 
@@ -46,13 +55,15 @@ final class BenchmarkRunner {
   private record DuckResult(double ms, long rows, String failure) {}
 
   /**
-   * Runs the benchmark. Arguments: {@code scaleFactor [runs] [dataDir]} (defaults 0.1, 1, a
-   * temporary directory).
+   * Runs the benchmark. Arguments: {@code scaleFactor [runs] [dataDir] [queries]} (defaults 0.1, 1,
+   * a temporary directory, every query; {@code queries} is a comma-separated list of query names
+   * such as {@code Q1,Q6}, to run part of the workload).
    */
   static void run(BenchmarkWorkload workload, String[] args) throws Exception {
     double sf = args.length > 0 ? Double.parseDouble(args[0]) : 0.1;
     int runs = args.length > 1 ? Integer.parseInt(args[1]) : 1;
     Path dir = args.length > 2 ? Path.of(args[2]) : Files.createTempDirectory("squall-bench");
+    List<String> queries = args.length > 3 ? List.of(args[3].split(",")) : workload.queryNames();
     String properties = "{\"default_schema\":\"" + workload.schema() + "\"" + PROPERTIES_REST;
     try (LocalDeployment stack = LocalDeployment.start(LocalDeployment.Options.defaults().withDataDir(dir)
         .withIntegrationTimeout(Duration.ofMinutes(15))
@@ -64,9 +75,9 @@ final class BenchmarkRunner {
       Path views = Files.createTempFile("squall-bench-views", ".sql");
       Files.write(views, workload.duckDbViews(stack));
       long duckStart = System.nanoTime();
-      Map<String, DuckResult> duck = runDuckDb(workload, views, runs);
+      Map<String, DuckResult> duck = runDuckDb(workload, views, runs, queries);
       Files.deleteIfExists(views);
-      System.out.printf(Locale.ROOT, "DuckDB (own process) ran the %d queries in %.1f s%n", workload.queryNames().size(),
+      System.out.printf(Locale.ROOT, "DuckDB (own process) ran the %d queries in %.1f s%n", queries.size(),
           (System.nanoTime() - duckStart) / 1e9);
 
       HttpClient http = HttpClient.newBuilder().build();
@@ -78,7 +89,7 @@ final class BenchmarkRunner {
       int succeeded = 0;
       List<String> failures = new ArrayList<>();
       List<String> overBudget = new ArrayList<>();
-      for (String q : workload.queryNames()) {
+      for (String q : queries) {
         String sql = workload.sql(q);
         double squall = Double.MAX_VALUE;
         JsonNode summary = null;
@@ -132,6 +143,9 @@ final class BenchmarkRunner {
         System.out.printf(Locale.ROOT, "%-5s %12.0f %12.1f %8.1f %7d %6d %14.1f %11.1f%s%s%n", q, squall, d.ms(), ratio,
             summary.path("stages").asInt(), summary.path("tasks").asInt(), peak / MIB, budget / MIB, over ? "  OVER BUDGET" : "",
             rowsNote);
+        if (Boolean.getBoolean("squall.bench.summaries")) {
+          System.out.println("  summary " + summary);
+        }
       }
       System.out.printf(Locale.ROOT, "total %12.0f %12.1f %8.1f  (succeeded queries only)%n", totalSquall, totalDuck,
           totalSquall / totalDuck);
@@ -147,10 +161,11 @@ final class BenchmarkRunner {
    * Runs {@link DuckDbRun} in a child JVM with this JVM's classpath and returns its figures by
    * query name; the child's other output is passed through.
    */
-  private static Map<String, DuckResult> runDuckDb(BenchmarkWorkload workload, Path views, int runs) throws Exception {
+  private static Map<String, DuckResult> runDuckDb(BenchmarkWorkload workload, Path views, int runs, List<String> queries)
+      throws Exception {
     String java = ProcessHandle.current().info().command().orElse("java");
     Process child = new ProcessBuilder(java, "-Xmx2g", "-cp", System.getProperty("java.class.path"),
-        DuckDbRun.class.getName(), views.toString(), Integer.toString(runs), workload.id())
+        DuckDbRun.class.getName(), views.toString(), Integer.toString(runs), workload.id(), String.join(",", queries))
         .redirectError(ProcessBuilder.Redirect.INHERIT).start();
     Map<String, DuckResult> out = new HashMap<>();
     try (BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {

@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -19,7 +20,8 @@ import java.util.Locale;
  * <p>Prints one line per query to standard output: {@code duckdb<TAB>name<TAB>best ms<TAB>rows},
  * or {@code duckdb<TAB>name<TAB>failed<TAB>message} when the query fails.
  *
- * <p>Arguments: {@code viewsFile runs [workload]} (workload {@code tpch}, the default, or {@code tpcds}).
+ * <p>Arguments: {@code viewsFile runs [workload] [queries]} (workload {@code tpch}, the default, or
+ * {@code tpcds}; queries a comma-separated list of query names, every query unless given).
  */
 public final class DuckDbRun {
   private DuckDbRun() {}
@@ -37,7 +39,8 @@ public final class DuckDbRun {
       for (String setting : workload.duckDbSettings()) {
         st.execute(setting);
       }
-      for (String q : workload.queryNames()) {
+      List<String> queries = args.length > 3 ? List.of(args[3].split(",")) : workload.queryNames();
+      for (String q : queries) {
         String sql = workload.duckDbSql(q);
         try {
           double best = Double.MAX_VALUE;

@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
@@ -32,6 +34,11 @@ import org.apache.iceberg.types.Types;
  * by the vectorized {@link ParquetSplitReader}, projected to the plan's field ids, with the pushed
  * filter and the split's residual used to skip row groups and the split's delete files applied.
  * Exact filtering is left to a Filter above.
+ *
+ * <p>Once the current split has fetched its last row group, the next split is opened on another
+ * thread ({@link ParquetSplitReader#openAhead}: footer, row-group choice, delete files and its first
+ * row group's column chunks), so that a task reading many small data files does not wait for
+ * those round trips to S3 one file after another. At most two row groups' column chunks are held.
  */
 public final class ScanOperator extends BatchOperator {
   private final String table;
@@ -43,6 +50,8 @@ public final class ScanOperator extends BatchOperator {
   private final List<ScanSplit> splits;
   private int nextSplit;
   private ParquetSplitReader current;
+  /** The next split, being opened ahead; null when none is. */
+  private Future<ParquetSplitReader> opening;
 
   public ScanOperator(OperatorMemory memory, Schema schema, Scan scan, List<ScanSplit> splits, FileIO io) {
     super(memory, schema, List.of());
@@ -106,6 +115,9 @@ public final class ScanOperator extends BatchOperator {
         closeCurrent();
         continue;
       }
+      if (opening == null && current.fetchedAll() && nextSplit < splits.size()) {
+        opening = ParquetSplitReader.openAhead(parse(splits.get(nextSplit++)), projected, filter, io, BATCH_ROWS);
+      }
       parts.add(read);
       rows += got;
     }
@@ -129,18 +141,44 @@ public final class ScanOperator extends BatchOperator {
   }
 
   private boolean openNextSplit() {
+    if (opening != null) {
+      Future<ParquetSplitReader> next = opening;
+      opening = null;
+      current = opened(next);
+      return true;
+    }
     if (nextSplit >= splits.size()) {
       return false;
     }
-    ScanSplit split = splits.get(nextSplit++);
-    FileScanTask task;
+    current = ParquetSplitReader.open(parse(splits.get(nextSplit++)), projected, filter, io, BATCH_ROWS);
+    return true;
+  }
+
+  private FileScanTask parse(ScanSplit split) {
     try {
-      task = ScanTaskParser.fromJson(split.getFileScanTaskJson(), true);
+      return ScanTaskParser.fromJson(split.getFileScanTaskJson(), true);
     } catch (RuntimeException e) {
       throw EngineException.badPlan("split of " + table + " (" + split.getDataFilePath() + ") is not Iceberg FileScanTask JSON: " + e.getMessage());
     }
-    current = ParquetSplitReader.open(task, projected, filter, io, BATCH_ROWS);
-    return true;
+  }
+
+  /** The split opened ahead, or the failure of its open as the open would have thrown it. */
+  private static ParquetSplitReader opened(Future<ParquetSplitReader> next) {
+    try {
+      return next.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      ParquetSplitReader.closeWhenOpened(next);
+      throw EngineException.cancelled();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
   }
 
   private void closeCurrent() {
@@ -154,6 +192,10 @@ public final class ScanOperator extends BatchOperator {
   @Override
   protected void releaseState() {
     closeCurrent();
+    if (opening != null) {
+      ParquetSplitReader.closeWhenOpened(opening);
+      opening = null;
+    }
   }
 
   /** The engine type a column of an Iceberg type is read as. */

@@ -208,6 +208,52 @@ public final class ParquetSplitReader implements AutoCloseable {
     return List.of(readTypes).subList(0, projectedCount);
   }
 
+  /**
+   * Opens a split on another thread and starts fetching its first row group, so that a scan can
+   * have the next data file's footer and first column chunks on hand when the current split ends
+   * (the open itself is {@link #open(FileScanTask, Schema, Expression, FileIO, int)}; its failure
+   * is the future's). Whoever takes the future closes the reader, also when it is not used:
+   * {@link #closeWhenOpened(Future)}.
+   */
+  public static Future<ParquetSplitReader> openAhead(FileScanTask task, Schema projected, Expression filter, FileIO io,
+      int maxRows) {
+    return PREFETCH.submit(() -> {
+      ParquetSplitReader split = open(task, projected, filter, io, maxRows);
+      split.fetchAhead();
+      return split;
+    });
+  }
+
+  /** Closes the reader of an {@link #openAhead} once its open ends (at once when it already has). */
+  public static void closeWhenOpened(Future<ParquetSplitReader> opening) {
+    PREFETCH.execute(() -> {
+      try {
+        opening.get().close();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (ExecutionException | RuntimeException ignored) {
+        // Not opened, or its close failed: nothing is left to release.
+      }
+    });
+  }
+
+  /** Starts fetching the next row group unless a fetch is under way or none is left. */
+  private void fetchAhead() {
+    if (prefetched == null && nextRowGroup < rowGroups.size()) {
+      int index = rowGroups.get(nextRowGroup).index();
+      prefetched = PREFETCH.submit(() -> reader.readRowGroup(index));
+    }
+  }
+
+  /**
+   * True once the split's last row group has been fetched (or none is to be read): reading on
+   * needs no more requests, so the next split can be opened ahead without holding more than two
+   * row groups' column chunks at once.
+   */
+  public boolean fetchedAll() {
+    return nextRowGroup >= rowGroups.size();
+  }
+
   /** How many row groups of the data file this split reads (after the split and filter tests). */
   public int rowGroupCount() {
     return rowGroups.size();
@@ -304,12 +350,9 @@ public final class ParquetSplitReader implements AutoCloseable {
     }
     RowGroupSelector.RowGroup g = rowGroups.get(nextRowGroup++);
     PageReadStore store = prefetched != null ? awaitPrefetch() : reader.readRowGroup(g.index());
-    if (nextRowGroup < rowGroups.size()) {
-      // Fetch the next row group's column chunks while this one is decoded. Only the fetch runs
-      // on the other thread: parquet-mr decompresses a page when the decoder asks for it.
-      int index = rowGroups.get(nextRowGroup).index();
-      prefetched = PREFETCH.submit(() -> reader.readRowGroup(index));
-    }
+    // Fetch the next row group's column chunks while this one is decoded. Only the fetch runs
+    // on the other thread: parquet-mr decompresses a page when the decoder asks for it.
+    fetchAhead();
     if (store == null) {
       throw ParquetScanException.corrupt("row group " + g.index() + " of " + location + " is missing");
     }

@@ -27,7 +27,9 @@ import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
@@ -281,6 +283,59 @@ class ParquetSplitReaderTest {
     assertNull(Rows.difference(duckdb(file), sortById(rows), true));
   }
 
+  @Test
+  void aSplitOpenedAheadHasFetchedItsFirstRowGroupAndReadsEachRowGroupOnce() throws Exception {
+    Path file = ParquetFiles.writeAllTypes(dir.resolve("ahead.parquet"), ROWS, 23,
+        new ParquetFiles.Layout(WriterVersion.PARQUET_1_0, CompressionCodecName.SNAPPY, 3_000, 1_000, 4_096));
+    FileScanTask task = ParquetFiles.task(file, ParquetFiles.ICEBERG_SCHEMA, ROWS);
+    // The requests a plain open makes (footer), and those of a whole plain read.
+    SlowOnceFileIO plain = new SlowOnceFileIO(-1, Duration.ZERO);
+    int openReads;
+    try (ParquetSplitReader r = ParquetSplitReader.open(task, ParquetFiles.ICEBERG_SCHEMA, null, plain, 8192)) {
+      openReads = plain.rangedReads.get();
+      assertThat(r.rowGroupCount()).isGreaterThan(1);
+      Column[] out = new Column[ParquetFiles.ICEBERG_SCHEMA.columns().size()];
+      while (r.next(out) > 0) {
+        // drain
+      }
+    }
+    int plainReads = plain.rangedReads.get();
+
+    SlowOnceFileIO io = new SlowOnceFileIO(-1, Duration.ZERO);
+    Future<ParquetSplitReader> ahead = ParquetSplitReader.openAhead(task, ParquetFiles.ICEBERG_SCHEMA, null, io, 8192);
+    List<List<Object>> rows = new ArrayList<>();
+    try (ParquetSplitReader r = ahead.get()) {
+      long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (io.rangedReads.get() < openReads + 1 && System.nanoTime() < until) {
+        Thread.sleep(5);
+      }
+      assertThat(io.rangedReads.get()).as("the footer and the first row group, before any batch is asked for")
+          .isEqualTo(openReads + 1);
+      Column[] out = new Column[ParquetFiles.ICEBERG_SCHEMA.columns().size()];
+      int n;
+      while ((n = r.next(out)) > 0) {
+        rows.addAll(rowsOf(out, n));
+      }
+    }
+    assertThat(io.rangedReads.get()).as("no row group fetched twice").isEqualTo(plainReads);
+    assertNull(Rows.difference(duckdb(file), sortById(rows), true));
+  }
+
+  @Test
+  void aSplitOpenedAheadAndNeverReadIsClosed() throws Exception {
+    Path file = ParquetFiles.writeAllTypes(dir.resolve("unused.parquet"), ROWS, 29,
+        new ParquetFiles.Layout(WriterVersion.PARQUET_1_0, CompressionCodecName.SNAPPY, 3_000, 1_000, 4_096));
+    FileScanTask task = ParquetFiles.task(file, ParquetFiles.ICEBERG_SCHEMA, ROWS);
+    SlowOnceFileIO io = new SlowOnceFileIO(-1, Duration.ZERO);
+    ParquetSplitReader.closeWhenOpened(ParquetSplitReader.openAhead(task, ParquetFiles.ICEBERG_SCHEMA, null, io, 8192));
+    long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while ((io.opened.get() == 0 || io.open.get() > 0) && System.nanoTime() < until) {
+      Thread.sleep(5);
+    }
+    assertThat(io.opened.get()).isPositive();
+    assertThat(io.open.get()).as("streams left open").isZero();
+  }
+
   /**
    * Local files whose streams read ranges ({@link RangeReadable}, as S3FileIO's do), the first
    * ranged read at {@code slowAt} waiting {@code delay} (interruptibly): a GET that hangs once.
@@ -289,6 +344,10 @@ class ParquetSplitReaderTest {
     private final long slowAt;
     private final Duration delay;
     private final AtomicBoolean slowed = new AtomicBoolean();
+    /** Ranged reads made, streams opened, and streams open now. */
+    final AtomicInteger rangedReads = new AtomicInteger();
+    final AtomicInteger opened = new AtomicInteger();
+    final AtomicInteger open = new AtomicInteger();
 
     SlowOnceFileIO(long slowAt, Duration delay) {
       this.slowAt = slowAt;
@@ -337,6 +396,8 @@ class ParquetSplitReaderTest {
       RangedStream(String path) {
         try {
           raf = new RandomAccessFile(path, "r");
+          opened.incrementAndGet();
+          open.incrementAndGet();
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }
@@ -364,6 +425,7 @@ class ParquetSplitReaderTest {
 
       @Override
       public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
+        rangedReads.incrementAndGet();
         if (position == slowAt && slowed.compareAndSet(false, true)) {
           try {
             Thread.sleep(delay.toMillis());
@@ -384,6 +446,7 @@ class ParquetSplitReaderTest {
 
       @Override
       public void close() throws IOException {
+        open.decrementAndGet();
         raf.close();
       }
     }
