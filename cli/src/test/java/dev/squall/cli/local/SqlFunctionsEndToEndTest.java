@@ -77,6 +77,14 @@ class SqlFunctionsEndToEndTest {
                 + " case when length(s) >= 30 then substring(s, -30) when s is not null then '' end, 'nan'::double,"
                 + " 'infinity'::double, -'infinity'::double, case when d > 0 then 'infinity'::double when d < 0"
                 + " then -'infinity'::double when d = 0 then 'nan'::double end from " + DUCK_CUSTOMERS),
+        // Squall's rule for NaN (DuckDB's too): equal to itself, above every number and infinity when
+        // compared and sorted. Trino's comparison operators are IEEE's instead (docs/sql.md).
+        Arguments.of("NaN equals itself and sorts above every number",
+            "select k, nan() = nan(), nan() <> nan(), nan() > d, nan() > infinity(),"
+                + " row_number() over (order by case when k % 7 = 0 then nan() else d end nulls first, k) from " + CUSTOMERS,
+            "select k, 'nan'::double = 'nan'::double, 'nan'::double <> 'nan'::double, 'nan'::double > d,"
+                + " 'nan'::double > 'infinity'::double, row_number() over (order by case when k % 7 = 0 then 'nan'::double"
+                + " else d end nulls first, k) from " + DUCK_CUSTOMERS),
         Arguments.of("mod, %, power, roots, logarithms, pi",
             "select k, mod(k, 7), k % 7, a % 3, power(k, 2), power(d, 0.5), sqrt(k), cbrt(a), exp(k / 500e0),"
                 + " ln(k), log10(k), log2(k), pi() from " + CUSTOMERS,
@@ -91,6 +99,11 @@ class SqlFunctionsEndToEndTest {
                 + " strpos(s, '9'), strpos(s, 'x'), reverse(s), length(s), length(n) from " + CUSTOMERS,
             "select k, n || '-' || s, s || m, replace(s, '-', '/'), replace(s, '-', ''), position('-' in s),"
                 + " strpos(s, '9'), strpos(s, 'x'), reverse(s), length(s), length(n) from " + DUCK_CUSTOMERS),
+        Arguments.of("chr, codepoint",
+            "select k, chr(65 + k % 26), codepoint(substr(m, 1, 1)), chr(k + 900), codepoint(chr(k + 900)),"
+                + " codepoint(substr(s, 1, 1)) from " + CUSTOMERS,
+            "select k, chr(cast(65 + k % 26 as integer)), unicode(substr(m, 1, 1)), chr(cast(k + 900 as integer)),"
+                + " unicode(chr(cast(k + 900 as integer))), unicode(substr(s, 1, 1)) from " + DUCK_CUSTOMERS),
         Arguments.of("pads, trims, split_part, starts_with",
             "select k, lpad(m, 12, '*'), rpad(m, 5, 'ab'), lpad(s, 20, 'xy'), rpad(s, 3, 'z'), ltrim('  ' || s),"
                 + " rtrim(s || '  '), split_part(s, '-', 2), split_part(s, '-', 5), starts_with(s, '2'),"
