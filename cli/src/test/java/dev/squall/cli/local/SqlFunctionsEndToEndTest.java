@@ -77,14 +77,17 @@ class SqlFunctionsEndToEndTest {
                 + " case when length(s) >= 30 then substring(s, -30) when s is not null then '' end, 'nan'::double,"
                 + " 'infinity'::double, -'infinity'::double, case when d > 0 then 'infinity'::double when d < 0"
                 + " then -'infinity'::double when d = 0 then 'nan'::double end from " + DUCK_CUSTOMERS),
-        // Squall's rule for NaN (DuckDB's too): equal to itself, above every number and infinity when
-        // compared and sorted. Trino's comparison operators are IEEE's instead (docs/sql.md).
-        Arguments.of("NaN equals itself and sorts above every number",
-            "select k, nan() = nan(), nan() <> nan(), nan() > d, nan() > infinity(),"
+        // NaN as Trino's DOUBLE operators take it: IEEE 754 comparisons (NaN unordered, only <> holds;
+        // DuckDB instead has NaN = NaN and NaN the largest, so its side guards each comparison with
+        // isnan), and ORDER BY sorts NaN above every number, as DuckDB does.
+        Arguments.of("NaN compares as IEEE 754 and sorts above every number",
+            "select k, nan() = nan(), nan() <> nan(), nan() > d, nan() < d, d = nan(), nan() > infinity(),"
                 + " row_number() over (order by case when k % 7 = 0 then nan() else d end nulls first, k) from " + CUSTOMERS,
-            "select k, 'nan'::double = 'nan'::double, 'nan'::double <> 'nan'::double, 'nan'::double > d,"
-                + " 'nan'::double > 'infinity'::double, row_number() over (order by case when k % 7 = 0 then 'nan'::double"
-                + " else d end nulls first, k) from " + DUCK_CUSTOMERS),
+            "select k, " + ieee("'nan'::double", "=", "'nan'::double") + ", " + ieee("'nan'::double", "<>", "'nan'::double")
+                + ", " + ieee("'nan'::double", ">", "d") + ", " + ieee("'nan'::double", "<", "d") + ", "
+                + ieee("d", "=", "'nan'::double") + ", " + ieee("'nan'::double", ">", "'infinity'::double")
+                + ", row_number() over (order by case when k % 7 = 0 then 'nan'::double else d end nulls first, k) from "
+                + DUCK_CUSTOMERS),
         Arguments.of("mod, %, power, roots, logarithms, pi",
             "select k, mod(k, 7), k % 7, a % 3, power(k, 2), power(d, 0.5), sqrt(k), cbrt(a), exp(k / 500e0),"
                 + " ln(k), log10(k), log2(k), pi() from " + CUSTOMERS,
@@ -347,6 +350,12 @@ class SqlFunctionsEndToEndTest {
     try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
       return ResultRows.fromJdbc(rs);
     }
+  }
+
+  /** DuckDB's {@code x op y} under IEEE 754: with a NaN operand only {@code <>} holds (NULL stays NULL). */
+  private static String ieee(String x, String op, String y) {
+    return "case when " + x + " is null or " + y + " is null then null when isnan(" + x + ") or isnan(" + y + ") then "
+        + op.equals("<>") + " else " + x + " " + op + " " + y + " end";
   }
 
   private void assertSameAnswer(String label, String squallSql, String duckSql) throws Exception {
