@@ -81,7 +81,9 @@ class SqlFunctionsEndToEndTest {
         // DuckDB instead has NaN = NaN and NaN the largest, so its side guards each comparison with
         // isnan), and ORDER BY sorts NaN above every number, as DuckDB does.
         Arguments.of("NaN compares as IEEE 754 and sorts above every number",
-            "select k, nan() = nan(), nan() <> nan(), nan() > d, nan() < d, d = nan(), nan() > infinity(),"
+            // if(k > 0, nan()) is NaN on every row but not the same expression as nan(): the planner
+            // simplifies x = x to x IS NOT NULL (docs/sql.md).
+            "select k, if(k > 0, nan()) = nan(), if(k > 0, nan()) <> nan(), nan() > d, nan() < d, d = nan(), nan() > infinity(),"
                 + " row_number() over (order by case when k % 7 = 0 then nan() else d end nulls first, k) from " + CUSTOMERS,
             "select k, " + ieee("'nan'::double", "=", "'nan'::double") + ", " + ieee("'nan'::double", "<>", "'nan'::double")
                 + ", " + ieee("'nan'::double", ">", "d") + ", " + ieee("'nan'::double", "<", "d") + ", "
