@@ -50,6 +50,12 @@ class ExplainTest {
   }
 
   @Test
+  void countStarReadsCountStarInEveryAggregateStep() {
+    String text = Planning.sf1("explain select count(*) from lineitem where l_quantity > 1").explain();
+    assertThat(text).contains("count(*)").doesNotContain("COUNT_STAR");
+  }
+
+  @Test
   void explainPrefixIsBlankedSoThatPositionsStay() {
     ExplainStatement s = ExplainStatement.parse("  explain (format json)\nselect 1");
     assertThat(s.format()).isEqualTo(ExplainStatement.Format.JSON);

@@ -101,8 +101,8 @@ class PlanningErrorTest {
   @Test
   void unknownFunctionIsRefusedByName() {
     PlanningException e = refused("select soundex(l_comment) from lineitem");
-    assertThat(e.code()).isEqualTo(PlanningException.Code.UNSUPPORTED);
-    assertThat(e.reason()).contains("SOUNDEX");
+    assertThat(e.code()).isEqualTo(PlanningException.Code.VALIDATION_ERROR);
+    assertThat(e.reason()).isEqualTo("Function 'soundex' not registered");
     assertThat(e.line()).isEqualTo(1);
     assertThat(e.column()).isEqualTo(8);
   }

@@ -77,6 +77,19 @@ class SqlFunctionsEndToEndTest {
                 + " case when length(s) >= 30 then substring(s, -30) when s is not null then '' end, 'nan'::double,"
                 + " 'infinity'::double, -'infinity'::double, case when d > 0 then 'infinity'::double when d < 0"
                 + " then -'infinity'::double when d = 0 then 'nan'::double end from " + DUCK_CUSTOMERS),
+        // NaN as Trino's DOUBLE operators take it: IEEE 754 comparisons (NaN unordered, only <> holds;
+        // DuckDB instead has NaN = NaN and NaN the largest, so its side guards each comparison with
+        // isnan), and ORDER BY sorts NaN above every number, as DuckDB does.
+        Arguments.of("NaN compares as IEEE 754 and sorts above every number",
+            // if(k > 0, nan()) is NaN on every row but not the same expression as nan(): the planner
+            // simplifies x = x to x IS NOT NULL (docs/sql.md).
+            "select k, if(k > 0, nan()) = nan(), if(k > 0, nan()) <> nan(), nan() > d, nan() < d, d = nan(), nan() > infinity(),"
+                + " row_number() over (order by case when k % 7 = 0 then nan() else d end nulls first, k) from " + CUSTOMERS,
+            "select k, " + ieee("'nan'::double", "=", "'nan'::double") + ", " + ieee("'nan'::double", "<>", "'nan'::double")
+                + ", " + ieee("'nan'::double", ">", "d") + ", " + ieee("'nan'::double", "<", "d") + ", "
+                + ieee("d", "=", "'nan'::double") + ", " + ieee("'nan'::double", ">", "'infinity'::double")
+                + ", row_number() over (order by case when k % 7 = 0 then 'nan'::double else d end nulls first, k) from "
+                + DUCK_CUSTOMERS),
         Arguments.of("mod, %, power, roots, logarithms, pi",
             "select k, mod(k, 7), k % 7, a % 3, power(k, 2), power(d, 0.5), sqrt(k), cbrt(a), exp(k / 500e0),"
                 + " ln(k), log10(k), log2(k), pi() from " + CUSTOMERS,
@@ -91,6 +104,11 @@ class SqlFunctionsEndToEndTest {
                 + " strpos(s, '9'), strpos(s, 'x'), reverse(s), length(s), length(n) from " + CUSTOMERS,
             "select k, n || '-' || s, s || m, replace(s, '-', '/'), replace(s, '-', ''), position('-' in s),"
                 + " strpos(s, '9'), strpos(s, 'x'), reverse(s), length(s), length(n) from " + DUCK_CUSTOMERS),
+        Arguments.of("chr, codepoint",
+            "select k, chr(65 + k % 26), codepoint(substr(m, 1, 1)), chr(k + 900), codepoint(chr(k + 900)),"
+                + " codepoint(substr(s, 1, 1)) from " + CUSTOMERS,
+            "select k, chr(cast(65 + k % 26 as integer)), unicode(substr(m, 1, 1)), chr(cast(k + 900 as integer)),"
+                + " unicode(chr(cast(k + 900 as integer))), unicode(substr(s, 1, 1)) from " + DUCK_CUSTOMERS),
         Arguments.of("pads, trims, split_part, starts_with",
             "select k, lpad(m, 12, '*'), rpad(m, 5, 'ab'), lpad(s, 20, 'xy'), rpad(s, 3, 'z'), ltrim('  ' || s),"
                 + " rtrim(s || '  '), split_part(s, '-', 2), split_part(s, '-', 5), starts_with(s, '2'),"
@@ -334,6 +352,12 @@ class SqlFunctionsEndToEndTest {
     try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
       return ResultRows.fromJdbc(rs);
     }
+  }
+
+  /** DuckDB's {@code x op y} under IEEE 754: with a NaN operand only {@code <>} holds (NULL stays NULL). */
+  private static String ieee(String x, String op, String y) {
+    return "case when " + x + " is null or " + y + " is null then null when isnan(" + x + ") or isnan(" + y + ") then "
+        + op.equals("<>") + " else " + x + " " + op + " " + y + " end";
   }
 
   private void assertSameAnswer(String label, String squallSql, String duckSql) throws Exception {

@@ -13,7 +13,9 @@ import dev.squall.proto.v1.Function;
 import java.util.Arrays;
 
 /**
- * Comparisons (=, &lt;&gt;, &lt;, &lt;=, &gt;, &gt;=, IS [NOT] DISTINCT FROM). Operands of different
+ * Comparisons (=, &lt;&gt;, &lt;, &lt;=, &gt;, &gt;=, IS [NOT] DISTINCT FROM). Of REAL and DOUBLE
+ * as Trino's operators: IEEE 754 (NaN is unordered: only &lt;&gt; holds), while IS [NOT] DISTINCT
+ * FROM takes NaN as not distinct from NaN. Operands of different
  * types are compared in a common domain: doubles if either is floating, decimals at the larger
  * scale if either is DECIMAL, microseconds for DATE against TIMESTAMP. NULL operands give NULL,
  * except for IS [NOT] DISTINCT FROM.
@@ -133,6 +135,13 @@ final class ComparisonEvaluator implements Evaluator {
           out[i] = test(scalarOp, Arrays.compareUnsigned(data, offsets[i], offsets[i + 1], lit, 0, lit.length));
         }
       }
+    } else if (a instanceof DoubleColumn da) {
+      double c = ((DoubleColumn) b).value(0);
+      double[] x = da.values();
+      for (int i = 0; i < n; i++) {
+        out[i] = Double.isNaN(x[i]) || Double.isNaN(c) ? scalarOp == Function.NOT_EQUAL
+            : test(scalarOp, x[i] == c ? 0 : Double.compare(x[i], c));
+      }
     } else {
       for (int i = 0; i < n; i++) {
         out[i] = !a.isNull(i) && test(scalarOp, a.compareValues(i, b, 0));
@@ -197,7 +206,7 @@ final class ComparisonEvaluator implements Evaluator {
     for (int i = 0; i < n; i++) {
       double a = x[i];
       double b = y[i];
-      out[i] = test(a == b ? 0 : Double.compare(a, b));
+      out[i] = Double.isNaN(a) || Double.isNaN(b) ? op == Function.NOT_EQUAL : test(a == b ? 0 : Double.compare(a, b));
     }
   }
 

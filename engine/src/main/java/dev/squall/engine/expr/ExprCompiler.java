@@ -148,7 +148,7 @@ public final class ExprCompiler {
       case SQRT, CBRT, EXP, LN, LOG10, LOG2:
         arity(f, args, 1, 1);
         return new MathFunctions.DoubleFunction(f, type, args.get(0), null);
-      case REVERSE:
+      case REVERSE, CHR, CODEPOINT:
         arity(f, args, 1, 1);
         return new TextFunctions.TextCall(f, type, args);
       case STRPOS, STARTS_WITH, REGEXP_LIKE:

@@ -15,7 +15,7 @@ import java.util.regex.PatternSyntaxException;
 
 /**
  * Trino's string functions beyond the SQL standard ones: REPLACE, STRPOS, REVERSE, LPAD, RPAD,
- * SPLIT_PART, STARTS_WITH and the REGEXP_ family. Positions and lengths count code points.
+ * SPLIT_PART, STARTS_WITH, CHR, CODEPOINT and the REGEXP_ family. Positions and lengths count code points.
  * Regular expressions are Java's ({@link Pattern}); a pattern that is the same for the whole batch
  * (a literal) is compiled once.
  */
@@ -59,6 +59,26 @@ final class TextFunctions {
             }
           }
           return new LongColumn(type, out, nulls, n);
+        }
+        case CODEPOINT: {
+          long[] out = new long[n];
+          for (int i = 0; i < n; i++) {
+            if (nulls == null || !nulls[i]) {
+              out[i] = codepoint(str(in[0], i));
+            }
+          }
+          return new LongColumn(type, out, nulls, n);
+        }
+        case CHR: {
+          BytesColumn out = BytesColumn.withCapacity(type, n, n * 2);
+          for (int i = 0; i < n; i++) {
+            if (nulls != null && nulls[i]) {
+              out.appendNull();
+            } else {
+              out.append(chr(((LongColumn) in[0]).value(i)).getBytes(StandardCharsets.UTF_8));
+            }
+          }
+          return out;
         }
         case STARTS_WITH, REGEXP_LIKE: {
           boolean[] out = new boolean[n];
@@ -122,6 +142,23 @@ final class TextFunctions {
     int len = p.length(i);
     return v.length(i) >= len
         && java.util.Arrays.equals(v.data(), v.offset(i), v.offset(i) + len, p.data(), p.offset(i), p.offset(i) + len);
+  }
+
+  /** The string of one code point, as Trino's chr; a value outside Unicode's range is a USER_ERROR. */
+  static String chr(long codePoint) {
+    if (codePoint < 0 || codePoint > Character.MAX_CODE_POINT
+        || (codePoint >= Character.MIN_SURROGATE && codePoint <= Character.MAX_SURROGATE)) {
+      throw EngineException.user("Not a valid Unicode code point: " + codePoint);
+    }
+    return Character.toString((int) codePoint);
+  }
+
+  /** The code point of a one-character string, as Trino's codepoint; another length is a USER_ERROR. */
+  static long codepoint(String s) {
+    if (s.isEmpty() || s.codePointCount(0, s.length()) != 1) {
+      throw EngineException.user("codepoint needs a string of exactly one character, not " + s.codePointCount(0, s.length()));
+    }
+    return s.codePointAt(0);
   }
 
   /** 1-based code point position of the first {@code sub} in {@code s}; 0 when absent, 1 for ''. */

@@ -42,6 +42,20 @@ class TrinoFunctionExamplesTest {
   }
 
   @Test
+  void chrAndCodepointExamplesAndTheirErrors() {
+    assertThat(TextFunctions.chr(65)).isEqualTo("A");
+    assertThat(TextFunctions.chr(0x1F600)).isEqualTo("\uD83D\uDE00");
+    assertThat(TextFunctions.codepoint("\uD83D\uDE00")).isEqualTo(0x1F600);
+    assertThat(TextFunctions.codepoint("\u00e9")).isEqualTo(233);
+    for (long bad : new long[] {-1, 0x110000, 0xD800}) {
+      assertThatThrownBy(() -> TextFunctions.chr(bad)).isInstanceOf(EngineException.class)
+          .hasMessageContaining("Not a valid Unicode code point");
+    }
+    assertThatThrownBy(() -> TextFunctions.codepoint("ab")).isInstanceOf(EngineException.class).hasMessageContaining("one character");
+    assertThatThrownBy(() -> TextFunctions.codepoint("")).isInstanceOf(EngineException.class).hasMessageContaining("one character");
+  }
+
+  @Test
   void substrCountsANegativeStartFromTheEndAndGivesEmptyOutsideTheString() {
     java.util.function.BiFunction<Long, Long, String> substr = (start, length) ->
         new String(StringFunctions.substring("h\u00e9llo", start, length), java.nio.charset.StandardCharsets.UTF_8);

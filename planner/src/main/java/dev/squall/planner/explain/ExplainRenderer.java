@@ -319,8 +319,9 @@ public final class ExplainRenderer {
     List<String> calls = new ArrayList<>();
     for (AggregateCall c : a.getAggregatesList()) {
       List<String> args = c.getArgsList().stream().map(in::get).toList();
-      calls.add(c.getKind() + "(" + (c.getKind() == AggregateCall.Kind.COUNT_STAR && args.isEmpty() ? "*" : String.join(", ", args))
-          + ") AS " + c.getName());
+      // count(*) reads as written in every mode: the final step's argument is the partial counts' column.
+      calls.add((c.getKind() == AggregateCall.Kind.COUNT_STAR ? "count(*)" : c.getKind() + "(" + String.join(", ", args) + ")")
+          + " AS " + c.getName());
     }
     return "Aggregate " + a.getMode() + " group=" + groups + " aggregates=" + calls;
   }

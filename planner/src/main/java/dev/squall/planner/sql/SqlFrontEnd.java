@@ -150,18 +150,11 @@ public final class SqlFrontEnd {
     if (pos.getLineNum() <= 0) {
       pos = binding.operand(0).getParserPosition();
     }
-    String message = "Cannot apply " + binding.getOperator().getName() + " to " + typeName(binding.getOperandType(0))
-        + " and " + typeName(binding.getOperandType(1)) + ": strings and numbers are not converted implicitly (as in"
+    String message = "Cannot apply " + binding.getOperator().getName() + " to " + SqlTypeNames.of(binding.getOperandType(0))
+        + " and " + SqlTypeNames.of(binding.getOperandType(1)) + ": strings and numbers are not converted implicitly (as in"
         + " Trino); CAST one side";
     throw new CalciteContextException(message, new org.apache.calcite.sql.validate.SqlValidatorException(message, null),
         pos.getLineNum(), pos.getColumnNum(), pos.getEndLineNum(), pos.getEndColumnNum());
-  }
-
-  private static String typeName(RelDataType type) {
-    if (type.isStruct() && type.getFieldCount() == 1) {
-      type = type.getFieldList().get(0).getType();
-    }
-    return type.getFullTypeString().replace(" NOT NULL", "").toLowerCase(java.util.Locale.ROOT);
   }
 
 
@@ -259,7 +252,8 @@ public final class SqlFrontEnd {
     } catch (CalciteContextException e) {
       String reason = e.getCause() != null && e.getCause().getMessage() != null
           ? e.getCause().getMessage() : e.getMessage();
-      throw new PlanningException(classify(reason), reason, e.getPosLine(), e.getPosColumn(), e);
+      Code code = classify(reason);
+      throw new PlanningException(code, ValidationMessages.trino(reason, code), e.getPosLine(), e.getPosColumn(), e);
     } catch (RuntimeException e) {
       throw new PlanningException(Code.VALIDATION_ERROR, "Invalid query: " + e.getMessage(), 0, 0, e);
     }

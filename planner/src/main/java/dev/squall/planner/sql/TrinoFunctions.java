@@ -74,6 +74,8 @@ public final class TrinoFunctions implements SqlOperatorTable {
     add("REPLACE", VARCHAR, optional(3, SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER));
     add("STRPOS", ReturnTypes.BIGINT_NULLABLE, CHARS2);
     add("REVERSE", VARCHAR, CHARS);
+    add("CHR", VARCHAR, OperandTypes.family(SqlTypeFamily.INTEGER));
+    add("CODEPOINT", ReturnTypes.INTEGER_NULLABLE, CHARS);
     functions.put("SUBSTR", SqlStdOperatorTable.SUBSTRING);
     add("LPAD", VARCHAR, OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER, SqlTypeFamily.CHARACTER));
     add("RPAD", VARCHAR, OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER, SqlTypeFamily.CHARACTER));

@@ -11,7 +11,8 @@ import java.util.Set;
  * Words that Calcite's parser reserves but Trino's does not, made parseable by quoting them before
  * Calcite sees the text: identifiers such as {@code running}, {@code prev}, {@code empty},
  * {@code value}, {@code dec} or {@code returns} (a column or alias in Trino), {@code year} where it
- * names a column or alias rather than a date-time unit or function, and function names that Calcite's
+ * names a column or alias rather than a date-time unit or function, {@code partition} but before
+ * BY, and function names that Calcite's
  * grammar takes for something else: {@code day(x)}, {@code hour(x)}, {@code minute(x)},
  * {@code second(x)} (interval units in Calcite) and {@code date_diff(...)}, {@code date_trunc(...)}
  * (BigQuery's argument order in Calcite). Text inside string literals, quoted identifiers and
@@ -33,6 +34,11 @@ public final class TrinoLexicon {
    * FROM in EXTRACT) or a call ({@code year(d)}).
    */
   private static final Set<String> UNITS = Set.of("YEAR");
+  /**
+   * Reserved by Calcite, not by Trino, and a keyword in SQL that Squall runs only before BY:
+   * {@code partition} names a column of {@code "t$partitions"} and {@code "t$files"}.
+   */
+  private static final Set<String> UNLESS_BEFORE_BY = Set.of("PARTITION");
   /** Function names that Calcite's grammar reads another way when followed by '('. */
   private static final Set<String> FUNCTIONS = Set.of("DAY", "HOUR", "MINUTE", "SECOND", "DATE_DIFF", "DATE_TRUNC");
 
@@ -104,6 +110,9 @@ public final class TrinoLexicon {
       boolean unit = previous != null && (previous.kind == Kind.STRING || previous.isWord("TO"))
           || next != null && (next.isWord("TO") || next.isWord("FROM"));
       return !call && !unit;
+    }
+    if (UNLESS_BEFORE_BY.contains(word)) {
+      return !call && !(t + 1 < tokens.size() && tokens.get(t + 1).isWord("BY"));
     }
     if (!IDENTIFIERS.contains(word) || call) {
       return false;

@@ -82,7 +82,12 @@ public final class UnsupportedSqlCheck extends SqlBasicVisitor<Void> {
     }
     if (refused == null && call.getOperator() instanceof SqlFunction function) {
       String name = function.getName().toUpperCase(Locale.ROOT);
-      if (!FUNCTIONS.contains(name)) {
+      if (!FUNCTIONS.contains(name) && !ValidationMessages.functionExists(name)) {
+        // No such function at all: Trino's wording, not "unsupported".
+        SqlParserPos pos = call.getParserPosition();
+        throw new PlanningException(PlanningException.Code.VALIDATION_ERROR,
+            "Function '" + name.toLowerCase(Locale.ROOT) + "' not registered", pos.getLineNum(), pos.getColumnNum());
+      } else if (!FUNCTIONS.contains(name)) {
         refused = "function " + name;
       } else if (name.equals("EXTRACT")) {
         refused = checkExtract(call);

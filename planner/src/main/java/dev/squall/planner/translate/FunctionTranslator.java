@@ -106,6 +106,8 @@ final class FunctionTranslator {
       case "LOG2" -> Function.LOG2;
       case "STRPOS" -> Function.STRPOS;
       case "REVERSE" -> Function.REVERSE;
+      case "CHR" -> Function.CHR;
+      case "CODEPOINT" -> Function.CODEPOINT;
       case "LPAD" -> Function.LPAD;
       case "RPAD" -> Function.RPAD;
       case "SPLIT_PART" -> Function.SPLIT_PART;

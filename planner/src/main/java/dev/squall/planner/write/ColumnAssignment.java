@@ -81,8 +81,8 @@ public final class ColumnAssignment {
         if (!assignable(from1.getSqlTypeName(), column.type())) {
           SqlParserPos pos = columnPosition(source, from);
           throw new PlanningException(Code.VALIDATION_ERROR, "Cannot assign a value of type "
-              + from1.getFullTypeString().replace(" NOT NULL", "") + " to column '" + column.name()
-              + "' of type " + column.type(), pos.getLineNum(), pos.getColumnNum());
+              + dev.squall.planner.sql.SqlTypeNames.of(from1) + " to column '" + column.name()
+              + "' of type " + dev.squall.planner.sql.SqlTypeNames.of(column.type()), pos.getLineNum(), pos.getColumnNum());
         }
         if (from1.getSqlTypeName() == SqlTypeName.NULL && column.isRequired()) {
           SqlParserPos pos = columnPosition(source, from);

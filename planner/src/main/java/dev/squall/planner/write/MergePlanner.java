@@ -208,7 +208,7 @@ public final class MergePlanner {
         return c;
       }
     }
-    throw error(Code.UNKNOWN_COLUMN, "Column '" + simple + "' not found in table '" + resolved.identifier() + "'",
+    throw error(Code.UNKNOWN_COLUMN, "Column '" + resolved.identifier() + "." + simple + "' cannot be resolved",
         name.getParserPosition());
   }
 

@@ -126,7 +126,7 @@ public final class RowDeletePlanner {
         }
       }
       if (index < 0) {
-        throw error(Code.UNKNOWN_COLUMN, "Column '" + name + "' not found in table '" + resolved.identifier() + "'",
+        throw error(Code.UNKNOWN_COLUMN, "Column '" + resolved.identifier() + "." + name + "' cannot be resolved",
             item.getParserPosition());
       }
       if (values[index] != null) {
@@ -193,7 +193,7 @@ public final class RowDeletePlanner {
     }
     SqlParserPos at = targetName.getParserPosition();
     IcebergTable resolved = frontEnd.resolveTable(targetName.names).orElseThrow(() -> error(Code.UNKNOWN_TABLE,
-        "Table '" + targetName + "' not found", at));
+        "Table '" + targetName + "' does not exist", at));
     if (resolved.pinnedSnapshotId().isPresent()) {
       throw error(Code.UNSUPPORTED, "Unsupported SQL: " + statement + " of a table as of a snapshot (time travel)", at);
     }

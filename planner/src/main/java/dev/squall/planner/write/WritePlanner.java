@@ -95,7 +95,7 @@ public final class WritePlanner {
           insert.getTargetTable().getParserPosition());
     }
     IcebergTable resolved = frontEnd.resolveTable(targetName.names).orElseThrow(() -> error(Code.UNKNOWN_TABLE,
-        "Table '" + targetName + "' not found", targetName.getParserPosition()));
+        "Table '" + targetName + "' does not exist", targetName.getParserPosition()));
     if (resolved.pinnedSnapshotId().isPresent()) {
       throw error(Code.UNSUPPORTED, "Unsupported SQL: INSERT INTO a table as of a snapshot (time travel)",
           targetName.getParserPosition());
@@ -119,8 +119,8 @@ public final class WritePlanner {
         String name = item instanceof SqlIdentifier id ? id.getSimple() : item.toString();
         int index = indexOfIgnoreCase(columns, name);
         if (index < 0) {
-          throw error(Code.UNKNOWN_COLUMN, "Column '" + name + "' not found in table '" + resolved.identifier()
-              + "'", item.getParserPosition());
+          throw error(Code.UNKNOWN_COLUMN, "Column '" + resolved.identifier() + "." + name + "' cannot be resolved",
+              item.getParserPosition());
         }
         if (sourceOfColumn[index] >= 0) {
           throw error(Code.VALIDATION_ERROR, "Column '" + name + "' is named twice in the INSERT column list",

@@ -61,7 +61,8 @@ class EverydayEdgesTest {
     assertThat(e.code()).isNotEqualTo(PlanningException.Code.INTERNAL);
     assertThat(e.line()).isEqualTo(1);
     assertThat(e.column()).isEqualTo(sql.indexOf("where") + 7);
-    assertThat(e.getMessage()).contains("char").containsAnyOf("integer", "bigint");
+    assertThat(e.reason()).contains("VARCHAR").containsAnyOf("INTEGER", "BIGINT")
+        .doesNotContainIgnoringCase("char(").doesNotContain("long");
   }
 
   @Test
@@ -123,5 +124,50 @@ class EverydayEdgesTest {
     assertThat(e.code()).isEqualTo(PlanningException.Code.SYNTAX_ERROR);
     assertThat(e.reason()).startsWith("Syntax error").doesNotContain("Exception").doesNotContain("org.apache");
     assertThat(e.line()).isPositive();
+  }
+
+  @Test
+  void partitionIsAnIdentifierButBeforeBy() {
+    var q = Planning.sf1("select partition, count(*) over (partition by partition) from"
+        + " (select n_regionkey as partition from nation) t");
+    assertThat(q.outputSchema().getFieldsList()).extracting(Field::getName).containsExactly("partition", "_col1");
+    StageGraphs.assertWellFormed(q.stageGraph());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"select * from nation where 'a' > 1", "select * from nation where n_name = 1",
+      "select * from nation where n_regionkey in ('1', '2')"})
+  void typeErrorsNameSqlTypes(String sql) {
+    String reason = refused(sql).reason();
+    assertThat(reason).as(sql).containsAnyOf("VARCHAR", "INTEGER")
+        .doesNotContain("CHAR(").doesNotContain("char(").doesNotContain("CHARACTER").doesNotContain("long");
+  }
+
+  @Test
+  void notFoundReadsAsInTrinoWhicheverStatementRefuses() {
+    PlanningException e = refused("select *\nfrom tpch.nation2");
+    assertThat(e.code()).isEqualTo(PlanningException.Code.UNKNOWN_TABLE);
+    assertThat(e.reason()).isEqualTo("Table 'tpch.nation2' does not exist");
+    assertThat(e.line()).isEqualTo(2);
+    assertThat(refused("select n_nope from nation").reason()).isEqualTo("Column 'n_nope' cannot be resolved");
+    assertThat(refused("select n.n_nope from nation n").reason()).isEqualTo("Column 'n.n_nope' cannot be resolved");
+    assertThat(refused("drop table tpch.nation2").reason()).isEqualTo("Table 'tpch.nation2' does not exist");
+    for (String sql : List.of("delete from tpch.nation2", "update tpch.nation2 set n_name = 'x'",
+        "merge into tpch.nation2 t using nation s on t.n_nationkey = s.n_nationkey when matched then delete")) {
+      assertThat(refused(sql).reason()).as(sql).isEqualTo("Table 'tpch.nation2' does not exist");
+    }
+    assertThat(refused("update nation set n_nope = 1").reason()).endsWith("n_nope' cannot be resolved");
+    for (String sql : List.of("select * from nation2", "select n_nope from nation", "drop table nation2",
+        "update nation set n_nope = 1", "delete from nation2")) {
+      assertThat(refused(sql).reason()).as(sql).doesNotContain("not found");
+    }
+  }
+
+  @Test
+  void anUnknownFunctionIsNotRegistered() {
+    PlanningException e = refused("select n_name,\n  foo(n_name) from nation");
+    assertThat(e.reason()).isEqualTo("Function 'foo' not registered");
+    assertThat(e.line()).isEqualTo(2);
+    assertThat(e.column()).isEqualTo(3);
   }
 }
