@@ -77,7 +77,8 @@ public record TaskEnvironment(Region region, URI endpoint, boolean pathStyle, Aw
   public LambdaClient newTaskLambdaClient() {
     LambdaClientBuilder b = LambdaClient.builder()
         .region(region)
-        .httpClientBuilder(UrlConnectionHttpClient.builder().socketTimeout(TASK_INVOKE_WAIT))
+        .httpClientBuilder(UrlConnectionHttpClient.builder().socketTimeout(TASK_INVOKE_WAIT)
+            .connectionTimeout(Duration.ofSeconds(10)))
         .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry())
             .apiCallTimeout(TASK_INVOKE_WAIT).apiCallAttemptTimeout(TASK_INVOKE_WAIT));
     if (credentials != null) {
