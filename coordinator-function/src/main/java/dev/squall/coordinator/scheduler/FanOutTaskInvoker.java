@@ -6,7 +6,7 @@ import dev.squall.proto.v1.ErrorCode;
 import dev.squall.proto.v1.TaskResult;
 import dev.squall.proto.v1.TaskSpec;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -15,7 +15,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -27,7 +26,8 @@ import software.amazon.awssdk.services.lambda.model.InvokeResponse;
 
 /**
  * Two-level invocation (after Lambada, Müller et al., SIGMOD 2020, whose workers invoke workers):
- * when more than {@link FanOutSettings#threshold()} tasks of one stage are queued together, the
+ * when more than {@link FanOutSettings#threshold()} tasks of one stage start together (announced by
+ * {@link #stageStarting}), the
  * coordinator sends about √N invoker invocations (the task function in its invoker role,
  * {@link FanOutPayloads}) instead of N task invocations; each invoker invokes its share of the tasks
  * and answers with their results. Fewer tasks (retries, small stages) go straight to the task
@@ -41,8 +41,6 @@ import software.amazon.awssdk.services.lambda.model.InvokeResponse;
  */
 public final class FanOutTaskInvoker implements TaskInvoker, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FanOutTaskInvoker.class);
-  /** How long launches are gathered before they are grouped: a stage's tasks are launched in one loop. */
-  private static final long GATHER_MILLIS = 20;
   /** How long a task's admission may take before the tasks admitted before it are sent. */
   private static final long ADMIT_WAIT_MILLIS = 100;
 
@@ -53,11 +51,13 @@ public final class FanOutTaskInvoker implements TaskInvoker, AutoCloseable {
   private final FanOutSettings settings;
   /** Runs shares, invoker invocations and gate admissions; bounded by the shares and the slots they hold. */
   private final ExecutorService threads;
-  private final ScheduledExecutorService gatherer;
-  private final List<Launch> gathered = new ArrayList<>();
+  /** Stages whose start was announced and whose launches are being collected, by "job/stage". */
+  private final Map<String, StageStart> starting = new HashMap<>();
   private final AtomicInteger invokerInvocations = new AtomicInteger();
 
   private record Launch(TaskSpec spec, StartGate gate, CompletableFuture<TaskResult> result) {}
+
+  private record StageStart(int tasks, List<Launch> launches) {}
 
   /**
    * @param direct invokes single tasks (and sets the payload store and throttle re-sends used here too)
@@ -78,21 +78,39 @@ public final class FanOutTaskInvoker implements TaskInvoker, AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    this.gatherer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "squall-fanout-gather");
-      t.setDaemon(true);
-      return t;
-    });
+  }
+
+  @Override
+  public void stageStarting(String jobId, int stageId, int tasks) {
+    if (tasks > settings.threshold()) {
+      synchronized (starting) {
+        starting.put(jobId + "/" + stageId, new StageStart(tasks, new ArrayList<>()));
+      }
+    }
   }
 
   @Override
   public CompletableFuture<TaskResult> invoke(TaskSpec spec, StartGate gate) {
     Launch launch = new Launch(spec, gate, new CompletableFuture<>());
-    synchronized (gathered) {
-      gathered.add(launch);
-      if (gathered.size() == 1) {
-        gatherer.schedule(this::dispatch, GATHER_MILLIS, TimeUnit.MILLISECONDS);
+    String stageKey = spec.getJobId() + "/" + spec.getStageId();
+    boolean collected = false;
+    List<Launch> allCollected = null;
+    synchronized (starting) {
+      StageStart start = starting.get(stageKey);
+      if (start != null) {
+        collected = true;
+        start.launches().add(launch);
+        if (start.launches().size() == start.tasks()) {
+          starting.remove(stageKey);
+          allCollected = start.launches();
+        }
       }
+    }
+    if (allCollected != null) {
+      List<Launch> stage = allCollected;
+      threads.execute(() -> startShares(stage));
+    } else if (!collected) {
+      direct.invoke(spec, gate).whenComplete((r, e) -> complete(launch, r, e));
     }
     return launch.result();
   }
@@ -102,30 +120,18 @@ public final class FanOutTaskInvoker implements TaskInvoker, AutoCloseable {
     return invokerInvocations.get();
   }
 
-  private void dispatch() {
-    List<Launch> launches;
-    synchronized (gathered) {
-      launches = new ArrayList<>(gathered);
-      gathered.clear();
+  /** Splits a starting stage's launches into ⌈√N⌉ shares, each sent through one invoker. */
+  private void startShares(List<Launch> stage) {
+    int groups = settings.invokersFor(stage.size());
+    List<List<Launch>> shares = new ArrayList<>();
+    for (int g = 0; g < groups; g++) {
+      shares.add(new ArrayList<>());
     }
-    Map<Integer, List<Launch>> byStage = new LinkedHashMap<>();
-    launches.forEach(l -> byStage.computeIfAbsent(l.spec().getStageId(), s -> new ArrayList<>()).add(l));
-    for (List<Launch> stage : byStage.values()) {
-      if (stage.size() <= settings.threshold()) {
-        stage.forEach(l -> direct.invoke(l.spec(), l.gate()).whenComplete((r, e) -> complete(l, r, e)));
-        continue;
-      }
-      int groups = settings.invokersFor(stage.size());
-      List<List<Launch>> shares = new ArrayList<>();
-      for (int g = 0; g < groups; g++) {
-        shares.add(new ArrayList<>());
-      }
-      for (int i = 0; i < stage.size(); i++) {
-        shares.get(i % groups).add(stage.get(i));
-      }
-      LOG.info("stage {}: {} tasks through {} invoker invocations", stage.get(0).spec().getStageId(), stage.size(), groups);
-      shares.forEach(share -> threads.execute(() -> runShare(share)));
+    for (int i = 0; i < stage.size(); i++) {
+      shares.get(i % groups).add(stage.get(i));
     }
+    LOG.info("stage {}: {} tasks through {} invoker invocations", stage.get(0).spec().getStageId(), stage.size(), groups);
+    shares.forEach(share -> threads.execute(() -> runShare(share)));
   }
 
   private static void complete(Launch l, TaskResult r, Throwable e) {
@@ -248,7 +254,6 @@ public final class FanOutTaskInvoker implements TaskInvoker, AutoCloseable {
 
   @Override
   public void close() {
-    gatherer.shutdownNow();
     threads.shutdownNow();
     direct.close();
   }

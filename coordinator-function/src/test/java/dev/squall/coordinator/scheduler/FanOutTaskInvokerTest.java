@@ -86,6 +86,7 @@ class FanOutTaskInvokerTest {
     int n = 300;
     Set<Integer> admitted = ConcurrentHashMap.newKeySet();
     List<CompletableFuture<TaskResult>> results = new ArrayList<>();
+    invoker.stageStarting("job-f", 1, n);
     for (int p = 0; p < n; p++) {
       // The gate refuses partition 7: it must never be sent.
       results.add(invoker.invoke(spec(1, p), s -> s.getPartition() != 7 && admitted.add(s.getPartition())));
@@ -110,11 +111,17 @@ class FanOutTaskInvokerTest {
     assertThat(invokersSeen).as("one result per invoker carries its time").isEqualTo(invokers);
     assertThat(lambda.invokeCounts().of(COORDINATOR, "task")).isEqualTo(invokers);
     assertThat(lambda.invokeCounts().of(TASK_ROLE, "task")).isEqualTo(n - 1);
+
+    // A retry of the started stage goes straight to the task function.
+    assertThat(invoker.invoke(spec(1, 7).toBuilder().setAttempt(3).build(), s -> true).get(60, TimeUnit.SECONDS)
+        .getAttempt()).isEqualTo(3);
+    assertThat(lambda.invokeCounts().of(COORDINATOR, "task")).isEqualTo(invokers + 1);
   }
 
   @Test
   void aStageAtTheThresholdIsInvokedDirectly() throws Exception {
     List<CompletableFuture<TaskResult>> results = new ArrayList<>();
+    invoker.stageStarting("job-f", 3, 100);
     for (int p = 0; p < 100; p++) {
       results.add(invoker.invoke(spec(3, p), s -> true));
     }
