@@ -20,7 +20,7 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * A stage of 1,000 tasks through two-level invocation on the local stack under the scale model:
  * Lambda's scaling rate (1,000 new environments per function every 10 s), cold starts, invocation
- * latency and an account concurrency limit, and S3 with request latency. The tasks do little work:
+ * latency and an account concurrency limit, and S3's per-prefix request rates. The tasks do little work:
  * an aggregation of TPC-H SF 0.01 lineitem whose final stage is forced to 1,000 tasks (1 byte per
  * task). The answer is DuckDB's over the same data files, every task ran, and the coordinator's own
  * Invoke requests (counted by the emulator per signing identity) stay about √1000 while the task
@@ -43,7 +43,7 @@ class FanOutEndToEndTest {
     ScaleModel lambda = ScaleModel.lambdaLike(Duration.ofMillis(100), Duration.ofMillis(5));
     ScaleEmulation scale = ScaleEmulation.OFF
         .withLambda(lambda, 1100)
-        .withS3(new S3RequestModel(Duration.ofMillis(2), 0, 0))
+        .withS3(new S3RequestModel(Duration.ZERO, 3500, 5500))
         .withFanOut(new FanOutSettings(100, FanOutSettings.DEFAULT_MAX_INVOKERS))
         .withMinSplitBytes(1);
     stack = TestStack.startWith(0.01, 30_000, o -> o.withSweepInterval(Duration.ZERO)
@@ -67,7 +67,6 @@ class FanOutEndToEndTest {
         ResultRows.fromDuckDb(stack.duckDb(), QUERY), false)).isNull();
 
     JsonNode summary = JSON.readTree(response.headers().firstValue("x-squall-summary").orElseThrow());
-    System.out.println("fan-out summary: " + summary + " invokes " + counts.snapshot());
     JsonNode wide = StreamSupport.stream(summary.path("stageSummaries").spliterator(), false)
         .filter(s -> s.path("tasks").asInt() == TASKS).findFirst().orElse(null);
     assertThat(wide).as("a stage of %d tasks in %s", TASKS, summary).isNotNull();
@@ -86,7 +85,8 @@ class FanOutEndToEndTest {
     assertThat(stack.deployment.lambda().environmentsCreated(task)).isBetween(1, 1100);
 
     JsonNode cost = summary.path("cost");
-    assertThat(cost.path("invokerInvocations").asLong()).isEqualTo(invokers);
+    // A share split only when its tasks had to wait for concurrency slots.
+    assertThat(cost.path("invokerInvocations").asLong()).isBetween((long) invokers, 2L * invokers);
     assertThat(cost.path("invokerGbSeconds").asDouble()).isPositive();
     assertThat(cost.path("invocations").asLong()).isGreaterThanOrEqualTo(summary.path("attempts").asLong() + invokers);
   }

@@ -41,8 +41,11 @@ import software.amazon.awssdk.services.lambda.model.InvokeResponse;
  */
 public final class FanOutTaskInvoker implements TaskInvoker, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FanOutTaskInvoker.class);
-  /** How long a task's admission may take before the tasks admitted before it are sent. */
-  private static final long ADMIT_WAIT_MILLIS = 100;
+  /**
+   * How long a task's admission may take before the tasks admitted before it are sent: longer than
+   * a busy job store takes to record a start, so that only a wait for concurrency slots splits a share.
+   */
+  private static final long ADMIT_WAIT_MILLIS = 2000;
 
   private final LambdaTaskInvoker direct;
   private final LambdaClient lambda;
