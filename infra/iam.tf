@@ -1,6 +1,8 @@
 # Least privilege. The task role reads the warehouse's data paths (and writes data files under it
-# when writes are allowed) and reads/writes the shuffle bucket's jobs/ prefix: no catalog, job
-# table or Lambda rights. The coordinator role holds the catalog, the job table, both buckets and
+# when writes are allowed) and reads/writes the shuffle bucket's jobs/ prefix: no catalog or job
+# table rights, and no Lambda rights unless two-level invocation is on (fanout_threshold > 0), when
+# it may invoke the task function's live alias and nothing else (an invoker invocation forwards the
+# task payloads the coordinator gave it). The coordinator role holds the catalog, the job table, both buckets and
 # the right to invoke the task function and itself.
 
 data "aws_iam_policy_document" "lambda_assume" {
@@ -24,6 +26,7 @@ locals {
   shuffle_arn     = aws_s3_bucket.shuffle.arn
   warehouse_arn   = local.warehouse_bucket == null ? null : "arn:${local.partition}:s3:::${local.warehouse_bucket}"
   task_arn        = "arn:${local.partition}:lambda:${local.region}:${local.account}:function:${local.task_name}"
+  task_alias_arn  = "${local.task_arn}:${local.alias_name}"
   table_arn       = aws_dynamodb_table.jobs.arn
   log_group_arns  = { for k, g in aws_cloudwatch_log_group.functions : k => "${g.arn}:*" }
   use_warehouse   = var.catalog_type != "s3tables" && local.warehouse_bucket != null
@@ -90,6 +93,16 @@ data "aws_iam_policy_document" "task" {
       sid       = "TableData"
       actions   = var.warehouse_writable ? ["s3tables:GetTableData", "s3tables:PutTableData"] : ["s3tables:GetTableData"]
       resources = ["${var.s3tables_bucket_arn}/table/*"]
+    }
+  }
+
+  dynamic "statement" {
+    for_each = var.fanout_threshold > 0 ? [1] : []
+
+    content {
+      sid       = "InvokeTasksAsInvoker"
+      actions   = ["lambda:InvokeFunction"]
+      resources = [local.task_alias_arn]
     }
   }
 
@@ -217,6 +230,16 @@ data "aws_iam_policy_document" "coordinator" {
         var.warehouse_writable ? ["s3tables:CreateTable", "s3tables:UpdateTableMetadataLocation", "s3tables:PutTableData"] : [],
       )
       resources = [var.s3tables_bucket_arn, "${var.s3tables_bucket_arn}/*"]
+    }
+  }
+
+  dynamic "statement" {
+    for_each = var.fanout_threshold > 0 ? [1] : []
+
+    content {
+      sid       = "InvokeTasksAsInvoker"
+      actions   = ["lambda:InvokeFunction"]
+      resources = [local.task_alias_arn]
     }
   }
 

@@ -78,6 +78,7 @@ locals {
     SQUALL_SYNC_WAIT_SECONDS        = tostring(var.sync_wait_seconds)
     SQUALL_JOB_RETENTION_HOURS      = tostring(var.job_retention_hours)
     SQUALL_SCHEMA_ALLOW_LIST        = length(var.schema_allow_list) == 0 ? "" : jsonencode(var.schema_allow_list)
+    SQUALL_FANOUT_THRESHOLD         = tostring(var.fanout_threshold)
   }
 
   coordinator_environment = merge(
@@ -85,7 +86,10 @@ locals {
     { for k, v in local.catalog_env[var.catalog_type] : k => v if v != null },
   )
 
+  # SQUALL_TASK_FUNCTION: the alias an invoker invocation invokes tasks on (built from names: the
+  # function cannot name its own alias resource).
   task_environment = {
-    JAVA_TOOL_OPTIONS = local.java_tool_options
+    JAVA_TOOL_OPTIONS    = local.java_tool_options
+    SQUALL_TASK_FUNCTION = local.task_alias_arn
   }
 }

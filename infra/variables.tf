@@ -106,6 +106,17 @@ variable "max_concurrent_tasks" {
   }
 }
 
+variable "fanout_threshold" {
+  description = "Tasks of one stage above which the coordinator starts them through about sqrt(N) invoker invocations of the task function (SQUALL_FANOUT_THRESHOLD); 0 turns two-level invocation off and leaves the task role without any Lambda right."
+  type        = number
+  default     = 256
+
+  validation {
+    condition     = var.fanout_threshold >= 0 && var.fanout_threshold <= 100000
+    error_message = "fanout_threshold must be within 0-100000."
+  }
+}
+
 variable "account_concurrent_tasks" {
   description = "Task invocations running at once for all queries of all coordinators, counted in the job table (SQUALL_ACCOUNT_CONCURRENT_TASKS); null: the task function's reserved concurrency, beyond which Lambda answers 429."
   type        = number

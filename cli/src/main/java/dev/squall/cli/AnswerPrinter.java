@@ -20,6 +20,8 @@ import java.nio.charset.StandardCharsets;
  */
 final class AnswerPrinter {
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** Where side notes go under {@code --quiet}: nowhere. */
+  private static final PrintStream NO_NOTES = new PrintStream(java.io.OutputStream.nullOutputStream());
 
   private AnswerPrinter() {}
 
@@ -70,9 +72,21 @@ final class AnswerPrinter {
   }
 
   /**
-   * @return true on success; false when the service answered with an error (printed to {@code err})
+   * As {@link #print(HttpResponse, ResultFormat, PrintStream, PrintStream, boolean)}, not quiet.
    */
   static boolean print(HttpResponse<byte[]> response, ResultFormat format, PrintStream out, PrintStream err) throws IOException {
+    return print(response, format, out, err, false);
+  }
+
+  /**
+   * Prints the result to {@code out}; the query id, summary and cost line go to {@code err} unless
+   * {@code quiet} (then only the result and errors are printed, for scripts).
+   *
+   * @return true on success; false when the service answered with an error (printed to {@code err})
+   */
+  static boolean print(HttpResponse<byte[]> response, ResultFormat format, PrintStream out, PrintStream err,
+      boolean quiet) throws IOException {
+    PrintStream notes = quiet ? NO_NOTES : err;
     String contentType = response.headers().firstValue("Content-Type").orElse("");
     if (response.statusCode() >= 300) {
       printError(response.statusCode(), response.body(), err);
@@ -86,7 +100,7 @@ final class AnswerPrinter {
       summary = tree.path("summary");
       if (!urls.isArray() || urls.isEmpty()) {
         out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(tree));
-        printCost(summary, out, err);
+        printCost(summary, out, notes);
         return true;
       }
       if (format == ResultFormat.JSON) {
@@ -104,18 +118,18 @@ final class AnswerPrinter {
         }
         filled.set("summary", tree.path("summary"));
         out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(filled));
-        printCost(summary, out, err);
+        printCost(summary, out, notes);
         return true;
       }
       // A result over the inline cap: fetch the Arrow stream from its presigned URL.
       arrow = fetch(urls.get(0).asText());
-      err.println("query id: " + tree.path("queryId").asText());
-      err.println("summary: " + tree.path("summary"));
+      notes.println("query id: " + tree.path("queryId").asText());
+      notes.println("summary: " + tree.path("summary"));
     } else {
-      response.headers().firstValue("X-Squall-Query-Id").ifPresent(id -> err.println("query id: " + id));
+      response.headers().firstValue("X-Squall-Query-Id").ifPresent(id -> notes.println("query id: " + id));
       String header = response.headers().firstValue("X-Squall-Summary").orElse(null);
       if (header != null) {
-        err.println("summary: " + header);
+        notes.println("summary: " + header);
       }
       summary = header == null ? null : JSON.readTree(header);
     }
@@ -125,7 +139,7 @@ final class AnswerPrinter {
     } else {
       ResultPrinter.print(new ByteArrayInputStream(arrow), format, out);
     }
-    printCost(summary, out, err);
+    printCost(summary, out, notes);
     return true;
   }
 

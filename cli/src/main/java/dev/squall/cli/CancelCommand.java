@@ -60,7 +60,7 @@ final class CancelCommand implements Callable<Integer> {
       return ExitCodes.OK;
     }
     Instant now = Instant.now();
-    JobFollower follower = new JobFollower(client, client, new ProgressDisplay(err, false, 80), () -> false, out, err);
+    JobFollower follower = new JobFollower(client, client, new ProgressDisplay(err, false, 80), () -> false, out, err, false);
     try {
       JobStatus last = follower.await(QueryClient.statusPath(queryId), now, now.plusSeconds(timeoutSeconds));
       out.println(CancelOnInterrupt.outcome(queryId, last, Duration.ofSeconds(timeoutSeconds)));

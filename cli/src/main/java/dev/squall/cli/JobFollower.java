@@ -24,14 +24,17 @@ final class JobFollower {
   private final BooleanSupplier stopped;
   private final PrintStream out;
   private final PrintStream err;
+  private final boolean quiet;
 
   /**
    * @param polls client for status requests (short request timeout)
    * @param results client for the result request (the user's --timeout)
    * @param stopped when true, following ends without printing anything more
+   * @param quiet print only the result and errors (no query id, summary or cost line)
    */
   JobFollower(QueryClient polls, QueryClient results, ProgressDisplay display, BooleanSupplier stopped,
-      PrintStream out, PrintStream err) {
+      PrintStream out, PrintStream err, boolean quiet) {
+    this.quiet = quiet;
     this.polls = polls;
     this.results = results;
     this.display = display;
@@ -142,6 +145,6 @@ final class JobFollower {
       return new String(r.body(), java.nio.charset.StandardCharsets.UTF_8).contains("\"NOT_FINISHED\"")
           ? ExitCodes.NOT_FINISHED : ExitCodes.FAILED;
     }
-    return AnswerPrinter.print(r, format, out, err) ? ExitCodes.OK : ExitCodes.FAILED;
+    return AnswerPrinter.print(r, format, out, err, quiet) ? ExitCodes.OK : ExitCodes.FAILED;
   }
 }

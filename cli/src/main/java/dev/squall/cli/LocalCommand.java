@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code squall local [--tpch SF] [--tpcds SF] [--port P] [--data-dir D] [--faults FILE] [--task-memory-mb N] [--spill-dir DIR]
- * [--spill-disk-mb N]}: starts the local stack, loads TPC-H
+ * [--spill-disk-mb N] [scale model options, see {@link ScaleOptions}]}: starts the local stack, loads TPC-H
  * and TPC-DS when asked, prints {@code gateway: http://127.0.0.1:PORT} when ready and serves until stopped
  * (Ctrl-C).
  */
@@ -58,6 +58,9 @@ final class LocalCommand implements Callable<Integer> {
       description = "Once serving, run these TPC-H queries (1-22) through the gateway and print their results and summaries.")
   java.util.List<Integer> runTpch = java.util.List.of();
 
+  @picocli.CommandLine.Mixin
+  ScaleOptions scale = new ScaleOptions();
+
   @Option(names = "--faults", paramLabel = "FILE",
       description = "Inject the faults of this fault plan (JSON, see docs/faults.md); PUT /_local/faults replaces it at run time.")
   Path faultsFile;
@@ -94,6 +97,13 @@ final class LocalCommand implements Callable<Integer> {
       System.err.println("--spill-disk-mb must be 0 or more, not " + spillDiskMb);
       return 2;
     }
+    dev.squall.cli.local.ScaleEmulation emulation;
+    try {
+      emulation = scale.toEmulation();
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      return 2;
+    }
     FaultPlan faults = FaultPlan.none();
     if (faultsFile != null) {
       try {
@@ -110,7 +120,7 @@ final class LocalCommand implements Callable<Integer> {
     LocalDeployment.Options options = LocalDeployment.Options.defaults().withDataDir(dataDir.toAbsolutePath())
         .withGatewayPort(port).withTaskConcurrency(taskConcurrency)
         .withIntegrationTimeout(Duration.ofSeconds(integrationTimeoutSeconds)).withFaultPlan(faults)
-        .withTaskMemoryMb(taskMemoryMb);
+        .withTaskMemoryMb(taskMemoryMb).withScale(emulation);
     options = options.withSpill(new SpillSettings(
         spillDir != null ? spillDir.toAbsolutePath() : options.spillSettings().directory(), spillDiskMb * 1024 * 1024));
     LocalDeployment stack = LocalDeployment.start(options);
@@ -143,7 +153,7 @@ final class LocalCommand implements Callable<Integer> {
         if (response.statusCode() == 202) {
           // Longer than the coordinator's synchronous wait: follow the job it became.
           java.time.Instant now = java.time.Instant.now();
-          new JobFollower(client, client, new ProgressDisplay(System.err, false, 80), () -> false, System.out, System.out)
+          new JobFollower(client, client, new ProgressDisplay(System.err, false, 80), () -> false, System.out, System.out, false)
               .follow(Submission.parse(response.body()), ResultFormat.TABLE, now, now.plus(Duration.ofMinutes(15)));
         } else {
           AnswerPrinter.print(response, ResultFormat.TABLE, System.out, System.out);

@@ -53,7 +53,7 @@ final class QueryCommand implements Callable<Integer> {
   @Option(names = "--progress", description = "Draw the progress bar even when standard error is not a terminal.")
   boolean progress;
 
-  @Option(names = {"-q", "--quiet", "--no-progress"}, description = "No progress bar (there is none either when standard error is not a terminal).")
+  @Option(names = {"-q", "--quiet", "--no-progress"}, description = "Print only the result and errors: no progress bar, query id, summary or cost line.")
   boolean quiet;
 
   @Option(names = {"-P", "--property"}, paramLabel = "NAME=VALUE",
@@ -136,7 +136,7 @@ final class QueryCommand implements Callable<Integer> {
       if (detach && response.statusCode() == 200) {
         err.println("the endpoint answered synchronously; printing the answer instead of a query id");
       }
-      return AnswerPrinter.print(response, format, out, err) ? ExitCodes.OK : ExitCodes.FAILED;
+      return AnswerPrinter.print(response, format, out, err, quiet) ? ExitCodes.OK : ExitCodes.FAILED;
     }
     Submission job = Submission.parse(response.body());
     if (detach) {
@@ -146,7 +146,7 @@ final class QueryCommand implements Callable<Integer> {
     ProgressDisplay display = ProgressDisplay.choose(err, quiet, progress);
     try (CancelOnInterrupt cancel = CancelOnInterrupt.install(client, job.queryId(), display, err)) {
       JobFollower follower = new JobFollower(client.withTimeout(POLL_REQUEST_TIMEOUT, Duration.ofSeconds(10)), client,
-          display, cancel::triggered, out, err);
+          display, cancel::triggered, out, err, quiet);
       // INTERRUPTED means Ctrl-C: the shutdown hook is cancelling, and the JVM exits with 130 after it.
       return follower.follow(job, format, submitted, submitted.plusSeconds(timeoutSeconds));
     }

@@ -32,7 +32,7 @@ final class ResultCommand implements Callable<Integer> {
   @Option(names = "--progress", description = "Draw the progress bar even when standard error is not a terminal.")
   boolean progress;
 
-  @Option(names = {"-q", "--quiet", "--no-progress"}, description = "No progress bar.")
+  @Option(names = {"-q", "--quiet", "--no-progress"}, description = "Print only the result and errors: no progress bar, query id, summary or cost line.")
   boolean quiet;
 
   @Mixin
@@ -54,7 +54,7 @@ final class ResultCommand implements Callable<Integer> {
     String id = queryIdArgument.queryId;
     ProgressDisplay display = noWait ? new ProgressDisplay(err, false, 80) : ProgressDisplay.choose(err, quiet, progress);
     JobFollower follower = new JobFollower(client.withTimeout(QueryCommand.POLL_REQUEST_TIMEOUT, Duration.ofSeconds(10)),
-        client, display, () -> false, out, err);
+        client, display, () -> false, out, err, quiet);
     if (noWait) {
       return follower.printResult(QueryClient.resultPath(id), format);
     }

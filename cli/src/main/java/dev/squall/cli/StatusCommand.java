@@ -11,8 +11,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code squall status [--json] ID}: prints a query job's status ({@code GET /v1/queries/{id}}) as
- * text ({@link #describe}) or as the service's JSON. Exit 0 when the status was printed, whatever
- * the job's state; 1 for an unknown id or an error answer.
+ * text ({@link #describe}) or as the service's JSON. The exit code says the state, so that scripts
+ * need not parse it ({@link ExitCodes#forState}): 0 SUCCEEDED, 1 FAILED or CANCELLED (and an unknown id or an
+ * error answer), 3 still QUEUED, RUNNING or FINALIZING.
  */
 @Command(name = "status", mixinStandardHelpOptions = true, description = "Show the state and progress of a query.")
 final class StatusCommand implements Callable<Integer> {
@@ -44,7 +45,7 @@ final class StatusCommand implements Callable<Integer> {
     }
     JobStatus status = JobStatus.parse(r.body());
     out.println(json ? JSON.writerWithDefaultPrettyPrinter().writeValueAsString(JSON.readTree(r.body())) : describe(status));
-    return ExitCodes.OK;
+    return ExitCodes.forState(status.state());
   }
 
   /**

@@ -129,6 +129,36 @@ class AsyncQueryEndToEndTest {
   }
 
   @Test
+  void quietQueryPrintsOnlyTheResult() throws Exception {
+    for (String mode : List.of("--timeout=600", "--sync")) {
+      CliRun quiet = squall("query", "-q", mode, "--format", "arrow", Q);
+      assertThat(quiet.exitCode()).as(quiet.err()).isEqualTo(0);
+      assertThat(ResultRows.difference(ResultRows.fromArrow(quiet.out()), duckDbAnswer(Q), true)).isNull();
+      assertThat(quiet.err()).as(mode).isEmpty();
+    }
+    CliRun csv = squall("query", "--quiet", "--format", "csv", Q);
+    assertThat(csv.err()).isEmpty();
+    assertThat(csv.outText().lines()).hasSize(1 + duckDbAnswer(Q).size());
+    // Errors are still printed.
+    CliRun failed = squall("query", "-q", "select n_nam from tpch.nation");
+    assertThat(failed.exitCode()).isEqualTo(ExitCodes.FAILED);
+    assertThat(failed.err()).startsWith("error 400: ");
+  }
+
+  @Test
+  void statusOfAFailedQueryExitsNonZero() throws Exception {
+    // Fails while running (a bad cast in a task), not when submitted.
+    CliRun submitted = squall("query", "--detach", "select cast(n_name as integer) from tpch.nation");
+    assertThat(submitted.exitCode()).as(submitted.err()).isEqualTo(0);
+    String id = submitted.outText().strip();
+    awaitState(id, Duration.ofSeconds(30), s -> s.state().isTerminal());
+    CliRun status = squall("status", id);
+    assertThat(status.outText()).startsWith("query " + id + ": FAILED");
+    assertThat(status.exitCode()).isEqualTo(ExitCodes.FAILED);
+    assertThat(squall("status", "--json", id).exitCode()).isEqualTo(ExitCodes.FAILED);
+  }
+
+  @Test
   void sqlStartingWithACommentIsReadFromAFile() throws Exception {
     Path file = java.nio.file.Files.createTempFile("squall-query", ".sql");
     try {
@@ -253,6 +283,9 @@ class AsyncQueryEndToEndTest {
       assertThat(cancel.exitCode()).as(cancel.err()).isEqualTo(0);
       assertThat(cancel.outText()).contains("cancel requested for query " + id).contains("query " + id + " cancelled");
       assertThat(status(id).state()).isEqualTo(JobState.CANCELLED);
+      CliRun statusOfCancelled = squall("status", id);
+      assertThat(statusOfCancelled.outText()).startsWith("query " + id + ": CANCELLED");
+      assertThat(statusOfCancelled.exitCode()).isEqualTo(ExitCodes.FAILED);
       CliRun result = squall("result", id);
       assertThat(result.exitCode()).isEqualTo(ExitCodes.FAILED);
       assertThat(result.err()).startsWith("error ");

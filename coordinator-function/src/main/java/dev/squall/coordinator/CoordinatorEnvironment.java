@@ -11,6 +11,8 @@ import dev.squall.coordinator.job.JobSettings;
 import dev.squall.coordinator.job.LambdaSelfInvoker;
 import dev.squall.coordinator.job.PlanStore;
 import dev.squall.coordinator.job.ResultStore;
+import dev.squall.coordinator.scheduler.FanOutSettings;
+import dev.squall.coordinator.scheduler.FanOutTaskInvoker;
 import dev.squall.coordinator.scheduler.LambdaTaskInvoker;
 import dev.squall.coordinator.scheduler.RetryPolicy;
 import dev.squall.coordinator.scheduler.StageScheduler;
@@ -43,7 +45,8 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * (default 25), {@code SQUALL_JOB_RETENTION_HOURS} (default 24), {@code SQUALL_SELF_FUNCTION}
  * (where the coordinator sends its asynchronous continuations; default {@code
  * AWS_LAMBDA_FUNCTION_NAME}, set by Lambda, but a deployment names its SnapStart alias), {@code
- * SQUALL_SCHEMA_ALLOW_LIST} (see {@link SchemaAllowList}), and the Iceberg catalog ({@link
+ * SQUALL_SCHEMA_ALLOW_LIST} (see {@link SchemaAllowList}), {@code SQUALL_FANOUT_THRESHOLD} and {@code
+ * SQUALL_FANOUT_MAX_INVOKERS} (two-level invocation, {@link FanOutSettings}), and the Iceberg catalog ({@link
  * CatalogSettings}). Credentials come from the function's role through the AWS SDK's default
  * provider chain; none is read from or written to any plan.
  */
@@ -82,8 +85,11 @@ public final class CoordinatorEnvironment {
     LambdaClient lambda = LambdaClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder()).build();
     S3Client s3 = S3Client.builder().httpClientBuilder(UrlConnectionHttpClient.builder())
         .overrideConfiguration(c -> c.addExecutionInterceptor(CountingS3Client.interceptor())).build();
-    StageScheduler scheduler = new StageScheduler(new LambdaTaskInvoker(taskLambda, taskFunction, concurrency,
-        new TaskPayloadStore(s3)), RetryPolicy.defaults());
+    TaskPayloadStore payloads = new TaskPayloadStore(s3);
+    LambdaTaskInvoker direct = new LambdaTaskInvoker(taskLambda, taskFunction, concurrency, payloads);
+    FanOutSettings fanOut = FanOutSettings.fromEnv(env);
+    StageScheduler scheduler = new StageScheduler(fanOut.enabled()
+        ? new FanOutTaskInvoker(direct, taskLambda, taskFunction, payloads, fanOut) : direct, RetryPolicy.defaults());
     return assemble(store, CatalogSettings.catalog(env), scheduler, s3, S3Presigner.create(), new RootAllocator(),
         new LambdaSelfInvoker(lambda, self), settings, jobSettings, PlannerSettings.defaults(), DriverHooks.NONE,
         SchemaAllowList.parse(env.get("SQUALL_SCHEMA_ALLOW_LIST")), CostSettings.fromEnv(env, taskMemoryMb));

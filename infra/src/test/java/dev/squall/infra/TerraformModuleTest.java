@@ -105,7 +105,12 @@ class TerraformModuleTest {
 
   @Test
   void taskRoleHasNoCatalogJobTableLambdaOrIamRightsAndNoWildcardAction() {
-    Set<String> actions = actions("task");
+    Set<String> actions = new TreeSet<>();
+    for (JsonNode statement : tf.policyStatements("task")) {
+      if (!statement.path("sid").asText().equals("InvokeTasksAsInvoker")) {
+        actions.addAll(tf.literals(statement.get("actions")));
+      }
+    }
     assertThat(actions).contains("s3:GetObject", "s3:PutObject");
     assertNoForbiddenAction("task", actions);
     // The task role's only policy is that document: no other inline policy or managed policy.
@@ -128,6 +133,26 @@ class TerraformModuleTest {
         }
       }
     }
+  }
+
+  /** The invoker role of two-level invocation: one action on one alias, and only when fan-out is on. */
+  @Test
+  void taskRoleMayInvokeOnlyTheTaskAliasAndOnlyWithFanOut() {
+    JsonNode dynamic = null;
+    for (JsonNode d : tf.data("aws_iam_policy_document", "task").path("dynamic").path("statement")) {
+      if (d.path("content").path(0).path("sid").asText().equals("InvokeTasksAsInvoker")) {
+        dynamic = d;
+      }
+    }
+    assertThat(dynamic).as("the invoker statement").isNotNull();
+    assertThat(dynamic.path("for_each").asText()).contains("var.fanout_threshold > 0");
+    JsonNode content = dynamic.path("content").path(0);
+    assertThat(tf.literals(content.get("actions"))).containsExactly("lambda:InvokeFunction");
+    assertThat(content.path("resources").toString()).contains("local.task_alias_arn").doesNotContain("*");
+    assertThat(tf.local("task_alias_arn").asText()).isEqualTo("${local.task_arn}:${local.alias_name}");
+    assertThat(tf.local("task_environment").path("SQUALL_TASK_FUNCTION").asText()).isEqualTo("${local.task_alias_arn}");
+    assertThat(tf.local("coordinator_settings").path("SQUALL_FANOUT_THRESHOLD").asText())
+        .contains("var.fanout_threshold");
   }
 
   @Test

@@ -17,7 +17,10 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.lambda.LambdaClient;
+import software.amazon.awssdk.services.lambda.LambdaClientBuilder;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 
@@ -64,6 +67,28 @@ public record TaskEnvironment(Region region, URI endpoint, boolean pathStyle, Aw
     }
     return b.build();
   }
+
+  /**
+   * The invoker role's Lambda client for task invocations: a read timeout above the task
+   * function's timeout ({@link #TASK_INVOKE_WAIT}: Lambda's 15-minute maximum plus 30 s) and no SDK
+   * retries, since a re-sent spec after a timeout would run one attempt twice. Credentials come from
+   * the default provider chain (the function's role), as for S3.
+   */
+  public LambdaClient newTaskLambdaClient() {
+    LambdaClientBuilder b = LambdaClient.builder()
+        .region(region)
+        .httpClientBuilder(UrlConnectionHttpClient.builder().socketTimeout(TASK_INVOKE_WAIT)
+            .connectionTimeout(Duration.ofSeconds(10)))
+        .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry())
+            .apiCallTimeout(TASK_INVOKE_WAIT).apiCallAttemptTimeout(TASK_INVOKE_WAIT));
+    if (credentials != null) {
+      b.credentialsProvider(StaticCredentialsProvider.create(credentials));
+    }
+    return b.build();
+  }
+
+  /** How long the invoker role waits for one task invocation's answer. */
+  public static final Duration TASK_INVOKE_WAIT = Duration.ofMinutes(15).plusSeconds(30);
 
   /** Iceberg's S3FileIO for reading data files, configured like {@link #newS3Client()}. */
   public FileIO newFileIO() {

@@ -1,13 +1,17 @@
 package dev.squall.task;
 
+import dev.squall.proto.FanOutPayloads;
 import dev.squall.proto.TaskPayloads;
 import dev.squall.proto.v1.TaskResult;
 import dev.squall.proto.v1.TaskSpec;
 import dev.squall.shuffle.requests.CountingS3Client;
 import dev.squall.shuffle.requests.S3RequestCounter;
+import dev.squall.task.fanout.TaskFanOut;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -29,6 +33,8 @@ public final class TaskFunction {
   private final S3Client s3;
   private final int memoryMb;
   private final AtomicLong initMillis;
+  private Supplier<TaskFanOut> fanOutFactory;
+  private TaskFanOut fanOut;
 
   /**
    * @param s3 reads specs and stores answers too large for a Lambda payload ({@link TaskPayloads#specRef})
@@ -49,12 +55,44 @@ public final class TaskFunction {
   }
 
   /**
-   * Runs the task attempt in the payload.
+   * Lets this function play the invoker in two-level invocation ({@link FanOutPayloads}): without
+   * it an invoker payload is refused. The invoker is built on the first invoker payload, so that a
+   * function that only runs tasks never builds its Lambda client.
+   *
+   * @return this
+   */
+  public TaskFunction withFanOut(Supplier<TaskFanOut> factory) {
+    this.fanOutFactory = factory;
+    return this;
+  }
+
+  private synchronized TaskFanOut fanOut() {
+    if (fanOut == null && fanOutFactory != null) {
+      fanOut = fanOutFactory.get();
+    }
+    return fanOut;
+  }
+
+  /**
+   * Runs the task attempt in the payload, or, in the invoker role, invokes the tasks it lists.
    *
    * @param cancelled true once the invocation should stop (its deadline passed, or it was cancelled)
    * @throws IllegalArgumentException when the payload does not hold a TaskSpec
    */
   public byte[] handle(byte[] payload, BooleanSupplier cancelled) {
+    Optional<List<byte[]>> tasks = FanOutPayloads.decodeRequest(payload);
+    if (tasks.isPresent()) {
+      TaskFanOut invoker = fanOut();
+      if (invoker == null) {
+        throw new IllegalArgumentException("this task function is not set up to invoke tasks (no Lambda client)");
+      }
+      try {
+        return invoker.invokeAll(tasks.get());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while invoking tasks", e);
+      }
+    }
     long start = System.nanoTime();
     S3RequestCounter requests = new S3RequestCounter();
     Optional<TaskPayloads.ObjectRef> stored = TaskPayloads.specRef(payload);

@@ -11,7 +11,9 @@ import dev.squall.coordinator.job.CoordinatorActions;
 import dev.squall.coordinator.job.DriverHooks;
 import dev.squall.coordinator.job.JobSettings;
 import dev.squall.coordinator.job.LambdaSelfInvoker;
+import dev.squall.coordinator.scheduler.FanOutTaskInvoker;
 import dev.squall.coordinator.scheduler.LambdaTaskInvoker;
+import dev.squall.coordinator.scheduler.TaskInvoker;
 import dev.squall.coordinator.scheduler.RetryPolicy;
 import dev.squall.coordinator.scheduler.StageScheduler;
 import dev.squall.coordinator.scheduler.TaskLambdaClients;
@@ -36,6 +38,7 @@ import dev.squall.shuffle.requests.CountingS3Client;
 import dev.squall.task.TaskEnvironment;
 import dev.squall.task.TaskFunction;
 import dev.squall.task.TaskRunner;
+import dev.squall.task.fanout.TaskFanOut;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,6 +47,7 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -69,6 +73,13 @@ public final class LocalDeployment implements AutoCloseable {
   public static final String SHUFFLE_BUCKET = "squall-shuffle";
   public static final String COORDINATOR_FUNCTION = "squall-coordinator";
   public static final String TASK_FUNCTION = "squall-task";
+  /**
+   * The identities the local functions call Lambda with (the emulator names callers by access key
+   * id, as CloudTrail names roles): the coordinator's role and the task function's role. The
+   * emulator does not check signatures; these open nothing.
+   */
+  public static final AwsBasicCredentials COORDINATOR_ROLE_KEYS = AwsBasicCredentials.create("squall-coordinator-role", "local");
+  public static final AwsBasicCredentials TASK_ROLE_KEYS = AwsBasicCredentials.create("squall-task-role", "local");
   /** The local coordinator function's memory, as a deployment's default (for its GB-seconds). */
   static final int COORDINATOR_MEMORY_MB = 3008;
   /** The smallest split size a local query may ask for (1 MiB on AWS). */
@@ -94,36 +105,36 @@ public final class LocalDeployment implements AutoCloseable {
   public record Options(Path dataDir, int gatewayPort, int taskConcurrency, int taskMemoryMb, Duration integrationTimeout,
       UnaryOperator<LambdaHandler> taskHandlerWrapper, JobSettings jobSettings, Duration coordinatorTimeout,
       DriverHooks coordinatorHooks, Duration sweepInterval, JobStore jobStore, Duration objectRetention,
-      FaultPlan faultPlan, Duration taskTimeout, Duration jobTimeout, SpillSettings spill) {
+      FaultPlan faultPlan, Duration taskTimeout, Duration jobTimeout, SpillSettings spill, ScaleEmulation scale) {
     public static Options defaults() {
       return new Options(null, 0, 8, 2048, Duration.ofSeconds(30), UnaryOperator.identity(), JobSettings.defaults(),
           Duration.ofMinutes(15), DriverHooks.NONE, Duration.ofSeconds(30), null, JOB_RETENTION, FaultPlan.none(),
-          TASK_TIMEOUT, Duration.ofHours(1), null);
+          TASK_TIMEOUT, Duration.ofHours(1), null, ScaleEmulation.OFF);
     }
 
     /** The fault plan the stack starts with (docs/faults.md); {@code PUT /_local/faults} replaces it. */
     public Options withFaultPlan(FaultPlan plan) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, plan, taskTimeout, jobTimeout, spill);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, plan, taskTimeout, jobTimeout, spill, scale);
     }
 
     /** How long a job may run from its submission, over every coordinator invocation (1 h unless given). */
     public Options withJobTimeout(Duration timeout) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
           jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout,
-          timeout, spill);
+          timeout, spill, scale);
     }
 
     /** The task function's timeout (15 minutes, as the most Lambda allows, unless a test wants less). */
     public Options withTaskTimeout(Duration timeout) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, timeout, jobTimeout, spill);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, timeout, jobTimeout, spill, scale);
     }
 
     /** How long the sweep keeps answers and job objects (the job retention unless a test wants less). */
     public Options withObjectRetention(Duration retention) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, retention, faultPlan, taskTimeout, jobTimeout, spill);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, retention, faultPlan, taskTimeout, jobTimeout, spill, scale);
     }
 
     /**
@@ -132,50 +143,50 @@ public final class LocalDeployment implements AutoCloseable {
      */
     public Options withJobStore(JobStore store) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, store, objectRetention, faultPlan, taskTimeout, jobTimeout, spill);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, store, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale);
     }
 
     public Options withDataDir(Path dir) {
       return new Options(dir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale);
     }
 
     public Options withGatewayPort(int port) {
       return new Options(dataDir, port, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale);
     }
 
     public Options withTaskConcurrency(int n) {
       return new Options(dataDir, gatewayPort, n, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale);
     }
 
     public Options withIntegrationTimeout(Duration timeout) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, timeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale);
     }
 
     public Options withTaskHandlerWrapper(UnaryOperator<LambdaHandler> wrapper) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, wrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale);
     }
 
     /** Sync wait, lease and hand-off settings of the coordinator. */
     public Options withJobSettings(JobSettings settings) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          settings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill);
+          settings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale);
     }
 
     /** The coordinator function's time limit (Lambda's is at most 15 minutes). */
     public Options withCoordinatorTimeout(Duration timeout) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, timeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill);
+          jobSettings, timeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale);
     }
 
     /** Fault injection points inside the coordinator (tests). */
     public Options withCoordinatorHooks(DriverHooks hooks) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, hooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill);
+          jobSettings, coordinatorTimeout, hooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale);
     }
 
     /**
@@ -188,13 +199,13 @@ public final class LocalDeployment implements AutoCloseable {
         throw new IllegalArgumentException("task memory must be 1 to 10240 MB, not " + mb);
       }
       return new Options(dataDir, gatewayPort, taskConcurrency, mb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale);
     }
 
     /** Where tasks spill and their disk budget (unless given: {@code <data dir>/spill}, {@value #DEFAULT_SPILL_DISK_MB} MB). */
     public Options withSpill(SpillSettings settings) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, settings);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, settings, scale);
     }
 
     /** The disk budget of a task's spill files locally, where disk is not Lambda's /tmp. */
@@ -209,10 +220,19 @@ public final class LocalDeployment implements AutoCloseable {
       return new SpillSettings(base.resolve("spill"), DEFAULT_SPILL_DISK_MB * 1024 * 1024);
     }
 
+    /**
+     * Models Lambda and S3 at scale (cold starts, latency, concurrency and scaling limits, 503
+     * SlowDown) and sets two-level invocation ({@link ScaleEmulation}).
+     */
+    public Options withScale(ScaleEmulation emulation) {
+      return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, emulation);
+    }
+
     /** How often the schedule invokes the coordinator's sweep (zero: never). */
     public Options withSweepInterval(Duration interval) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, interval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill);
+          jobSettings, coordinatorTimeout, coordinatorHooks, interval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale);
     }
   }
 
@@ -226,8 +246,9 @@ public final class LocalDeployment implements AutoCloseable {
 
   private LocalDeployment(Options options) throws Exception {
     try {
+      ScaleEmulation scale = options.scale();
       s3 = track(EmbeddedS3.start(options.dataDir() == null ? null : options.dataDir().resolve("s3"), 0,
-          List.of(WAREHOUSE_BUCKET, SHUFFLE_BUCKET)));
+          List.of(WAREHOUSE_BUCKET, SHUFFLE_BUCKET), scale.s3()));
       faults.install(options.faultPlan());
       LocalFaults localFaults = new LocalFaults(faults);
       catalog = track(LocalCatalog.open(s3, options.dataDir(), WAREHOUSE_BUCKET, faults));
@@ -247,26 +268,37 @@ public final class LocalDeployment implements AutoCloseable {
       TaskFunction taskFunction = new TaskFunction(new TaskRunner(taskS3,
           counting -> taskEnv.newFileIO(CountingS3Client.wrap(dataFileS3, counting)), allocator,
           HedgeSettings.DEFAULT, options.spillSettings()), taskS3, Math.max(128, options.taskMemoryMb()), 0);
+      // The invoker role of two-level invocation: the task function invokes tasks with its role's identity.
+      AtomicReference<TaskFanOut> fanOut = new AtomicReference<>();
+      taskFunction.withFanOut(fanOut::get);
       LambdaHandler taskHandler = (payload, ctx) -> taskFunction.handle(payload, ctx::isCancelled);
 
-      lambda = track(LambdaEmulator.start(0, List.of(
-          FunctionDefinition.of(TASK_FUNCTION, options.taskHandlerWrapper().apply(localFaults.task(taskHandler)))
-              .withMemoryMb(Math.max(128, options.taskMemoryMb()))
-              .withTimeout(options.taskTimeout())
-              .withReservedConcurrency(options.taskConcurrency()))));
+      FunctionDefinition taskDefinition = FunctionDefinition.of(TASK_FUNCTION,
+              options.taskHandlerWrapper().apply(localFaults.task(taskHandler)))
+          .withMemoryMb(Math.max(128, options.taskMemoryMb()))
+          .withTimeout(options.taskTimeout())
+          // Under an account model the task function shares the account's limit with its invokers.
+          .withReservedConcurrency(scale.accountConcurrency() > 0 ? FunctionDefinition.UNRESERVED : options.taskConcurrency());
+      lambda = track(LambdaEmulator.start(0, List.of(taskDefinition), scale.emulatorAccountConcurrency(), scale.lambda()));
+      LambdaClient invokerLambdaClient = track(TaskLambdaClients.configure(LambdaClient.builder()
+          .endpointOverride(lambda.endpoint())
+          .region(EmbeddedS3.REGION)
+          .credentialsProvider(StaticCredentialsProvider.create(TASK_ROLE_KEYS)), options.taskTimeout())
+          .build());
+      fanOut.set(track(new TaskFanOut(invokerLambdaClient, TASK_FUNCTION)));
 
       // Coordinator: catalog, Lambda and S3 clients; the same core as on AWS.
       LambdaClient lambdaClient = track(LambdaClient.builder()
           .endpointOverride(lambda.endpoint())
           .region(EmbeddedS3.REGION)
-          .credentialsProvider(StaticCredentialsProvider.create(keys))
+          .credentialsProvider(StaticCredentialsProvider.create(COORDINATOR_ROLE_KEYS))
           .httpClientBuilder(UrlConnectionHttpClient.builder().socketTimeout(Duration.ofMinutes(15)))
           .build());
       // Task invocations go through a client set up as on AWS: long read timeout, no SDK retries.
       LambdaClient taskLambdaClient = track(TaskLambdaClients.configure(LambdaClient.builder()
           .endpointOverride(lambda.endpoint())
           .region(EmbeddedS3.REGION)
-          .credentialsProvider(StaticCredentialsProvider.create(keys))
+          .credentialsProvider(StaticCredentialsProvider.create(COORDINATOR_ROLE_KEYS))
           .overrideConfiguration(c -> c.addExecutionInterceptor(localFaults.invokeThrottling())), options.taskTimeout())
           .build());
       S3Client coordinatorS3 = track(s3.newClient(s3Faults, CountingS3Client.interceptor()));
@@ -280,12 +312,16 @@ public final class LocalDeployment implements AutoCloseable {
           .withMaxConcurrentTasks(options.taskConcurrency())
           .withTaskFunctionMemoryMb(options.taskMemoryMb())
           // Locally a Lambda costs nothing: splits down to 64 KiB let tiny data run as many tasks.
-          .withQueryLimits(QueryProperties.Limits.defaults().withMinSplitSizeBytes(LOCAL_MIN_SPLIT_BYTES))
+          .withQueryLimits(QueryProperties.Limits.defaults().withMinSplitSizeBytes(scale.minSplitBytes()))
           // No lifecycle rule here: the sweep deletes answers and job objects past the job retention.
           .withObjectRetention(options.objectRetention())
           .withJobTimeout(options.jobTimeout());
-      LambdaTaskInvoker invoker = track(new LambdaTaskInvoker(taskLambdaClient, TASK_FUNCTION, options.taskConcurrency(),
-          new TaskPayloadStore(coordinatorS3)));
+      TaskPayloadStore payloads = new TaskPayloadStore(coordinatorS3);
+      LambdaTaskInvoker directInvoker = track(new LambdaTaskInvoker(taskLambdaClient, TASK_FUNCTION,
+          options.taskConcurrency(), payloads));
+      TaskInvoker invoker = scale.fanOut().enabled()
+          ? track(new FanOutTaskInvoker(directInvoker, taskLambdaClient, TASK_FUNCTION, payloads, scale.fanOut()))
+          : directInvoker;
       jobs = options.jobStore() != null ? options.jobStore()
           : track(options.dataDir() == null ? SqliteJobStore.temporary(JOB_RETENTION)
               : SqliteJobStore.open(options.dataDir().resolve("jobs.db"), JOB_RETENTION));

@@ -8,6 +8,7 @@ import dev.squall.local.faults.FaultRule;
 import dev.squall.local.faults.Faults;
 import dev.squall.local.gateway.LocalRoute;
 import dev.squall.local.lambda.LambdaHandler;
+import dev.squall.proto.FanOutPayloads;
 import dev.squall.proto.TaskPayloads;
 import dev.squall.proto.v1.TaskSpec;
 import java.util.EnumSet;
@@ -47,8 +48,9 @@ final class LocalFaults {
   /** The task function's handler with TASK rules applied inside the invocation. */
   LambdaHandler task(LambdaHandler real) {
     return (payload, ctx) -> {
-      if (TaskPayloads.specRef(payload).isPresent()) {
-        // A spec over the inline payload limit travels stored in S3; fault rules match inline specs only.
+      if (TaskPayloads.specRef(payload).isPresent() || FanOutPayloads.decodeRequest(payload).isPresent()) {
+        // A spec over the inline payload limit travels stored in S3; fault rules match inline specs
+        // only. An invoker invocation is not a task: its tasks pass this wrapper as they are invoked.
         return real.handle(payload, ctx);
       }
       TaskSpec spec = TaskPayloads.decodeSpec(payload);

@@ -47,25 +47,31 @@ public final class QueryCosts {
   public QueryCost of(List<TaskMetrics> attempts, long wallMillis, long coordinatorInvocations, JobMeter meter,
       long bytesScanned) {
     double taskGbs = 0;
+    double invokerGbs = 0;
+    long invokers = 0;
     S3RequestCounts taskS3 = S3RequestCounts.getDefaultInstance();
     for (TaskMetrics m : attempts) {
       taskGbs += taskGbSeconds(m);
+      if (m.getInvokerMillis() > 0) {
+        invokers++;
+        invokerGbs += m.getInvokerMillis() / 1000.0 * (settings.taskMemoryMb() / MB_PER_GB);
+      }
       taskS3 = S3RequestCounter.plus(taskS3, m.getS3());
     }
     double coordinatorGbs = wallMillis / 1000.0 * (settings.coordinatorMemoryMb() / MB_PER_GB);
     S3RequestCounts coordinatorS3 = meter == null ? S3RequestCounts.getDefaultInstance() : meter.s3().toProto();
     long reads = meter == null ? 0 : meter.storeReads();
     long writes = meter == null ? 0 : meter.storeWrites();
-    long invocations = attempts.size() + coordinatorInvocations;
+    long invocations = attempts.size() + invokers + coordinatorInvocations;
     S3RequestCounts all = S3RequestCounter.plus(taskS3, coordinatorS3);
     PriceTable p = settings.prices();
-    double dollars = (taskGbs + coordinatorGbs) * p.lambdaGbSecond() + invocations * p.lambdaRequest()
+    double dollars = (taskGbs + invokerGbs + coordinatorGbs) * p.lambdaGbSecond() + invocations * p.lambdaRequest()
         + (all.getPut() + all.getList()) * p.s3Put() + (all.getGet() + all.getHead()) * p.s3Get()
         + reads * p.dynamoDbRead() + writes * p.dynamoDbWrite();
     return QueryCost.newBuilder().setTaskGbSeconds(taskGbs).setCoordinatorGbSeconds(coordinatorGbs)
         .setInvocations(invocations).setTaskInvocations(attempts.size())
         .setCoordinatorInvocations(coordinatorInvocations).setS3(taskS3).setCoordinatorS3(coordinatorS3)
         .setJobStoreReads(reads).setJobStoreWrites(writes).setBytesScanned(bytesScanned).setDollars(dollars)
-        .setPriceTable(p.name()).build();
+        .setPriceTable(p.name()).setInvokerInvocations(invokers).setInvokerGbSeconds(invokerGbs).build();
   }
 }

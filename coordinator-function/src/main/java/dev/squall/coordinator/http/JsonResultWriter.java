@@ -154,6 +154,8 @@ public final class JsonResultWriter {
     node.put("invocations", c.getInvocations());
     node.put("taskInvocations", c.getTaskInvocations());
     node.put("coordinatorInvocations", c.getCoordinatorInvocations());
+    node.put("invokerInvocations", c.getInvokerInvocations());
+    node.put("invokerGbSeconds", c.getInvokerGbSeconds());
     node.set("s3", requests(c.getS3()));
     node.set("coordinatorS3", requests(c.getCoordinatorS3()));
     node.put("jobStoreReads", c.getJobStoreReads());

@@ -20,8 +20,9 @@ import software.amazon.awssdk.services.lambda.model.TooManyRequestsException;
 /**
  * Invokes the task function through the Lambda Invoke API (RequestResponse) with at most
  * {@code maxConcurrent} invocations in flight; further tasks queue on the coordinator. The payload
- * is the task spec ({@link TaskPayloads}); a function error, throttling or transport failure becomes
- * a TaskResult with an EXTERNAL error naming what happened.
+ * is the task spec ({@link TaskPayloads}); a throttled Invoke is sent again ({@link ThrottleRetry});
+ * a function error, throttling past those re-sends or a transport failure becomes a TaskResult with
+ * an EXTERNAL error naming what happened.
  */
 public final class LambdaTaskInvoker implements TaskInvoker, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LambdaTaskInvoker.class);
@@ -29,6 +30,7 @@ public final class LambdaTaskInvoker implements TaskInvoker, AutoCloseable {
   private final String functionName;
   private final ExecutorService pool;
   private final TaskPayloadStore payloads;
+  private final ThrottleRetry throttling;
 
   /**
    * @param lambda a client for the Lambda service (the emulator locally); not closed by this
@@ -44,7 +46,14 @@ public final class LambdaTaskInvoker implements TaskInvoker, AutoCloseable {
    *     payload inline (an oversized one then fails its attempt)
    */
   public LambdaTaskInvoker(LambdaClient lambda, String functionName, int maxConcurrent, TaskPayloadStore payloads) {
+    this(lambda, functionName, maxConcurrent, payloads, ThrottleRetry.defaults());
+  }
+
+  /** @param throttling how a throttled (429) Invoke is sent again before its attempt counts as failed */
+  public LambdaTaskInvoker(LambdaClient lambda, String functionName, int maxConcurrent, TaskPayloadStore payloads,
+      ThrottleRetry throttling) {
     this.payloads = payloads;
+    this.throttling = throttling;
     if (maxConcurrent < 1) {
       throw new IllegalArgumentException("Invalid max concurrent invocations: " + maxConcurrent);
     }
@@ -65,9 +74,9 @@ public final class LambdaTaskInvoker implements TaskInvoker, AutoCloseable {
 
   private TaskResult invokeNow(TaskSpec spec) {
     try {
-      InvokeResponse response = lambda.invoke(b -> b.functionName(functionName)
-          .invocationType(InvocationType.REQUEST_RESPONSE)
-          .payload(SdkBytes.fromByteArray(payloads != null ? payloads.request(spec) : TaskPayloads.encodeSpec(spec))));
+      SdkBytes request = SdkBytes.fromByteArray(payloads != null ? payloads.request(spec) : TaskPayloads.encodeSpec(spec));
+      InvokeResponse response = throttling.invoke(() -> lambda.invoke(b -> b.functionName(functionName)
+          .invocationType(InvocationType.REQUEST_RESPONSE).payload(request)));
       byte[] payload = response.payload() == null ? new byte[0] : response.payload().asByteArray();
       if (response.functionError() != null) {
         LOG.warn("job {} task {}.{} attempt {}: the task function failed ({}): {}", spec.getJobId(), spec.getStageId(),
@@ -80,6 +89,11 @@ public final class LambdaTaskInvoker implements TaskInvoker, AutoCloseable {
     } catch (RuntimeException e) {
       return failed(spec, ErrorCode.EXTERNAL, "task invocation failed: " + e.getMessage());
     }
+  }
+
+  /** How throttled Invokes are sent again (and counted). */
+  ThrottleRetry throttling() {
+    return throttling;
   }
 
   static TaskResult failed(TaskSpec spec, ErrorCode code, String message) {

@@ -137,10 +137,10 @@ public final class StageScheduler {
         }
         started.add(id);
         TaskResult[] w = winners.get(id);
-        int missing = 0;
+        int missing = (int) java.util.Arrays.stream(w).filter(r -> r == null).count();
+        invoker.stageStarting(plan.jobId(), id, missing); // the launches below belong together (two-level invocation)
         for (int p = 0; p < w.length; p++) {
           if (w[p] == null) {
-            missing++;
             launch(specs.build(stage, p, control.attemptBase(), winners), 0L);
           }
         }

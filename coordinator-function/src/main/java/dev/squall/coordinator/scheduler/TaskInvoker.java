@@ -18,6 +18,13 @@ public interface TaskInvoker {
    */
   CompletableFuture<TaskResult> invoke(TaskSpec spec, StartGate gate);
 
+  /**
+   * Says that the next {@code tasks} calls of {@link #invoke} for stage {@code stageId} of job
+   * {@code jobId} start that stage together, so that an invoker may send them together ({@link FanOutTaskInvoker}); later calls
+   * for the stage (retries) come one by one. Nothing by default.
+   */
+  default void stageStarting(String jobId, int stageId, int tasks) {}
+
   /** Decides, at the moment an attempt would be sent, whether it still is; records the start. */
   @FunctionalInterface
   interface StartGate {

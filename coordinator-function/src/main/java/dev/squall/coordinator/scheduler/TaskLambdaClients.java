@@ -21,6 +21,11 @@ import software.amazon.awssdk.services.lambda.LambdaClientBuilder;
 public final class TaskLambdaClients {
   /** Added to the task function's timeout: the function's own time-out answer must still arrive. */
   public static final Duration MARGIN = Duration.ofSeconds(30);
+  /**
+   * Connecting to the Invoke endpoint: above the SDK's 2 s, since a thousand-task stage opens that
+   * many connections at once.
+   */
+  public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
   private TaskLambdaClients() {}
 
@@ -36,7 +41,7 @@ public final class TaskLambdaClients {
     // Keeps what the builder was given already (interceptors, ...): a Consumer would replace it.
     ClientOverrideConfiguration given = builder.overrideConfiguration();
     return builder
-        .httpClientBuilder(UrlConnectionHttpClient.builder().socketTimeout(wait))
+        .httpClientBuilder(UrlConnectionHttpClient.builder().socketTimeout(wait).connectionTimeout(CONNECT_TIMEOUT))
         .overrideConfiguration(given.toBuilder().retryStrategy(AwsRetryStrategy.doNotRetry())
             .apiCallAttemptTimeout(wait)
             .apiCallTimeout(wait)

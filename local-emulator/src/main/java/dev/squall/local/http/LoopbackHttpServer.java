@@ -29,6 +29,9 @@ public final class LoopbackHttpServer implements AutoCloseable {
     this.threads = threads;
   }
 
+  /** Pending connections the server's socket queues before it accepts them. */
+  static final int ACCEPT_BACKLOG = 4096;
+
   /**
    * Binds and starts a server.
    *
@@ -41,7 +44,9 @@ public final class LoopbackHttpServer implements AutoCloseable {
     if (System.getProperty("sun.net.httpserver.nodelay") == null) {
       System.setProperty("sun.net.httpserver.nodelay", "true");
     }
-    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
+    // A deep accept queue: a thousand-task stage opens a thousand connections at once, and the
+    // system default (50) would leave clients timing out on connect.
+    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), ACCEPT_BACKLOG);
     AtomicInteger count = new AtomicInteger();
     ExecutorService threads = Executors.newCachedThreadPool(r -> {
       Thread t = new Thread(r, threadName + "-" + count.incrementAndGet());

@@ -1,5 +1,6 @@
 package dev.squall.local.lambda;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
@@ -16,9 +17,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class ConcurrencyLimiter {
   private final Semaphore account;
   private final Map<String, Semaphore> reserved = new ConcurrentHashMap<>();
+  private final ExecutionEnvironments environments;
 
   /** @param accountLimit concurrent invocations shared by functions without a reservation */
   ConcurrencyLimiter(int accountLimit) {
+    this(accountLimit, ScaleModel.OFF);
+  }
+
+  /**
+   * @param accountLimit concurrent invocations shared by functions without a reservation
+   * @param model cold starts, invocation latency and scaling rate of execution environments
+   */
+  ConcurrencyLimiter(int accountLimit, ScaleModel model) {
+    this.environments = new ExecutionEnvironments(model);
     if (accountLimit < 1) {
       throw new IllegalArgumentException("Account concurrency limit must be at least 1: " + accountLimit);
     }
@@ -46,21 +57,48 @@ final class ConcurrencyLimiter {
       throw InvokeApiException.tooManyRequests(semaphore == account
           ? "ConcurrentInvocationLimitExceeded" : "ReservedFunctionConcurrentInvocationLimitExceeded");
     }
-    return new Permit(semaphore);
+    Duration startDelay;
+    try {
+      startDelay = environments.take(function.name());
+    } catch (InvokeApiException e) {
+      semaphore.release();
+      throw e;
+    }
+    return new Permit(semaphore, environments, function.name(), startDelay);
   }
 
-  /** One invocation's slot; closing it (any number of times) frees the slot once. */
+  /** Environments {@code function} has created so far under the scale model's scaling limit. */
+  int environmentsCreated(String function) {
+    return environments.created(function);
+  }
+
+  /**
+   * One invocation's slot and execution environment; closing it (any number of times) frees both
+   * once.
+   */
   static final class Permit implements AutoCloseable {
     private final Semaphore semaphore;
+    private final ExecutionEnvironments environments;
+    private final String function;
+    private final Duration startDelay;
     private final AtomicBoolean released = new AtomicBoolean();
 
-    private Permit(Semaphore semaphore) {
+    private Permit(Semaphore semaphore, ExecutionEnvironments environments, String function, Duration startDelay) {
       this.semaphore = semaphore;
+      this.environments = environments;
+      this.function = function;
+      this.startDelay = startDelay;
+    }
+
+    /** How long the invocation waits before its handler runs (invocation latency, cold start). */
+    Duration startDelay() {
+      return startDelay;
     }
 
     @Override
     public void close() {
       if (released.compareAndSet(false, true)) {
+        environments.release(function);
         semaphore.release();
       }
     }

@@ -44,6 +44,9 @@ final class FunctionRunner implements AutoCloseable {
           return null; // cancelled before it began
         }
         try {
+          if (!permit.startDelay().isZero()) {
+            Thread.sleep(permit.startDelay().toMillis()); // modeled cold start and invocation latency
+          }
           return function.handler().handle(payload, context);
         } finally {
           permit.close();

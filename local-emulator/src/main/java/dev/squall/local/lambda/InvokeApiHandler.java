@@ -30,9 +30,11 @@ final class InvokeApiHandler implements HttpHandler {
   private final ConcurrencyLimiter limiter;
   private final FunctionRunner runner;
   private final AsyncInvocationQueue events;
+  private final InvokeCounts counts;
 
   InvokeApiHandler(FunctionRegistry registry, ConcurrencyLimiter limiter, FunctionRunner runner,
-      AsyncInvocationQueue events) {
+      AsyncInvocationQueue events, InvokeCounts counts) {
+    this.counts = counts;
     this.registry = registry;
     this.limiter = limiter;
     this.runner = runner;
@@ -72,6 +74,7 @@ final class InvokeApiHandler implements HttpHandler {
     FunctionName name = withQueryQualifier(
         FunctionName.parse(decode(route.group(1), "functionName")),
         exchange.getRequestURI().getRawQuery());
+    counts.record(InvokeCounts.callerOf(exchange.getRequestHeaders().getFirst("Authorization")), name.name());
     FunctionDefinition function = registry.resolve(name);
     InvocationType type = InvocationType.parse(exchange.getRequestHeaders().getFirst("X-Amz-Invocation-Type"));
     byte[] payload = InvokeRequestBody.check(body, function);

@@ -36,9 +36,13 @@ public final class LambdaEmulator implements AutoCloseable {
   private final FunctionRunner runner;
   private final AsyncInvocationQueue events;
   private final URI endpoint;
+  private final InvokeCounts counts;
+  private final ConcurrencyLimiter limiter;
 
   private LambdaEmulator(LoopbackHttpServer server, FunctionRegistry registry, FunctionRunner runner,
-      AsyncInvocationQueue events) {
+      AsyncInvocationQueue events, InvokeCounts counts, ConcurrencyLimiter limiter) {
+    this.counts = counts;
+    this.limiter = limiter;
     this.server = server;
     this.registry = registry;
     this.runner = runner;
@@ -67,25 +71,48 @@ public final class LambdaEmulator implements AutoCloseable {
    */
   public static LambdaEmulator start(int port, List<FunctionDefinition> functions, int accountConcurrency)
       throws IOException {
-    ConcurrencyLimiter limiter = new ConcurrencyLimiter(accountConcurrency);
+    return start(port, functions, accountConcurrency, ScaleModel.OFF);
+  }
+
+  /**
+   * Starts the emulator with a model of Lambda at scale: cold starts, invocation latency and the
+   * scaling rate of execution environments ({@link ScaleModel}; beyond the account concurrency or
+   * the scaling rate Invoke answers 429 {@code TooManyRequestsException}).
+   *
+   * @param accountConcurrency concurrent invocations shared by functions without reserved concurrency
+   */
+  public static LambdaEmulator start(int port, List<FunctionDefinition> functions, int accountConcurrency,
+      ScaleModel model) throws IOException {
+    ConcurrencyLimiter limiter = new ConcurrencyLimiter(accountConcurrency, model);
+    InvokeCounts counts = new InvokeCounts();
     FunctionRegistry registry = new FunctionRegistry(limiter);
     functions.forEach(registry::register);
     FunctionRunner runner = new FunctionRunner();
     AsyncInvocationQueue events = new AsyncInvocationQueue(registry, limiter, runner);
     LoopbackHttpServer server;
     try {
-      server = LoopbackHttpServer.start(port, "lambda-invoke-http", new InvokeApiHandler(registry, limiter, runner, events));
+      server = LoopbackHttpServer.start(port, "lambda-invoke-http", new InvokeApiHandler(registry, limiter, runner, events, counts));
     } catch (IOException e) {
       events.close();
       runner.close();
       throw e;
     }
-    return new LambdaEmulator(server, registry, runner, events);
+    return new LambdaEmulator(server, registry, runner, events, counts, limiter);
   }
 
   /** The endpoint for {@code LambdaClient.builder().endpointOverride(...)}: {@code http://127.0.0.1:PORT}. */
   public URI endpoint() {
     return endpoint;
+  }
+
+  /** Invoke requests so far per caller (the access key id that signed them) and function. */
+  public InvokeCounts invokeCounts() {
+    return counts;
+  }
+
+  /** Execution environments {@code function} has created so far (each new one was a cold start). */
+  public int environmentsCreated(String function) {
+    return limiter.environmentsCreated(function);
   }
 
   /** The bound TCP port. */

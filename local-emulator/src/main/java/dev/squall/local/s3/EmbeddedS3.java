@@ -69,6 +69,14 @@ public final class EmbeddedS3 implements AutoCloseable {
    * @throws IllegalStateException if the server does not start within 30 seconds
    */
   public static EmbeddedS3 start(Path dataDir, int port, List<String> buckets) throws Exception {
+    return start(dataDir, port, buckets, S3RequestModel.OFF);
+  }
+
+  /**
+   * As {@link #start(Path, int, List)}, with request latency and per-prefix request-rate limits
+   * ({@link S3RequestModel}; beyond a rate the server answers 503 SlowDown as S3 does).
+   */
+  public static EmbeddedS3 start(Path dataDir, int port, List<String> buckets, S3RequestModel model) throws Exception {
     Properties props = new Properties();
     String provider = "transient";
     if (dataDir != null) {
@@ -94,6 +102,9 @@ public final class EmbeddedS3 implements AutoCloseable {
         .ignoreUnknownHeaders(true)
         .build();
     S3RequestLog requestLog = S3RequestLog.attachTo(proxy);
+    if (!model.isOff()) {
+      S3RequestLog.serverOf(proxy).insertHandler(new S3RequestThrottle(model));
+    }
     proxy.start();
     Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
     while (!"STARTED".equals(proxy.getState())) {

@@ -56,15 +56,19 @@ public final class S3RequestLog implements RequestLog {
   /** Starts logging the requests of {@code proxy}, which must not have started yet. */
   static S3RequestLog attachTo(S3Proxy proxy) {
     S3RequestLog log = new S3RequestLog();
+    serverOf(proxy).setRequestLog(log);
+    return log;
+  }
+
+  /** S3Proxy's Jetty server, which it keeps to itself; changed only before it starts. */
+  static Server serverOf(S3Proxy proxy) {
     try {
-      // S3Proxy keeps its Jetty server to itself; the request log is set on it before it starts.
       Field field = S3Proxy.class.getDeclaredField("server");
       field.setAccessible(true);
-      ((Server) field.get(proxy)).setRequestLog(log);
+      return (Server) field.get(proxy);
     } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("cannot attach a request log to S3Proxy", e);
+      throw new IllegalStateException("cannot reach S3Proxy's HTTP server", e);
     }
-    return log;
   }
 
   @Override
