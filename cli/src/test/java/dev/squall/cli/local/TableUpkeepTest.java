@@ -177,14 +177,13 @@ class TableUpkeepTest {
     try (CloseableIterable<FileScanTask> tasks = t.newScan().planFiles()) {
       tasks.forEach(task -> sizes.add(task.file().fileSizeInBytes()));
     }
-    // One writer task rolls at the target as Iceberg's writer counts it (bytes written plus the
-    // open row group's uncompressed buffer), so with zstd every file but the last holds about a
-    // fifth of the target in compressed bytes, and all of them about as much as each other.
+    // One writer task rolls at the target as the file is written (compressed), so every file but
+    // the last is within half and one and a half times the target.
     assertThat(sizes.size()).as(sizes.toString()).isLessThan(before / 5);
     sizes.sort(null);
     List<Long> rolled = sizes.subList(1, sizes.size());
-    assertThat(rolled).as(sizes.toString()).allMatch(size -> size >= target / 8 && size <= target);
-    assertThat(rolled.get(rolled.size() - 1) - rolled.get(0)).as(sizes.toString()).isLessThan(target / 20);
+    assertThat(rolled).as(sizes.toString()).isNotEmpty()
+        .allMatch(size -> size >= target / 2 && size <= target * 3 / 2);
     String all = "(select * from lineitem union all select * from lineitem)";
     assertThat(ResultRows.difference(squallRows(contentsByMonth("tpch.li_small")), duckRows(contentsByMonth(all)),
         false)).isNull();
