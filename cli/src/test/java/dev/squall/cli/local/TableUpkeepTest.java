@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.squall.task.write.DataFileTaskWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.http.HttpResponse;
@@ -157,6 +158,24 @@ class TableUpkeepTest {
     assertThat(files).hasSize((int) months);
     assertThat(files.values()).as(files.toString()).allMatch(n -> n == 1);
     assertThat(ResultRows.difference(squallRows(contentsByMonth("tpch.li_month")),
+        duckRows(contentsByMonth("lineitem")), false)).isNull();
+  }
+
+  @Test
+  void monthPartitionedCreateTableAsWithDefaultTaskSizesWritesOneFilePerMonthFromOneWriterTask() throws Exception {
+    // Default task sizes: one writer task meets all 83 months; its rows come sorted by month, so it
+    // writes each month's file whole before the next.
+    JsonNode created = run("create table tpch.li_month1 partitioned by (month(l_shipdate)) as select * from tpch.lineitem",
+        Map.of());
+    long sourceRows = ((Number) duckRows("select count(*) from lineitem").get(0).get(0)).longValue();
+    assertThat(created.at("/rows/0/0").asLong()).isEqualTo(sourceRows);
+    Map<String, Integer> files = filesPerPartition(table("tpch.li_month1"));
+    long months = ((Number) duckRows("select count(distinct date_trunc('month', l_shipdate)) from lineitem")
+        .get(0).get(0)).longValue();
+    assertThat(months).isGreaterThan(DataFileTaskWriter.DEFAULT_MAX_OPEN_FILES);
+    assertThat(files).hasSize((int) months);
+    assertThat(files.values()).as(files.toString()).allMatch(n -> n == 1);
+    assertThat(ResultRows.difference(squallRows(contentsByMonth("tpch.li_month1")),
         duckRows(contentsByMonth("lineitem")), false)).isNull();
   }
 
