@@ -59,8 +59,8 @@ class RowLevelWritesTest {
   private static final String COLUMNS = "o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_orderdate";
 
   /**
-   * "failOnce": the first delete writer task (partition 0) of each job crashes once; "runTwice":
-   * it finishes, its answer is lost and it runs again.
+   * "failOnce": the first writer task (partition 0) of each job crashes once; "runTwice": it
+   * finishes, its answer is lost and it runs again. Set only around the statement under test.
    */
   private volatile String writerFault = "";
   private final Set<String> faultedJobs = ConcurrentHashMap.newKeySet();
@@ -80,11 +80,12 @@ class RowLevelWritesTest {
   private LambdaHandler inject(LambdaHandler real) {
     return (payload, ctx) -> {
       TaskSpec spec = TaskPayloads.decodeSpec(payload);
-      if (spec.getOutput().hasDeleteFiles() && spec.getPartition() == 0 && writerFault.equals("failOnce")
+      boolean writer = spec.getOutput().hasDeleteFiles() || spec.getOutput().hasDataFiles();
+      if (writer && spec.getPartition() == 0 && writerFault.equals("failOnce")
           && faultedJobs.add(spec.getJobId())) {
         throw new IllegalStateException("injected crash of delete writer task " + spec.getStageId() + ".0");
       }
-      if (spec.getOutput().hasDeleteFiles() && spec.getPartition() == 0 && writerFault.equals("runTwice")
+      if (writer && spec.getPartition() == 0 && writerFault.equals("runTwice")
           && faultedJobs.add(spec.getJobId())) {
         // The attempt writes its files and finishes, but the coordinator hears of a failure and
         // runs the task again: two attempts with files, one winner.
@@ -590,6 +591,108 @@ class RowLevelWritesTest {
       }
       // Every data file was rewritten without the rows its delete files deleted.
       assertThat(deleteFiles(t)).as(name).isEmpty();
+      assertSameRows(name);
+    }
+  }
+
+  /** Runs one statement with a fault; returns its job id once it answered (or ended, for a coordinator fault). */
+  private String withFault(String name, String sql, String fault) throws Exception {
+    boolean coordinator = fault.equals("dieAfterCommit");
+    if (coordinator) {
+      coordinatorFault = fault;
+      coordinatorFaultDone.set(false);
+    } else {
+      writerFault = fault;
+    }
+    try {
+      if (!coordinator) {
+        return run(sql.replace("{t}", "tpch." + name)).get("queryId").asText();
+      }
+      String jobId = stack.submitAsync(sql.replace("{t}", "tpch." + name), SMALL_TASKS);
+      JsonNode status = stack.awaitTerminal(jobId, Duration.ofMinutes(2));
+      assertThat(coordinatorFaultDone.get()).isTrue();
+      assertThat(status.get("state").asText()).as(status.toString()).isEqualTo("SUCCEEDED");
+      return jobId;
+    } finally {
+      writerFault = "";
+      coordinatorFault = "";
+    }
+  }
+
+  /** One new snapshot by the job, and of the job's files only those it committed are left. */
+  private void assertOneSnapshotAndNoStrayFiles(String name, String jobId, int snapshotsBefore, String fault)
+      throws Exception {
+    if (!fault.equals("dieAfterCommit")) {
+      assertThat(faultedJobs).as(fault).contains(jobId);
+    }
+    assertThat(snapshotsOf(name)).as(fault).hasSize(snapshotsBefore + 1);
+    assertThat(snapshotsOfJob(snapshotsOf(name), jobId)).as(fault).isEqualTo(1);
+    assertThat(filesLeftBy(jobId, Duration.ofSeconds(10)).stream().sorted().toList()).as(fault)
+        .isEqualTo(committedFilesOfJob(name, jobId));
+  }
+
+  @Test
+  void copyOnWriteStatementsWithWriterAndCoordinatorFaultsLeaveOneSnapshotAndNoStrayFiles() throws Exception {
+    String name = "cw_faults";
+    createOrders(name, 2, "");
+    catalog().loadTable(TableIdentifier.of("tpch", name)).updateProperties()
+        .set("write.delete.mode", "copy-on-write").set("write.update.mode", "copy-on-write")
+        .set("write.merge.mode", "copy-on-write").commit();
+    String[][] cases = {{"delete from {t} where o_orderkey % 5 = 1", "failOnce"}, {UPDATE_STATEMENT, "runTwice"},
+        {MERGE_ALL_CLAUSES, "dieAfterCommit"}};
+    for (String[] c : cases) {
+      int before = snapshotsOf(name).size();
+      String jobId = withFault(name, c[0], c[1]);
+      // The answer of each statement was the rows DuckDB changes with it.
+      long expected = duckUpdate(c[0].replace("tpch.", "").replace("{t}", name));
+      HttpResponse<byte[]> result = stack.send("GET", "/v1/queries/" + jobId + "/result", JSON_TYPE);
+      assertThat(rows(JSON.readTree(result.body()))).as(c[1]).isEqualTo(expected);
+      assertOneSnapshotAndNoStrayFiles(name, jobId, before, c[1]);
+      assertThat(snapshotsOf(name).get(snapshotsOf(name).size() - 1).summary()).as(c[1])
+          .doesNotContainKey("added-delete-files");
+      assertSameRows(name);
+    }
+    // A concurrent commit of rows the DELETE's condition matches: a clean failure, nothing left.
+    conflictTable = name;
+    coordinatorFault = "concurrentInsert";
+    coordinatorFaultDone.set(false);
+    HttpResponse<byte[]> r;
+    try {
+      r = stack.post("delete from tpch." + name + " where o_orderkey % 2 = 0", SMALL_TASKS, JSON_TYPE);
+    } finally {
+      coordinatorFault = "";
+      conflictTable = "d_conflict";
+    }
+    assertThat(coordinatorFaultDone.get()).isTrue();
+    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(400);
+    JsonNode body = JSON.readTree(r.body());
+    assertThat(body.at("/error/message").asText()).contains("conflicts with a change another writer committed");
+    String jobId = body.get("queryId").asText();
+    assertThat(snapshotsOfJob(snapshotsOf(name), jobId)).isZero();
+    assertThat(filesLeftBy(jobId, Duration.ofSeconds(10))).isEmpty();
+    duckUpdate("insert into " + name + " select " + COLUMNS + " from orders where o_orderkey < 100");
+    assertSameRows(name);
+  }
+
+  @Test
+  void optimizeWithWriterAndCoordinatorFaultsLeavesOneSnapshotAndNoStrayFiles() throws Exception {
+    String name = "opt_faults";
+    createOrders(name, 2, "'o_orderstatus'");
+    int k = 0;
+    for (String fault : new String[] {"failOnce", "runTwice", "dieAfterCommit"}) {
+      // New small files in every partition, so that there is something to rewrite each time.
+      String insert = "insert into {t} select " + COLUMNS + " from tpch.orders where o_orderkey % 4 = " + k++;
+      run(insert.replace("{t}", "tpch." + name));
+      duckUpdate(insert.replace("tpch.", "").replace("{t}", name));
+      int before = snapshotsOf(name).size();
+      String jobId = withFault(name, "alter table {t} execute optimize", fault);
+      Table t = catalog().loadTable(TableIdentifier.of("tpch", name));
+      assertThat(t.currentSnapshot().operation()).as(fault).isEqualTo("replace");
+      assertOneSnapshotAndNoStrayFiles(name, jobId, before, fault);
+      // One data file per partition value after the rewrite, no row lost or repeated.
+      long partitions = ((Number) duckRows("select count(distinct o_orderstatus) from " + name).get(0).get(0))
+          .longValue();
+      assertThat(dataFileCount(name)).as(fault).isEqualTo(partitions);
       assertSameRows(name);
     }
   }

@@ -313,8 +313,19 @@ class TableUpkeepTest {
     JsonNode tooShort = error("alter table tpch.upkeep execute expire_snapshots(retention_threshold => '1d')", Map.of());
     assertThat(tooShort.get("message").asText()).contains("table_procedure_min_retention").contains("7.00d");
 
-    run("alter table tpch.upkeep execute expire_snapshots(retention_threshold => '10s')", noMinimum);
+    int snapshotsBefore = snapshotCount(table("tpch.upkeep"));
+    java.util.Set<String> filesBefore = filesUnder(t);
+    JsonNode expiredAnswer = run("alter table tpch.upkeep execute expire_snapshots(retention_threshold => '10s')",
+        noMinimum);
     t = table("tpch.upkeep");
+    // The answer echoes the threshold as given and says what went, as counted from the table.
+    int expiredSnapshots = snapshotsBefore - snapshotCount(t);
+    java.util.Set<String> gone = new java.util.HashSet<>(filesBefore);
+    gone.removeAll(filesUnder(t));
+    assertThat(expiredSnapshots).isPositive();
+    assertThat(gone).isNotEmpty();
+    assertThat(expiredAnswer.at("/rows/0/0").asText()).endsWith("expire_snapshots(retention_threshold => '10s'): expired "
+        + expiredSnapshots + " snapshot" + (expiredSnapshots == 1 ? "" : "s") + " and deleted " + gone.size() + " files");
     assertThat(t.snapshot(old)).isNull();
     assertThat(t.snapshot(retained)).isNotNull();
     assertThat(ResultRows.difference(squallRows("select * from tpch.upkeep for version as of " + retained),
@@ -323,7 +334,14 @@ class TableUpkeepTest {
     assertThat(expired.get("message").asText()).contains(Long.toString(old));
 
     List<String> referenced = referencedDataFiles(t);
-    run("alter table tpch.upkeep execute remove_orphan_files(retention_threshold => '10s')", noMinimum);
+    filesBefore = filesUnder(t);
+    JsonNode removedAnswer = run("alter table tpch.upkeep execute remove_orphan_files(retention_threshold => '10s')",
+        noMinimum);
+    gone = new java.util.HashSet<>(filesBefore);
+    gone.removeAll(filesUnder(t));
+    assertThat(gone).contains(oldOrphan.substring(oldOrphan.indexOf("://") + 3));
+    assertThat(removedAnswer.at("/rows/0/0").asText()).endsWith("remove_orphan_files(retention_threshold => '10s'):"
+        + " removed " + gone.size() + " orphan file" + (gone.size() == 1 ? "" : "s"));
     org.apache.iceberg.io.FileIO io = t.io();
     assertThat(io.newInputFile(oldOrphan).exists()).isFalse();
     assertThat(io.newInputFile(youngOrphan).exists()).isTrue();
@@ -356,6 +374,22 @@ class TableUpkeepTest {
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
+    return files;
+  }
+
+  private static int snapshotCount(Table t) {
+    int n = 0;
+    for (Snapshot ignored : t.snapshots()) {
+      n++;
+    }
+    return n;
+  }
+
+  /** Every file under the table's location, without its scheme. */
+  private static java.util.Set<String> filesUnder(Table t) {
+    java.util.Set<String> files = new java.util.HashSet<>();
+    ((org.apache.iceberg.io.SupportsPrefixOperations) t.io()).listPrefix(t.location() + "/")
+        .forEach(f -> files.add(f.location().substring(f.location().indexOf("://") + 3)));
     return files;
   }
 
