@@ -12,9 +12,6 @@ import dev.squall.proto.TaskPayloads;
 import dev.squall.proto.v1.TaskSpec;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +48,6 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RowLevelWritesTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String ARROW = "application/vnd.apache.arrow.stream";
   private static final String JSON_TYPE = "application/json";
   /** Several scan and writer tasks per job. */
   private static final Map<String, String> SMALL_TASKS = Map.of("target_split_size_bytes", "65536",
@@ -69,7 +65,7 @@ class RowLevelWritesTest {
   private volatile String conflictTable = "d_conflict";
   private final AtomicBoolean coordinatorFaultDone = new AtomicBoolean();
   private TestStack stack;
-  private Connection duck;
+  private EndToEndQueries queries;
 
   private static final class CoordinatorCrash extends Error {
     CoordinatorCrash(String message) {
@@ -126,7 +122,7 @@ class RowLevelWritesTest {
         .withSweepInterval(Duration.ZERO)
         .withJobSettings(dev.squall.coordinator.job.JobSettings.defaults().withSyncWait(Duration.ofMinutes(10))
             .withLease(Duration.ofSeconds(2))));
-    duck = stack.duckDb();
+    queries = new EndToEndQueries(stack, stack.duckDb());
   }
 
   @AfterAll
@@ -141,9 +137,7 @@ class RowLevelWritesTest {
   }
 
   private JsonNode run(String sql) throws Exception {
-    HttpResponse<byte[]> r = stack.post(sql, SMALL_TASKS, JSON_TYPE);
-    assertThat(r.statusCode()).as(sql + " → " + new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(200);
-    return JSON.readTree(r.body());
+    return queries.run(sql, SMALL_TASKS);
   }
 
   private static long rows(JsonNode answer) {
@@ -151,21 +145,15 @@ class RowLevelWritesTest {
   }
 
   private List<List<Object>> squallRows(String sql) throws Exception {
-    HttpResponse<byte[]> r = stack.post(sql, Map.of(), ARROW);
-    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(200);
-    return ResultRows.fromArrow(r.body());
+    return queries.squallRows(sql);
   }
 
   private List<List<Object>> duckRows(String sql) throws Exception {
-    try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-      return ResultRows.fromJdbc(rs);
-    }
+    return queries.duckRows(sql);
   }
 
   private long duckUpdate(String sql) throws Exception {
-    try (Statement st = duck.createStatement()) {
-      return st.executeUpdate(sql);
-    }
+    return queries.duckUpdate(sql);
   }
 
   /** Creates the Iceberg table {@code tpch.<name>} and DuckDB's {@code <name>} with the same orders rows. */

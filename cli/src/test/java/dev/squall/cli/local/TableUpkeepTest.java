@@ -9,9 +9,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -36,7 +33,6 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TableUpkeepTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String ARROW = "application/vnd.apache.arrow.stream";
   private static final String JSON_TYPE = "application/json";
   /** Several tasks per stage, so that an unclustered write would spread each partition value over them. */
   private static final Map<String, String> SMALL_TASKS = Map.of("target_split_size_bytes", "1048576",
@@ -47,7 +43,7 @@ class TableUpkeepTest {
       "target_bytes_per_task", "65536");
 
   private TestStack stack;
-  private Connection duck;
+  private EndToEndQueries queries;
   /** A table one of whose data files another writer deletes while the next job finalizes. */
   private volatile String deleteAFileOfDuringFinalizing = "";
 
@@ -67,7 +63,7 @@ class TableUpkeepTest {
   @BeforeAll
   void start() throws Exception {
     stack = TestStack.startWith(0.01, 5_000, o -> o.withSweepInterval(Duration.ZERO).withCoordinatorHooks(hooks));
-    duck = stack.duckDb();
+    queries = new EndToEndQueries(stack, stack.duckDb());
   }
 
   @AfterAll
@@ -88,29 +84,19 @@ class TableUpkeepTest {
   }
 
   private JsonNode run(String sql, Map<String, String> properties) throws Exception {
-    HttpResponse<byte[]> r = stack.post(sql, properties, JSON_TYPE);
-    assertThat(r.statusCode()).as(sql + " → " + new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(200);
-    return JSON.readTree(r.body());
+    return queries.run(sql, properties);
   }
 
   private JsonNode error(String sql, Map<String, String> properties) throws Exception {
-    HttpResponse<byte[]> r = stack.post(sql, properties, JSON_TYPE);
-    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(400);
-    JsonNode e = JSON.readTree(r.body()).get("error");
-    assertThat(e.get("code").asText()).isEqualTo("USER_ERROR");
-    return e;
+    return queries.error(sql, properties);
   }
 
   private List<List<Object>> squallRows(String sql) throws Exception {
-    HttpResponse<byte[]> r = stack.post(sql, Map.of(), ARROW);
-    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(200);
-    return ResultRows.fromArrow(r.body());
+    return queries.squallRows(sql);
   }
 
   private List<List<Object>> duckRows(String sql) throws Exception {
-    try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql.replace("tpch.", ""))) {
-      return ResultRows.fromJdbc(rs);
-    }
+    return queries.duckRows(sql);
   }
 
   /** Data files of the table's current snapshot per partition (from its manifests). */
