@@ -353,25 +353,7 @@ class RowLevelWritesTest {
   @Test
   void deleteMeetingAConflictingCommitDuringFinalizingFailsCleanly() throws Exception {
     createOrders("d_conflict", 2, "");
-    coordinatorFault = "concurrentInsert";
-    coordinatorFaultDone.set(false);
-    HttpResponse<byte[]> r;
-    try {
-      r = stack.post("delete from tpch.d_conflict where o_orderkey % 2 = 0", SMALL_TASKS, JSON_TYPE);
-    } finally {
-      coordinatorFault = "";
-    }
-    assertThat(coordinatorFaultDone.get()).isTrue();
-    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(400);
-    JsonNode body = JSON.readTree(r.body());
-    assertThat(body.at("/error/code").asText()).isEqualTo("USER_ERROR");
-    assertThat(body.at("/error/message").asText()).contains("conflicts with a change another writer committed");
-    String jobId = body.get("queryId").asText();
-    assertThat(snapshotsOfJob(snapshotsOf("d_conflict"), jobId)).isZero();
-    assertThat(filesLeftBy(jobId, Duration.ofSeconds(10))).isEmpty();
-    // Only the other writer's rows were added.
-    duckUpdate("insert into d_conflict select " + COLUMNS + " from orders where o_orderkey < 100");
-    assertSameRows("d_conflict");
+    assertFailsOnAConcurrentInsert("d_conflict", "delete from {t} where o_orderkey % 2 = 0");
   }
 
   @Test
@@ -534,26 +516,36 @@ class RowLevelWritesTest {
     String name = "um_conflict";
     createOrders(name, 2, "");
     for (String statement : new String[] {UPDATE_STATEMENT, MERGE_ALL_CLAUSES}) {
-      conflictTable = name;
-      coordinatorFault = "concurrentInsert";
-      coordinatorFaultDone.set(false);
-      HttpResponse<byte[]> r;
-      try {
-        r = stack.post(statement.replace("{t}", "tpch." + name), SMALL_TASKS, JSON_TYPE);
-      } finally {
-        coordinatorFault = "";
-        conflictTable = "d_conflict";
-      }
-      assertThat(coordinatorFaultDone.get()).isTrue();
-      assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(400);
-      JsonNode body = JSON.readTree(r.body());
-      assertThat(body.at("/error/message").asText()).contains("conflicts with a change another writer committed");
-      String jobId = body.get("queryId").asText();
-      assertThat(snapshotsOfJob(snapshotsOf(name), jobId)).isZero();
-      assertThat(filesLeftBy(jobId, Duration.ofSeconds(10))).isEmpty();
-      duckUpdate("insert into " + name + " select " + COLUMNS + " from orders where o_orderkey < 100");
-      assertSameRows(name);
+      assertFailsOnAConcurrentInsert(name, statement);
     }
+  }
+
+  /**
+   * Runs the statement ({@code {t}} standing for the table) while another writer inserts rows
+   * during its FINALIZING: it fails with a conflict, commits nothing and leaves no file; the table
+   * holds the other writer's rows.
+   */
+  private void assertFailsOnAConcurrentInsert(String name, String statement) throws Exception {
+    conflictTable = name;
+    coordinatorFault = "concurrentInsert";
+    coordinatorFaultDone.set(false);
+    HttpResponse<byte[]> r;
+    try {
+      r = stack.post(statement.replace("{t}", "tpch." + name), SMALL_TASKS, JSON_TYPE);
+    } finally {
+      coordinatorFault = "";
+      conflictTable = "d_conflict";
+    }
+    assertThat(coordinatorFaultDone.get()).isTrue();
+    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(400);
+    JsonNode body = JSON.readTree(r.body());
+    assertThat(body.at("/error/code").asText()).isEqualTo("USER_ERROR");
+    assertThat(body.at("/error/message").asText()).contains("conflicts with a change another writer committed");
+    String jobId = body.get("queryId").asText();
+    assertThat(snapshotsOfJob(snapshotsOf(name), jobId)).isZero();
+    assertThat(filesLeftBy(jobId, Duration.ofSeconds(10))).isEmpty();
+    duckUpdate("insert into " + name + " select " + COLUMNS + " from orders where o_orderkey < 100");
+    assertSameRows(name);
   }
 
   @Test
@@ -641,25 +633,7 @@ class RowLevelWritesTest {
       assertSameRows(name);
     }
     // A concurrent commit of rows the DELETE's condition matches: a clean failure, nothing left.
-    conflictTable = name;
-    coordinatorFault = "concurrentInsert";
-    coordinatorFaultDone.set(false);
-    HttpResponse<byte[]> r;
-    try {
-      r = stack.post("delete from tpch." + name + " where o_orderkey % 2 = 0", SMALL_TASKS, JSON_TYPE);
-    } finally {
-      coordinatorFault = "";
-      conflictTable = "d_conflict";
-    }
-    assertThat(coordinatorFaultDone.get()).isTrue();
-    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(400);
-    JsonNode body = JSON.readTree(r.body());
-    assertThat(body.at("/error/message").asText()).contains("conflicts with a change another writer committed");
-    String jobId = body.get("queryId").asText();
-    assertThat(snapshotsOfJob(snapshotsOf(name), jobId)).isZero();
-    assertThat(filesLeftBy(jobId, Duration.ofSeconds(10))).isEmpty();
-    duckUpdate("insert into " + name + " select " + COLUMNS + " from orders where o_orderkey < 100");
-    assertSameRows(name);
+    assertFailsOnAConcurrentInsert(name, "delete from {t} where o_orderkey % 2 = 0");
   }
 
   @Test
