@@ -183,7 +183,7 @@ public final class DistributedPlanner {
             PartitionClustering.of(optimized, target.schema(), target.spec(), frontEnd.relBuilder());
         if (clustering.isPresent()) {
           graph = new StageGraphTranslator(settings).translateClustered(clustering.get().plan(), names,
-              clustering.get().keys(), clustering.get().tableColumns());
+              clustering.get().keys(), clustering.get().tableColumns(), clustering.get().sortKeys());
         } else if (target.isRewrite()) {
           // Optimize of an unpartitioned table: rows gather into as few writer tasks as their bytes
           // need, instead of one file per scan task.

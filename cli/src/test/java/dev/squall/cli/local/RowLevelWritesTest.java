@@ -12,9 +12,6 @@ import dev.squall.proto.TaskPayloads;
 import dev.squall.proto.v1.TaskSpec;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +48,6 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RowLevelWritesTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String ARROW = "application/vnd.apache.arrow.stream";
   private static final String JSON_TYPE = "application/json";
   /** Several scan and writer tasks per job. */
   private static final Map<String, String> SMALL_TASKS = Map.of("target_split_size_bytes", "65536",
@@ -59,8 +55,8 @@ class RowLevelWritesTest {
   private static final String COLUMNS = "o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_orderdate";
 
   /**
-   * "failOnce": the first delete writer task (partition 0) of each job crashes once; "runTwice":
-   * it finishes, its answer is lost and it runs again.
+   * "failOnce": the first writer task (partition 0) of each job crashes once; "runTwice": it
+   * finishes, its answer is lost and it runs again. Set only around the statement under test.
    */
   private volatile String writerFault = "";
   private final Set<String> faultedJobs = ConcurrentHashMap.newKeySet();
@@ -69,7 +65,7 @@ class RowLevelWritesTest {
   private volatile String conflictTable = "d_conflict";
   private final AtomicBoolean coordinatorFaultDone = new AtomicBoolean();
   private TestStack stack;
-  private Connection duck;
+  private EndToEndQueries queries;
 
   private static final class CoordinatorCrash extends Error {
     CoordinatorCrash(String message) {
@@ -80,11 +76,12 @@ class RowLevelWritesTest {
   private LambdaHandler inject(LambdaHandler real) {
     return (payload, ctx) -> {
       TaskSpec spec = TaskPayloads.decodeSpec(payload);
-      if (spec.getOutput().hasDeleteFiles() && spec.getPartition() == 0 && writerFault.equals("failOnce")
+      boolean writer = spec.getOutput().hasDeleteFiles() || spec.getOutput().hasDataFiles();
+      if (writer && spec.getPartition() == 0 && writerFault.equals("failOnce")
           && faultedJobs.add(spec.getJobId())) {
         throw new IllegalStateException("injected crash of delete writer task " + spec.getStageId() + ".0");
       }
-      if (spec.getOutput().hasDeleteFiles() && spec.getPartition() == 0 && writerFault.equals("runTwice")
+      if (writer && spec.getPartition() == 0 && writerFault.equals("runTwice")
           && faultedJobs.add(spec.getJobId())) {
         // The attempt writes its files and finishes, but the coordinator hears of a failure and
         // runs the task again: two attempts with files, one winner.
@@ -125,7 +122,7 @@ class RowLevelWritesTest {
         .withSweepInterval(Duration.ZERO)
         .withJobSettings(dev.squall.coordinator.job.JobSettings.defaults().withSyncWait(Duration.ofMinutes(10))
             .withLease(Duration.ofSeconds(2))));
-    duck = stack.duckDb();
+    queries = new EndToEndQueries(stack, stack.duckDb());
   }
 
   @AfterAll
@@ -140,9 +137,7 @@ class RowLevelWritesTest {
   }
 
   private JsonNode run(String sql) throws Exception {
-    HttpResponse<byte[]> r = stack.post(sql, SMALL_TASKS, JSON_TYPE);
-    assertThat(r.statusCode()).as(sql + " → " + new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(200);
-    return JSON.readTree(r.body());
+    return queries.run(sql, SMALL_TASKS);
   }
 
   private static long rows(JsonNode answer) {
@@ -150,21 +145,15 @@ class RowLevelWritesTest {
   }
 
   private List<List<Object>> squallRows(String sql) throws Exception {
-    HttpResponse<byte[]> r = stack.post(sql, Map.of(), ARROW);
-    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(200);
-    return ResultRows.fromArrow(r.body());
+    return queries.squallRows(sql);
   }
 
   private List<List<Object>> duckRows(String sql) throws Exception {
-    try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-      return ResultRows.fromJdbc(rs);
-    }
+    return queries.duckRows(sql);
   }
 
   private long duckUpdate(String sql) throws Exception {
-    try (Statement st = duck.createStatement()) {
-      return st.executeUpdate(sql);
-    }
+    return queries.duckUpdate(sql);
   }
 
   /** Creates the Iceberg table {@code tpch.<name>} and DuckDB's {@code <name>} with the same orders rows. */
@@ -364,25 +353,7 @@ class RowLevelWritesTest {
   @Test
   void deleteMeetingAConflictingCommitDuringFinalizingFailsCleanly() throws Exception {
     createOrders("d_conflict", 2, "");
-    coordinatorFault = "concurrentInsert";
-    coordinatorFaultDone.set(false);
-    HttpResponse<byte[]> r;
-    try {
-      r = stack.post("delete from tpch.d_conflict where o_orderkey % 2 = 0", SMALL_TASKS, JSON_TYPE);
-    } finally {
-      coordinatorFault = "";
-    }
-    assertThat(coordinatorFaultDone.get()).isTrue();
-    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(400);
-    JsonNode body = JSON.readTree(r.body());
-    assertThat(body.at("/error/code").asText()).isEqualTo("USER_ERROR");
-    assertThat(body.at("/error/message").asText()).contains("conflicts with a change another writer committed");
-    String jobId = body.get("queryId").asText();
-    assertThat(snapshotsOfJob(snapshotsOf("d_conflict"), jobId)).isZero();
-    assertThat(filesLeftBy(jobId, Duration.ofSeconds(10))).isEmpty();
-    // Only the other writer's rows were added.
-    duckUpdate("insert into d_conflict select " + COLUMNS + " from orders where o_orderkey < 100");
-    assertSameRows("d_conflict");
+    assertFailsOnAConcurrentInsert("d_conflict", "delete from {t} where o_orderkey % 2 = 0");
   }
 
   @Test
@@ -545,26 +516,36 @@ class RowLevelWritesTest {
     String name = "um_conflict";
     createOrders(name, 2, "");
     for (String statement : new String[] {UPDATE_STATEMENT, MERGE_ALL_CLAUSES}) {
-      conflictTable = name;
-      coordinatorFault = "concurrentInsert";
-      coordinatorFaultDone.set(false);
-      HttpResponse<byte[]> r;
-      try {
-        r = stack.post(statement.replace("{t}", "tpch." + name), SMALL_TASKS, JSON_TYPE);
-      } finally {
-        coordinatorFault = "";
-        conflictTable = "d_conflict";
-      }
-      assertThat(coordinatorFaultDone.get()).isTrue();
-      assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(400);
-      JsonNode body = JSON.readTree(r.body());
-      assertThat(body.at("/error/message").asText()).contains("conflicts with a change another writer committed");
-      String jobId = body.get("queryId").asText();
-      assertThat(snapshotsOfJob(snapshotsOf(name), jobId)).isZero();
-      assertThat(filesLeftBy(jobId, Duration.ofSeconds(10))).isEmpty();
-      duckUpdate("insert into " + name + " select " + COLUMNS + " from orders where o_orderkey < 100");
-      assertSameRows(name);
+      assertFailsOnAConcurrentInsert(name, statement);
     }
+  }
+
+  /**
+   * Runs the statement ({@code {t}} standing for the table) while another writer inserts rows
+   * during its FINALIZING: it fails with a conflict, commits nothing and leaves no file; the table
+   * holds the other writer's rows.
+   */
+  private void assertFailsOnAConcurrentInsert(String name, String statement) throws Exception {
+    conflictTable = name;
+    coordinatorFault = "concurrentInsert";
+    coordinatorFaultDone.set(false);
+    HttpResponse<byte[]> r;
+    try {
+      r = stack.post(statement.replace("{t}", "tpch." + name), SMALL_TASKS, JSON_TYPE);
+    } finally {
+      coordinatorFault = "";
+      conflictTable = "d_conflict";
+    }
+    assertThat(coordinatorFaultDone.get()).isTrue();
+    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(400);
+    JsonNode body = JSON.readTree(r.body());
+    assertThat(body.at("/error/code").asText()).isEqualTo("USER_ERROR");
+    assertThat(body.at("/error/message").asText()).contains("conflicts with a change another writer committed");
+    String jobId = body.get("queryId").asText();
+    assertThat(snapshotsOfJob(snapshotsOf(name), jobId)).isZero();
+    assertThat(filesLeftBy(jobId, Duration.ofSeconds(10))).isEmpty();
+    duckUpdate("insert into " + name + " select " + COLUMNS + " from orders where o_orderkey < 100");
+    assertSameRows(name);
   }
 
   @Test
@@ -590,6 +571,90 @@ class RowLevelWritesTest {
       }
       // Every data file was rewritten without the rows its delete files deleted.
       assertThat(deleteFiles(t)).as(name).isEmpty();
+      assertSameRows(name);
+    }
+  }
+
+  /** Runs one statement with a fault; returns its job id once it answered (or ended, for a coordinator fault). */
+  private String withFault(String name, String sql, String fault) throws Exception {
+    boolean coordinator = fault.equals("dieAfterCommit");
+    if (coordinator) {
+      coordinatorFault = fault;
+      coordinatorFaultDone.set(false);
+    } else {
+      writerFault = fault;
+    }
+    try {
+      if (!coordinator) {
+        return run(sql.replace("{t}", "tpch." + name)).get("queryId").asText();
+      }
+      String jobId = stack.submitAsync(sql.replace("{t}", "tpch." + name), SMALL_TASKS);
+      JsonNode status = stack.awaitTerminal(jobId, Duration.ofMinutes(2));
+      assertThat(coordinatorFaultDone.get()).isTrue();
+      assertThat(status.get("state").asText()).as(status.toString()).isEqualTo("SUCCEEDED");
+      return jobId;
+    } finally {
+      writerFault = "";
+      coordinatorFault = "";
+    }
+  }
+
+  /** One new snapshot by the job, and of the job's files only those it committed are left. */
+  private void assertOneSnapshotAndNoStrayFiles(String name, String jobId, int snapshotsBefore, String fault)
+      throws Exception {
+    if (!fault.equals("dieAfterCommit")) {
+      assertThat(faultedJobs).as(fault).contains(jobId);
+    }
+    assertThat(snapshotsOf(name)).as(fault).hasSize(snapshotsBefore + 1);
+    assertThat(snapshotsOfJob(snapshotsOf(name), jobId)).as(fault).isEqualTo(1);
+    assertThat(filesLeftBy(jobId, Duration.ofSeconds(10)).stream().sorted().toList()).as(fault)
+        .isEqualTo(committedFilesOfJob(name, jobId));
+  }
+
+  @Test
+  void copyOnWriteStatementsWithWriterAndCoordinatorFaultsLeaveOneSnapshotAndNoStrayFiles() throws Exception {
+    String name = "cw_faults";
+    createOrders(name, 2, "");
+    catalog().loadTable(TableIdentifier.of("tpch", name)).updateProperties()
+        .set("write.delete.mode", "copy-on-write").set("write.update.mode", "copy-on-write")
+        .set("write.merge.mode", "copy-on-write").commit();
+    String[][] cases = {{"delete from {t} where o_orderkey % 5 = 1", "failOnce"}, {UPDATE_STATEMENT, "runTwice"},
+        {MERGE_ALL_CLAUSES, "dieAfterCommit"}};
+    for (String[] c : cases) {
+      int before = snapshotsOf(name).size();
+      String jobId = withFault(name, c[0], c[1]);
+      // The answer of each statement was the rows DuckDB changes with it.
+      long expected = duckUpdate(c[0].replace("tpch.", "").replace("{t}", name));
+      HttpResponse<byte[]> result = stack.send("GET", "/v1/queries/" + jobId + "/result", JSON_TYPE);
+      assertThat(rows(JSON.readTree(result.body()))).as(c[1]).isEqualTo(expected);
+      assertOneSnapshotAndNoStrayFiles(name, jobId, before, c[1]);
+      assertThat(snapshotsOf(name).get(snapshotsOf(name).size() - 1).summary()).as(c[1])
+          .doesNotContainKey("added-delete-files");
+      assertSameRows(name);
+    }
+    // A concurrent commit of rows the DELETE's condition matches: a clean failure, nothing left.
+    assertFailsOnAConcurrentInsert(name, "delete from {t} where o_orderkey % 2 = 0");
+  }
+
+  @Test
+  void optimizeWithWriterAndCoordinatorFaultsLeavesOneSnapshotAndNoStrayFiles() throws Exception {
+    String name = "opt_faults";
+    createOrders(name, 2, "'o_orderstatus'");
+    int k = 0;
+    for (String fault : new String[] {"failOnce", "runTwice", "dieAfterCommit"}) {
+      // New small files in every partition, so that there is something to rewrite each time.
+      String insert = "insert into {t} select " + COLUMNS + " from tpch.orders where o_orderkey % 4 = " + k++;
+      run(insert.replace("{t}", "tpch." + name));
+      duckUpdate(insert.replace("tpch.", "").replace("{t}", name));
+      int before = snapshotsOf(name).size();
+      String jobId = withFault(name, "alter table {t} execute optimize", fault);
+      Table t = catalog().loadTable(TableIdentifier.of("tpch", name));
+      assertThat(t.currentSnapshot().operation()).as(fault).isEqualTo("replace");
+      assertOneSnapshotAndNoStrayFiles(name, jobId, before, fault);
+      // One data file per partition value after the rewrite, no row lost or repeated.
+      long partitions = ((Number) duckRows("select count(distinct o_orderstatus) from " + name).get(0).get(0))
+          .longValue();
+      assertThat(dataFileCount(name)).as(fault).isEqualTo(partitions);
       assertSameRows(name);
     }
   }

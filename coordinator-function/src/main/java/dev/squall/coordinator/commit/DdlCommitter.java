@@ -48,11 +48,17 @@ public final class DdlCommitter {
   }
 
   /**
+   * Applies the statement.
+   *
+   * @return what a table procedure did ("expired 2 snapshots and deleted 7 files", "removed 3
+   *     orphan files"), counted by this run (a re-run after a coordinator died counts only what it
+   *     still found to do); empty for other DDL
    * @throws WriteCommitException target conflict when the catalog changed since planning in a way
    *     the user must resolve (e.g. the table now exists, the schema is not empty); outcome unknown
    *     when the catalog cannot say whether the change landed; otherwise a failure of the catalog
    */
-  public void apply(String jobId, DdlRecord ddl) {
+  public String apply(String jobId, DdlRecord ddl) {
+    String done = "";
     try {
       switch (ddl.getKind()) {
         case CREATE_SCHEMA -> {
@@ -101,9 +107,12 @@ public final class DdlCommitter {
           // Iceberg keeps the current snapshot and history.expire.min-snapshots-to-keep (1) whatever
           // their age, and deletes the files only the expired snapshots reached. A re-run finds
           // nothing more to expire.
-          catalog.loadTable(table(ddl)).expireSnapshots().expireOlderThan(ddl.getOlderThanMillis()).commit();
+          done = expireSnapshots(catalog.loadTable(table(ddl)), ddl.getOlderThanMillis());
         }
-        case REMOVE_ORPHAN_FILES -> OrphanFiles.remove(catalog.loadTable(table(ddl)), ddl.getOlderThanMillis());
+        case REMOVE_ORPHAN_FILES -> {
+          int removed = OrphanFiles.remove(catalog.loadTable(table(ddl)), ddl.getOlderThanMillis());
+          done = "removed " + count(removed, "orphan file");
+        }
         default -> throw new IllegalArgumentException("unknown DDL kind " + ddl.getKind());
       }
     } catch (CommitStateUnknownException e) {
@@ -113,6 +122,37 @@ public final class DdlCommitter {
         | ValidationException | CommitFailedException | UnsupportedOperationException e) {
       throw WriteCommitException.targetConflict(ddl.getDescription() + " failed: " + e.getMessage(), e);
     }
+    return done;
+  }
+
+  /**
+   * Expires the table's snapshots older than the cutoff (Iceberg's {@code ExpireSnapshots}, which
+   * keeps the current snapshot and {@code history.expire.min-snapshots-to-keep} whatever their age
+   * and deletes the manifests, manifest lists, data and delete files only expired snapshots reached).
+   *
+   * @return what was done, e.g. "expired 2 snapshots and deleted 7 files"
+   */
+  private static String expireSnapshots(Table table, long olderThanMillis) {
+    java.util.Set<Long> before = snapshotIds(table);
+    java.util.concurrent.atomic.AtomicInteger deleted = new java.util.concurrent.atomic.AtomicInteger();
+    // Counted as they go: Iceberg hands each file it removes to this consumer.
+    table.expireSnapshots().expireOlderThan(olderThanMillis).deleteWith(path -> {
+      table.io().deleteFile(path);
+      deleted.incrementAndGet();
+    }).commit();
+    table.refresh();
+    before.removeAll(snapshotIds(table));
+    return "expired " + count(before.size(), "snapshot") + " and deleted " + count(deleted.get(), "file");
+  }
+
+  private static java.util.Set<Long> snapshotIds(Table table) {
+    java.util.Set<Long> ids = new java.util.HashSet<>();
+    table.snapshots().forEach(s -> ids.add(s.snapshotId()));
+    return ids;
+  }
+
+  private static String count(int n, String noun) {
+    return n + " " + noun + (n == 1 ? "" : "s");
   }
 
   private void createTable(String jobId, DdlRecord ddl) {

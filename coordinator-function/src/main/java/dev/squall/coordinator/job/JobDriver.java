@@ -442,8 +442,9 @@ public final class JobDriver {
   private Drive finishDdl(LeaseKeeper keeper, JobRecord job, JobPlan plan) {
     hooks.finalizing(job.jobId());
     keeper.confirm();
+    String did;
     try {
-      new DdlCommitter(planner.catalogFor(job.caller())).apply(job.jobId(), plan.ddl());
+      did = new DdlCommitter(planner.catalogFor(job.caller())).apply(job.jobId(), plan.ddl());
     } catch (WriteCommitException e) {
       if (e.outcomeUnknown()) {
         return awaitSettling(keeper, job, e.getMessage());
@@ -451,8 +452,8 @@ public final class JobDriver {
       throw new SquallException(e.targetConflict() ? ErrorCode.USER_ERROR : ErrorCode.EXTERNAL, e.getMessage(), 0, 0, e);
     }
     hooks.committed(job.jobId());
-    byte[] answer = OneRowAnswer.text(plan.outputSchema().getFields().get(0).getName(), plan.ddl().getDescription(),
-        allocator);
+    String description = plan.ddl().getDescription() + (did.isEmpty() ? "" : ": " + did);
+    byte[] answer = OneRowAnswer.text(plan.outputSchema().getFields().get(0).getName(), description, allocator);
     String location = results.put(job.jobId(), answer);
     QuerySummary summary = summaries.withoutTasks(1, millisSince(job), job.leaseEpoch(), meters.meterOf(job.jobId()));
     JobRecord done = store.transition(keeper.lease(), JobState.FINALIZING, JobState.SUCCEEDED,

@@ -51,6 +51,22 @@ public final class ProcedureValues {
     return new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(unit)).longValue();
   }
 
+  /**
+   * A duration in the largest unit (d, h, m, s, ms) that states it whole, e.g. {@code 7d},
+   * {@code 36h}, {@code 0s}.
+   */
+  public static String text(Duration d) {
+    long millis = d.toMillis();
+    String[] units = {"d", "h", "m", "s"};
+    long[] sizes = {86_400_000L, 3_600_000L, 60_000L, 1_000L};
+    for (int i = 0; i < units.length; i++) {
+      if (millis % sizes[i] == 0) {
+        return millis / sizes[i] + units[i];
+      }
+    }
+    return millis + "ms";
+  }
+
   /** A duration as Trino prints it in messages: days with two decimals, e.g. {@code 7.00d}. */
   public static String days(Duration d) {
     return String.format(Locale.ROOT, "%.2fd", d.toMillis() / 86_400_000.0);

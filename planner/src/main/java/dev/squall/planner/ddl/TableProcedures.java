@@ -95,6 +95,8 @@ public final class TableProcedures {
     }
     ProcedureArgument a = arguments(s).get("retention_threshold");
     Duration retention = minRetention;
+    // Echoed as the user wrote it ('1h', not 0.04d); the default in its largest whole unit.
+    String retentionText = a == null ? ProcedureValues.text(minRetention) : a.value().trim();
     if (a != null) {
       try {
         retention = ProcedureValues.duration(a.value());
@@ -103,7 +105,7 @@ public final class TableProcedures {
             a.column(), e);
       }
       if (retention.compareTo(minRetention) < 0) {
-        throw new PlanningException(Code.VALIDATION_ERROR, "retention_threshold " + ProcedureValues.days(retention)
+        throw new PlanningException(Code.VALIDATION_ERROR, "retention_threshold " + retentionText
             + " is shorter than the minimum retention " + ProcedureValues.days(minRetention)
             + "; the query property " + PlannerSettings.MIN_RETENTION_PROPERTY + " sets the minimum",
             a.line(), a.column());
@@ -115,7 +117,7 @@ public final class TableProcedures {
         .addAllNamespace(List.of(id.namespace().levels())).setTable(id.name())
         .setOlderThanMillis(now.minus(retention).toEpochMilli())
         .setDescription("ALTER TABLE " + id + " EXECUTE " + name + "(retention_threshold => '"
-            + ProcedureValues.days(retention) + "')")
+            + retentionText + "')")
         .build();
   }
 

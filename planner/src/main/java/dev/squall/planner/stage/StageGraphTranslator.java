@@ -91,6 +91,20 @@ public final class StageGraphTranslator {
    */
   public StageGraph translateClustered(RelNode plan, List<String> outputNames, List<Integer> keys,
       int outputColumns) {
+    return translateClustered(plan, outputNames, keys, outputColumns, List.of());
+  }
+
+  /**
+   * As {@link #translateClustered(RelNode, List, List, int)}, with each root task sorting its rows on
+   * {@code sortKeys} (columns of {@code plan}, the trailing ones included) before the trailing
+   * columns are dropped: a partitioned write sorts on its partition values, so that its writer task
+   * meets each value in one run and writes it into one file at a time. The engine's sort is
+   * memory-accounted and spills.
+   *
+   * @throws PlanningException as {@link #translate}
+   */
+  public StageGraph translateClustered(RelNode plan, List<String> outputNames, List<Integer> keys,
+      int outputColumns, List<SortKey> sortKeys) {
     StageDraft root = visit(plan);
     if (!root.distribution().groupsAreLocal(keys)) {
       int tasks = taskCounts.forBytes(root.bytes());
@@ -98,6 +112,10 @@ public final class StageGraphTranslator {
       clustered.setRoot(graph.exchange(root, Partitionings.hash(keys, tasks), clustered));
       clustered.setEstimates(root.rows(), root.bytes());
       root = clustered;
+    }
+    if (!sortKeys.isEmpty()) {
+      root.setRoot(Operator.newBuilder().setOutputSchema(root.root().getOutputSchema())
+          .setSort(dev.squall.proto.v1.Sort.newBuilder().setInput(root.root()).addAllKeys(sortKeys)).build());
     }
     var fields = plan.getRowType().getFieldList();
     if (outputColumns < fields.size()) {

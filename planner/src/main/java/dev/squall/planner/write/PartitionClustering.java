@@ -1,5 +1,6 @@
 package dev.squall.planner.write;
 
+import dev.squall.proto.v1.SortKey;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,7 +40,16 @@ public final class PartitionClustering {
    * @param keys indices of the key columns in {@code plan}'s output (table columns or appended ones)
    * @param tableColumns how many leading columns are the table's
    */
-  public record Keys(RelNode plan, List<Integer> keys, int tableColumns) {}
+  public record Keys(RelNode plan, List<Integer> keys, int tableColumns) {
+    /**
+     * The writer stage's sort: the keys ascending, NULLs first, so that a writer task meets the
+     * rows of each partition value in one run (bucket and truncate keys sort their source column,
+     * which keeps a truncated value together but not a bucket).
+     */
+    public List<SortKey> sortKeys() {
+      return keys.stream().map(k -> SortKey.newBuilder().setColumn(k).setNullsFirst(true).build()).toList();
+    }
+  }
 
   /**
    * Keys for writing {@code plan}'s rows (the table's top-level columns in schema order) into a
@@ -93,6 +103,19 @@ public final class PartitionClustering {
     }
     RelNode withKeys = appended.isEmpty() ? plan : builder.push(plan).project(projects, List.of(), true).build();
     return Optional.of(new Keys(withKeys, List.copyOf(keys), columns));
+  }
+
+  /**
+   * Whether sorting on the keys of {@link #of} brings every partition value of {@code spec} in one
+   * run: true when the spec has a field and each field is identity, year, month, day, hour,
+   * truncate (order-preserving transforms of their key) or void; false for bucket, whose values
+   * interleave in the source column's order.
+   */
+  public static boolean sortsIntoRuns(PartitionSpec spec) {
+    return spec.isPartitioned() && spec.fields().stream().allMatch(f -> {
+      String transform = f.transform().toString();
+      return !transform.startsWith("bucket");
+    });
   }
 
   private static void addKey(List<Integer> keys, int index) {

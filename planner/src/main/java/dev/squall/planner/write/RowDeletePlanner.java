@@ -151,11 +151,14 @@ public final class RowDeletePlanner {
         copyOnWrite(resolved, TableProperties.UPDATE_MODE));
   }
 
-  /** How the new rows of an UPDATE or MERGE are written: as data files of the table's current spec. */
+  /**
+   * How the new rows of an UPDATE or MERGE are written: as data files of the table's current spec
+   * (not clustered: they arrive hashed on the data file they replace).
+   */
   static DataFileWrite rewrittenRows(IcebergTable resolved) {
     Table table = resolved.table();
     return new WriteTarget(resolved.identifier(), false, table.schema(), table.spec(), table.location(),
-        table.properties(), OptionalLong.empty()).toDataFileWrite();
+        table.properties(), OptionalLong.empty()).toDataFileWrite().toBuilder().setClustered(false).build();
   }
 
   /**

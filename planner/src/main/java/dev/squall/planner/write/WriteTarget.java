@@ -87,7 +87,8 @@ public record WriteTarget(
    * and partition spec as Iceberg JSON ({@link SchemaParser}, {@link PartitionSpecParser}), the
    * format {@value #FILE_FORMAT} and the table properties named {@code write.*} (compression,
    * row group size, metrics modes, data path, location provider). Other properties stay on the
-   * coordinator: nothing of the catalog reaches a task.
+   * coordinator: nothing of the catalog reaches a task. {@code clustered} is set when the writer
+   * stage's sort on the partition values ({@link PartitionClustering}) brings each value in one run.
    */
   public DataFileWrite toDataFileWrite() {
     Map<String, String> fileProperties = new TreeMap<>();
@@ -102,6 +103,7 @@ public record WriteTarget(
         .setPartitionSpecJson(PartitionSpecParser.toJson(spec))
         .setFileFormat(FILE_FORMAT)
         .putAllProperties(fileProperties)
+        .setClustered(PartitionClustering.sortsIntoRuns(spec))
         .build();
   }
 

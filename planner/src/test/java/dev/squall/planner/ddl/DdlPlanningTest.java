@@ -38,14 +38,20 @@ class DdlPlanningTest {
     DdlRecord orphans = ddl("alter table tpch.orders execute remove_orphan_files('7d')");
     assertThat(orphans.getKind()).isEqualTo(DdlRecord.Kind.REMOVE_ORPHAN_FILES);
     DdlRecord byDefault = ddl("alter table tpch.orders execute remove_orphan_files");
-    assertThat(byDefault.getDescription()).contains("7.00d");
+    // Thresholds are echoed in the unit the user gave; the default in whole days.
+    assertThat(byDefault.getDescription()).contains("retention_threshold => '7d'");
+    assertThat(expire.getDescription()).contains("retention_threshold => '8d'");
+    DdlRecord inHours = new dev.squall.planner.DistributedPlanner(dev.squall.planner.testing.TpchCatalog.create(0.01))
+        .plan("ALTER TABLE tpch.orders EXECUTE expire_snapshots(retention_threshold => '1h')",
+            Planning.SETTINGS.withMinRetention(java.time.Duration.ZERO)).ddl().orElseThrow();
+    assertThat(inHours.getDescription()).contains("retention_threshold => '1h'");
   }
 
   @Test
   void retentionBelowTheMinimumIsRefusedNamingTheProperty() {
     PlanningException e = refused("ALTER TABLE tpch.orders EXECUTE expire_snapshots(retention_threshold => '36h')");
     assertThat(e.code()).isEqualTo(Code.VALIDATION_ERROR);
-    assertThat(e.getMessage()).contains("1.50d").contains("7.00d").contains("table_procedure_min_retention");
+    assertThat(e.getMessage()).contains("retention_threshold 36h is shorter").contains("7.00d").contains("table_procedure_min_retention");
     assertThat(e.column()).isEqualTo(50);
     DdlRecord lowered = new dev.squall.planner.DistributedPlanner(dev.squall.planner.testing.TpchCatalog.create(0.01))
         .plan("ALTER TABLE tpch.orders EXECUTE expire_snapshots(retention_threshold => '36h')",

@@ -234,6 +234,12 @@ class WritePlanningTest {
     // The writer stage drops the keys: it writes the table's columns only.
     assertThat(rootProjection(q)).hasSize(3);
     assertThat(q.explain()).contains("hash");
+    // Before that it sorts on the keys, so that each month reaches the writer in one run, and
+    // tells the writer so: one open file at a time.
+    Operator sorted = StageGraphs.root(q.stageGraph()).getFragment().getProject().getInput();
+    assertThat(sorted.getOpCase()).isEqualTo(Operator.OpCase.SORT);
+    assertThat(sorted.getSort().getKeysList()).extracting(k -> k.getColumn()).containsExactly(3, 4);
+    assertThat(q.write().orElseThrow().toDataFileWrite().getClustered()).isTrue();
   }
 
   @Test
@@ -327,6 +333,8 @@ class WritePlanningTest {
     Schema schema = SchemaParser.fromJson(write.getIcebergSchemaJson());
     assertThat(schema.sameSchema(target.schema())).isTrue();
     assertThat(PartitionSpecParser.fromJson(schema, write.getPartitionSpecJson())).isEqualTo(target.spec());
+    // A bucket's rows do not come in one run when sorted on the source column.
+    assertThat(write.getClustered()).isFalse();
 
     DataFileWrite insert = plan("insert into sales (k) values (1)").write().orElseThrow().toDataFileWrite();
     assertThat(insert.getPropertiesMap()).containsEntry(TableProperties.PARQUET_COMPRESSION, "zstd");

@@ -55,6 +55,8 @@ final class ColumnarParquetWriter {
   private final ParquetCodecFactory codecs;
   private final CompressionCodecFactory.BytesInputCompressor compressor;
   private final ParquetFileWriter writer;
+  private final long rowGroupSizeBytes;
+  private final double priorWrittenPerBuffered;
   private ColumnChunkPageWriteStore pageStore;
   private ColumnWriteStore writeStore;
   private int rowGroupOrdinal;
@@ -64,16 +66,38 @@ final class ColumnarParquetWriter {
   private boolean closed;
   private boolean finished;
   private long length;
+  /** Buffered bytes of the row groups written so far, as measured just before each was flushed. */
+  private long flushedBuffered;
+  /** Bytes those row groups took in the file. */
+  private long flushedWritten;
 
   /**
-   * Opens the file (creating or overwriting it).
+   * Opens the file (creating or overwriting it), with the row group size of the settings and no
+   * prior compression estimate.
    *
    * @param type the Parquet schema of {@code schema}, from {@link #fileSchema}
    * @throws UncheckedIOException when the file cannot be created
    */
   ColumnarParquetWriter(org.apache.iceberg.io.OutputFile file, Schema schema, MessageType type,
       ParquetWriteSettings settings) {
+    this(file, schema, type, settings, settings.rowGroupSizeBytes(), Double.NaN);
+  }
+
+  /**
+   * Opens the file (creating or overwriting it).
+   *
+   * @param type the Parquet schema of {@code schema}, from {@link #fileSchema}
+   * @param rowGroupSizeBytes the buffered size at which a row group closes (at most the settings')
+   * @param priorWrittenPerBuffered bytes a buffered byte took in earlier files of the same rows
+   *     ({@link #writtenPerBuffered()} of such a file), used by {@link #estimatedLength()} until
+   *     this file has written a row group; NaN when unknown
+   * @throws UncheckedIOException when the file cannot be created
+   */
+  ColumnarParquetWriter(org.apache.iceberg.io.OutputFile file, Schema schema, MessageType type,
+      ParquetWriteSettings settings, long rowGroupSizeBytes, double priorWrittenPerBuffered) {
     this.settings = settings;
+    this.rowGroupSizeBytes = Math.max(1, Math.min(rowGroupSizeBytes, settings.rowGroupSizeBytes()));
+    this.priorWrittenPerBuffered = priorWrittenPerBuffered;
     this.type = type;
     List<ColumnDescriptor> columns = type.getColumns();
     this.descriptors = columns.toArray(ColumnDescriptor[]::new);
@@ -85,7 +109,7 @@ final class ColumnarParquetWriter {
     this.compressor = codecs.getCompressor(settings.codec());
     try {
       this.writer = new ParquetFileWriter(output, type, ParquetFileWriter.Mode.OVERWRITE,
-          settings.rowGroupSizeBytes(), 0, COLUMN_INDEX_TRUNCATE_LENGTH,
+          this.rowGroupSizeBytes, 0, COLUMN_INDEX_TRUNCATE_LENGTH,
           ParquetProperties.DEFAULT_STATISTICS_TRUNCATE_LENGTH, ParquetProperties.DEFAULT_PAGE_WRITE_CHECKSUM_ENABLED);
       writer.start();
     } catch (IOException e) {
@@ -142,6 +166,39 @@ final class ColumnarParquetWriter {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * The file's size as it will be written: bytes written plus the open row group's buffer scaled
+   * by the bytes a buffered byte took in this file's written row groups (or in earlier files, or
+   * 1:1 when neither is known). The buffer holds values before encoding and compression (a
+   * dictionary-encoded value counts 4 bytes until its page is cut), so counting it 1:1, as
+   * Iceberg's writer does, makes a file that fits in one row group come out several times smaller
+   * than the target. Exact once closed.
+   */
+  long estimatedLength() {
+    if (closed) {
+      return length;
+    }
+    try {
+      long pos = writer.getPos();
+      if (rowGroupRows == 0) {
+        return pos;
+      }
+      double ratio = flushedBuffered > 0 ? writtenPerBuffered() : priorWrittenPerBuffered;
+      long buffered = writeStore.getBufferedSize();
+      return pos + (Double.isNaN(ratio) ? buffered : (long) (buffered * ratio));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Bytes in the file per buffered byte over the row groups written so far (the compression and
+   * encoding ratio of these rows); NaN before the first row group is written.
+   */
+  double writtenPerBuffered() {
+    return flushedBuffered == 0 ? Double.NaN : (double) flushedWritten / flushedBuffered;
   }
 
   /**
@@ -209,7 +266,7 @@ final class ColumnarParquetWriter {
   private void checkRowGroupSize() {
     long buffered = writeStore.getBufferedSize();
     double rowSize = (double) buffered / rowGroupRows;
-    long target = settings.rowGroupSizeBytes();
+    long target = rowGroupSizeBytes;
     if (buffered > target - 2 * rowSize) {
       flushRowGroup();
       writeStore.close();
@@ -226,10 +283,14 @@ final class ColumnarParquetWriter {
       return;
     }
     try {
+      long buffered = writeStore.getBufferedSize();
+      long start = writer.getPos();
       writer.startBlock(rowGroupRows);
       writeStore.flush();
       pageStore.flushToFileWriter(writer);
       writer.endBlock();
+      flushedBuffered += buffered;
+      flushedWritten += writer.getPos() - start;
     } catch (IOException e) {
       throw new UncheckedIOException("could not write a row group of " + output.getPath(), e);
     }

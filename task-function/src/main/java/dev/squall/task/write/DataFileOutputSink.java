@@ -42,7 +42,9 @@ public final class DataFileOutputSink implements OutputSink {
     WriteTarget target = WriteTarget.of(spec.getOutput().getDataFiles());
     DataFileNames names = new DataFileNames(spec.getJobId(), spec.getStageId(), spec.getPartition(),
         spec.getAttempt(), target.format());
-    DataFileTaskWriter writer = new DataFileTaskWriter(io, target, names);
+    // Rows sorted by partition value need one open file; others keep several open.
+    DataFileTaskWriter writer = new DataFileTaskWriter(io, target, names,
+        spec.getOutput().getDataFiles().getClustered() ? 1 : DataFileTaskWriter.DEFAULT_MAX_OPEN_FILES);
     writer.cancelWhen(cancelled);
     return new DataFileOutputSink(target, writer);
   }

@@ -25,8 +25,6 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.LocationProvider;
 import org.apache.iceberg.util.PropertyUtil;
 import org.apache.parquet.schema.MessageType;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Writes the output batches of one writer task attempt as Iceberg data files, column by column
@@ -34,7 +32,10 @@ import org.slf4j.LoggerFactory;
  * column metrics), one open file per partition value ({@link PartitionKey} applies identity, day,
  * bucket and the other transforms), rolling to a new file once one passes
  * {@code write.target-file-size-bytes} (checked every 1,000 rows of a file, as Iceberg's rolling
- * writers do).
+ * writers do). The size is counted as the file will be written, not as it is buffered: row groups
+ * are at most the target size, and the open one counts at the compression ratio of the row groups
+ * already written (of this file, else of the attempt's previous file;
+ * {@link ColumnarParquetWriter#estimatedLength()}).
  *
  * <p>A batch is first checked and conformed to the table schema ({@link BatchConformer}); in a
  * partitioned table its rows are then grouped by partition value (one key per row, computed from the
@@ -53,7 +54,6 @@ import org.slf4j.LoggerFactory;
  * {@link #complete()} or {@link #abort()}.
  */
 public final class DataFileTaskWriter implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(DataFileTaskWriter.class);
   /** Rows of a file between file-size checks. */
   private static final int ROWS_PER_SIZE_CHECK = 1000;
   /** Default bound on files open at once (one per partition value being written). */
@@ -75,6 +75,8 @@ public final class DataFileTaskWriter implements AutoCloseable {
   private final List<String> created = new ArrayList<>();
   private final List<DataFile> finished = new ArrayList<>();
   private BooleanSupplier cancelled = () -> false;
+  /** Bytes per buffered byte of the files finished so far (see {@link ColumnarParquetWriter#estimatedLength}). */
+  private double writtenPerBuffered = Double.NaN;
   private int nextSeq;
   private long rows;
   private boolean ended;
@@ -217,7 +219,7 @@ public final class DataFileTaskWriter implements AutoCloseable {
       file.writer.write(batch, selection, from + done, run);
       done += run;
       rows += run;
-      if (file.writer.rows() % ROWS_PER_SIZE_CHECK == 0 && file.writer.length() >= targetFileSizeBytes) {
+      if (file.writer.rows() % ROWS_PER_SIZE_CHECK == 0 && file.writer.estimatedLength() >= targetFileSizeBytes) {
         open.remove(file.partition);
         finish(file);
       }
@@ -286,13 +288,7 @@ public final class DataFileTaskWriter implements AutoCloseable {
       file.writer.abandon();
     }
     open.clear();
-    for (String location : created) {
-      try {
-        io.deleteFile(location);
-      } catch (RuntimeException e) {
-        LOG.warn("could not delete data file {} of an aborted attempt: {}", location, e.toString());
-      }
-    }
+    DataFileNames.deleteAttemptFiles(io, created, "data file");
     created.clear();
     finished.clear();
   }
@@ -327,13 +323,18 @@ public final class DataFileTaskWriter implements AutoCloseable {
         : locations.newDataLocation(target.spec(), partition, name);
     // Remembered before the first byte goes out, so that abort() also finds a half-written file.
     created.add(location);
+    // A row group no larger than the target: a file then writes a row group before it reaches the
+    // target, and its size is estimated from what that group compressed to.
     ColumnarParquetWriter writer = new ColumnarParquetWriter(io.newOutputFile(location), target.schema(),
-        fileSchema, settings);
+        fileSchema, settings, targetFileSizeBytes, writtenPerBuffered);
     return new OpenFile(writer, location, partition);
   }
 
   private void finish(OpenFile file) {
     file.writer.close();
+    if (!Double.isNaN(file.writer.writtenPerBuffered())) {
+      writtenPerBuffered = file.writer.writtenPerBuffered();
+    }
     DataFiles.Builder builder = DataFiles.builder(target.spec())
         .withPath(file.location)
         .withFormat(FileFormat.PARQUET)

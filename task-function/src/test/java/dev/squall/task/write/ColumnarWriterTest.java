@@ -467,4 +467,33 @@ class ColumnarWriterTest {
     commit(table, files);
     assertThat(readTable(table)).isEqualTo(sorted(all));
   }
+
+  @Test
+  void filesRollNearTheTargetSizeAsWrittenNotAsBuffered() throws Exception {
+    long target = 128 * 1024;
+    Table table = createTable(PartitionSpec.builderFor(SCHEMA).identity("flag"),
+        Map.of("write.target-file-size-bytes", Long.toString(target)));
+    List<List<Object>> all = rows(0, 60_000);
+    List<List<List<Object>>> batches = new ArrayList<>();
+    for (int from = 0; from < all.size(); from += 5000) {
+      batches.add(all.subList(from, from + 5000));
+    }
+    List<DataFile> files = writeColumnar(table, batches);
+
+    Map<Object, List<Long>> sizes = new java.util.TreeMap<>(Comparator.comparing(String::valueOf));
+    for (DataFile file : files) {
+      assertThat(file.fileSizeInBytes()).isEqualTo(io.newInputFile(file.location()).getLength());
+      sizes.computeIfAbsent(file.partition().get(0, Object.class), k -> new ArrayList<>()).add(file.fileSizeInBytes());
+    }
+    // Every file of a partition value but its last (the smallest: a value's files roll one after
+    // the other) is within half and one and a half times the target.
+    assertThat(sizes).hasSize(3);
+    assertThat(sizes.get(false)).as(sizes.toString()).hasSizeGreaterThan(4);
+    for (List<Long> perValue : sizes.values()) {
+      perValue.sort(null);
+      assertThat(perValue.subList(1, perValue.size())).as(sizes.toString())
+          .allMatch(size -> size >= target / 2 && size <= target * 3 / 2);
+    }
+    assertThat(duckRows(files.stream().map(DataFile::location).toList())).isEqualTo(sorted(all));
+  }
 }
