@@ -234,16 +234,6 @@ data "aws_iam_policy_document" "coordinator" {
   }
 
   dynamic "statement" {
-    for_each = var.fanout_threshold > 0 ? [1] : []
-
-    content {
-      sid       = "InvokeTasksAsInvoker"
-      actions   = ["lambda:InvokeFunction"]
-      resources = [local.task_alias_arn]
-    }
-  }
-
-  dynamic "statement" {
     for_each = var.kms_key_arn == null ? [] : [1]
 
     content {
