@@ -206,7 +206,7 @@ class SqlSurfaceTest {
         }
       }
       assertThat(catalog().tableExists(TableIdentifier.parse("evo.t"))).isFalse();
-      assertThat(error("select * from evo.t").get("message").asText()).contains("'t'");
+      assertThat(error("select * from evo.t").get("message").asText()).contains("Table 'evo.t' does not exist");
       squall("DROP TABLE evo.t2");
       squall("DROP TABLE IF EXISTS evo.t2");
       squall("DROP SCHEMA evo");
