@@ -228,7 +228,8 @@ class SqlFunctionsEndToEndTest {
    */
   @org.junit.jupiter.api.Test
   void approxCountDistinctIsWithinItsErrorOfTheExactCount() throws Exception {
-    List<List<Object>> actual = squall("select l_returnflag, approx_count_distinct(l_orderkey), approx_count_distinct(l_comment),"
+    // approx_distinct is Trino's name for it.
+    List<List<Object>> actual = squall("select l_returnflag, approx_count_distinct(l_orderkey), approx_distinct(l_comment),"
         + " approx_count_distinct(l_extendedprice), approx_count_distinct(l_shipdate), approx_count_distinct(l_linenumber)"
         + " from lineitem group by l_returnflag order by l_returnflag");
     List<List<Object>> exact = duckDb("select l_returnflag, count(distinct l_orderkey), count(distinct l_comment),"

@@ -36,7 +36,7 @@ import org.apache.calcite.util.Optionality;
  * (and so Athena): {@code LOG2}, {@code CONCAT}, {@code STRPOS}, {@code LPAD}, {@code REGEXP_LIKE},
  * {@code GREATEST}, {@code IF}, {@code TRY}, {@code DATE_TRUNC}, {@code DAY_OF_WEEK}, and the
  * aggregates {@code STDDEV}, {@code VARIANCE}, {@code BOOL_AND}, {@code COUNT_IF}, {@code ARBITRARY},
- * {@code APPROX_COUNT_DISTINCT}, {@code APPROX_PERCENTILE}, ... A name
+ * {@code APPROX_DISTINCT} (also as {@code APPROX_COUNT_DISTINCT}), {@code APPROX_PERCENTILE}, ... A name
  * defined here hides Calcite's operator of the same name (Calcite's {@code REPLACE} takes exactly
  * three arguments, Trino's two or three; Calcite's {@code YEAR} is rewritten to EXTRACT, whose
  * week-day numbering differs from Trino's). Every other name resolves in
@@ -147,6 +147,8 @@ public final class TrinoFunctions implements SqlOperatorTable {
     functions.put("COUNT_IF", new Aggregate("COUNT_IF", SqlKind.OTHER_FUNCTION, ReturnTypes.BIGINT, OperandTypes.BOOLEAN));
     functions.put("APPROX_COUNT_DISTINCT",
         new Aggregate("APPROX_COUNT_DISTINCT", SqlKind.OTHER_FUNCTION, ReturnTypes.BIGINT, OperandTypes.ANY));
+    // Trino's name for it (APPROX_COUNT_DISTINCT is Spark's and Calcite's): one operator, one plan.
+    functions.put("APPROX_DISTINCT", functions.get("APPROX_COUNT_DISTINCT"));
     for (String name : List.of("MAX_BY", "MIN_BY")) {
       functions.put(name, new Aggregate(name, SqlKind.OTHER_FUNCTION, ReturnTypes.ARG0_FORCE_NULLABLE,
           OperandTypes.family(SqlTypeFamily.ANY, SqlTypeFamily.ANY)));

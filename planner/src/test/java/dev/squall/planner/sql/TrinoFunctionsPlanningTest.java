@@ -88,6 +88,14 @@ class TrinoFunctionsPlanningTest {
   }
 
   @Test
+  void approxDistinctIsTrinosNameForApproxCountDistinct() {
+    var graph = Planning.sf100("select l_returnflag, approx_distinct(l_orderkey) from lineitem group by l_returnflag")
+        .stageGraph();
+    assertThat(StageGraphs.operators(graph, Operator.OpCase.AGGREGATE)).flatExtracting(o -> o.getAggregate()
+        .getAggregatesList()).extracting(AggregateCall::getKind).containsOnly(AggregateCall.Kind.APPROX_COUNT_DISTINCT);
+  }
+
+  @Test
   void percentileOutsideZeroToOneIsRefused() {
     PlanningException e = catchThrowableOfType(PlanningException.class,
         () -> Planning.sf1("select approx_percentile(l_quantity, 1.5) from lineitem"));
