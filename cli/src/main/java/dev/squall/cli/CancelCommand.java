@@ -47,7 +47,6 @@ final class CancelCommand implements Callable<Integer> {
     HttpResponse<byte[]> r = client.cancel(queryId);
     if (r.statusCode() == 409) {
       err.println("query " + queryId + " had already finished; nothing to cancel");
-      AnswerPrinter.printError(r.statusCode(), r.body(), err);
       return ExitCodes.FAILED;
     }
     if (r.statusCode() != 202 && r.statusCode() != 200) {

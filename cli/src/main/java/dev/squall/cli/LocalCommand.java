@@ -89,6 +89,10 @@ final class LocalCommand implements Callable<Integer> {
       System.err.println("--tpcds must be a positive scale factor, got " + tpcdsScaleFactor);
       return 2;
     }
+    if (taskConcurrency < 1) {
+      System.err.println("--task-concurrency must be 1 or more, not " + taskConcurrency);
+      return 2;
+    }
     if (taskMemoryMb < 1 || taskMemoryMb > 10_240) {
       System.err.println("--task-memory-mb must be 1 to 10240, not " + taskMemoryMb);
       return 2;

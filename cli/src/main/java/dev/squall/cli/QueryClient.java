@@ -34,10 +34,20 @@ final class QueryClient {
     ASYNC
   }
 
+  /** Re-sends of a request answered 429 before the 429 is returned (about 30 s of backoff in all). */
+  static final int THROTTLE_RETRIES = 8;
+  /** Delay cap of the first re-send after a 429; doubles per re-send. */
+  static final Duration THROTTLE_BASE_DELAY = Duration.ofMillis(250);
+  /** Largest delay between re-sends after a 429. */
+  static final Duration THROTTLE_MAX_DELAY = Duration.ofSeconds(8);
+
   private final URI endpoint;
   private final Duration timeout;
+  private final Duration connectTimeout;
   private final HttpClient http;
   private final RequestSigner signer;
+  private final int throttleRetries;
+  private final Duration throttleBaseDelay;
 
   /**
    * @param timeout how long one HTTP request may take before it fails with
@@ -54,15 +64,28 @@ final class QueryClient {
 
   /** @param signer authenticates each request (SigV4, a bearer token, or nothing) */
   QueryClient(URI endpoint, Duration timeout, Duration connectTimeout, RequestSigner signer) {
+    this(endpoint, timeout, connectTimeout, signer, THROTTLE_RETRIES, THROTTLE_BASE_DELAY);
+  }
+
+  private QueryClient(URI endpoint, Duration timeout, Duration connectTimeout, RequestSigner signer, int throttleRetries,
+      Duration throttleBaseDelay) {
     this.endpoint = endpoint;
     this.timeout = timeout;
+    this.connectTimeout = connectTimeout;
     this.http = HttpClient.newBuilder().connectTimeout(connectTimeout).build();
     this.signer = signer;
+    this.throttleRetries = throttleRetries;
+    this.throttleBaseDelay = throttleBaseDelay;
   }
 
   /** A client of the same endpoint whose requests time out after {@code requestTimeout}. */
   QueryClient withTimeout(Duration requestTimeout, Duration connectTimeout) {
-    return new QueryClient(endpoint, requestTimeout, connectTimeout, signer);
+    return new QueryClient(endpoint, requestTimeout, connectTimeout, signer, throttleRetries, throttleBaseDelay);
+  }
+
+  /** The same client re-sending a 429 at most {@code retries} times, the first after up to {@code baseDelay}. */
+  QueryClient withThrottleRetries(int retries, Duration baseDelay) {
+    return new QueryClient(endpoint, timeout, connectTimeout, signer, retries, baseDelay);
   }
 
   URI endpoint() {
@@ -146,8 +169,36 @@ final class QueryClient {
     return send("DELETE", statusPath(queryId), JSON_TYPE, null);
   }
 
-  /** Sends one request, authenticated by the signer; {@code body} null for none. */
+  /**
+   * Sends one request, authenticated by the signer; {@code body} null for none. An answer 429 (Too
+   * Many Requests: API Gateway or Lambda throttled the coordinator, which therefore never ran) is
+   * sent again, at most {@link #THROTTLE_RETRIES} times, after the answer's {@code Retry-After}
+   * seconds or else a full-jitter backoff from {@link #THROTTLE_BASE_DELAY} capped at
+   * {@link #THROTTLE_MAX_DELAY}; the last 429 is returned to the caller. Other answers are never
+   * sent again: a submission that reached the coordinator must not run twice.
+   */
   private HttpResponse<byte[]> send(String method, String path, String accept, byte[] body)
+      throws IOException, InterruptedException {
+    for (int retry = 0; ; retry++) {
+      HttpResponse<byte[]> response = sendOnce(method, path, accept, body);
+      if (response.statusCode() != 429 || retry >= throttleRetries) {
+        return response;
+      }
+      Thread.sleep(throttleDelay(response, retry).toMillis());
+    }
+  }
+
+  /** The pause before re-send {@code retry} (0-based) of a throttled request. */
+  private Duration throttleDelay(HttpResponse<byte[]> throttled, int retry) {
+    long capMs = Math.min(THROTTLE_MAX_DELAY.toMillis(), throttleBaseDelay.toMillis() << Math.min(retry, 20));
+    var retryAfter = throttled.headers().firstValue("Retry-After");
+    if (retryAfter.isPresent() && retryAfter.get().strip().matches("\\d{1,4}")) {
+      return Duration.ofSeconds(Math.min(Long.parseLong(retryAfter.get().strip()), THROTTLE_MAX_DELAY.toSeconds()));
+    }
+    return Duration.ofMillis(capMs <= 0 ? 0 : java.util.concurrent.ThreadLocalRandom.current().nextLong(capMs));
+  }
+
+  private HttpResponse<byte[]> sendOnce(String method, String path, String accept, byte[] body)
       throws IOException, InterruptedException {
     URI uri = resolve(path);
     Map<String, String> headers = new java.util.LinkedHashMap<>();

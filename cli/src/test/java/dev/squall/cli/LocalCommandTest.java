@@ -49,4 +49,11 @@ class LocalCommandTest {
     assertThat(r[0]).isEqualTo("2");
     assertThat(r[1]).contains("--tpcds must be a positive scale factor, got 0.0");
   }
+
+  @Test
+  void aTaskConcurrencyUnderOneIsAUsageErrorNamingTheFlag() {
+    String[] r = run("--task-concurrency=0");
+    assertThat(r[0]).isEqualTo("2");
+    assertThat(r[1]).contains("--task-concurrency must be 1 or more, not 0");
+  }
 }

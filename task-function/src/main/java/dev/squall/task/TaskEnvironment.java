@@ -2,6 +2,7 @@ package dev.squall.task;
 
 import dev.squall.engine.io.HedgeSettings;
 import dev.squall.engine.spill.SpillSettings;
+import dev.squall.invoke.TaskLambdaClients;
 import dev.squall.shuffle.requests.CountingS3Client;
 import java.net.URI;
 import java.nio.file.Path;
@@ -14,7 +15,6 @@ import org.apache.iceberg.aws.s3.S3FileIOProperties;
 import org.apache.iceberg.io.FileIO;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -75,20 +75,15 @@ public record TaskEnvironment(Region region, URI endpoint, boolean pathStyle, Aw
    * the default provider chain (the function's role), as for S3.
    */
   public LambdaClient newTaskLambdaClient() {
-    LambdaClientBuilder b = LambdaClient.builder()
-        .region(region)
-        .httpClientBuilder(UrlConnectionHttpClient.builder().socketTimeout(TASK_INVOKE_WAIT)
-            .connectionTimeout(Duration.ofSeconds(10)))
-        .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry())
-            .apiCallTimeout(TASK_INVOKE_WAIT).apiCallAttemptTimeout(TASK_INVOKE_WAIT));
+    LambdaClientBuilder b = LambdaClient.builder().region(region);
     if (credentials != null) {
       b.credentialsProvider(StaticCredentialsProvider.create(credentials));
     }
-    return b.build();
+    return TaskLambdaClients.configure(b, LAMBDA_MAX_TIMEOUT).build();
   }
 
-  /** How long the invoker role waits for one task invocation's answer. */
-  public static final Duration TASK_INVOKE_WAIT = Duration.ofMinutes(15).plusSeconds(30);
+  /** Lambda's largest function timeout: the invoker waits that long (plus a margin) for a task's answer. */
+  static final Duration LAMBDA_MAX_TIMEOUT = Duration.ofMinutes(15);
 
   /** Iceberg's S3FileIO for reading data files, configured like {@link #newS3Client()}. */
   public FileIO newFileIO() {

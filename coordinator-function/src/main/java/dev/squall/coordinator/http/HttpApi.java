@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.squall.coordinator.api.PublicErrors;
 import dev.squall.coordinator.api.QueryAnswer;
+import dev.squall.coordinator.api.QueryNotFoundException;
 import dev.squall.coordinator.api.QueryService;
 import dev.squall.coordinator.api.QueryStatus;
 import dev.squall.coordinator.api.SquallException;
@@ -87,7 +88,10 @@ public final class HttpApi {
       boolean result = rest.endsWith("/result");
       String id = result ? rest.substring(0, rest.length() - "/result".length()) : rest;
       if (!isQueryId(id)) {
-        return errors.of(404, "NOT_FOUND", "no such resource: " + method + " " + path, 0, 0, null);
+        // A plain word in the id's place is a query id never issued; anything else names no resource.
+        return id.matches("[A-Za-z0-9._-]{1,128}") && !id.startsWith(".")
+            ? errors.of(new QueryNotFoundException(id), null)
+            : errors.of(404, "NOT_FOUND", "no such resource: " + method + " " + path, 0, 0, null);
       }
       try {
         if (result && method.equals("GET")) {

@@ -1,5 +1,6 @@
 package dev.squall.coordinator.scheduler;
 
+import dev.squall.invoke.TaskLambdaClients;
 import dev.squall.proto.FanOutPayloads;
 import dev.squall.proto.TaskPayloads;
 import dev.squall.proto.v1.ErrorCode;

@@ -1,5 +1,6 @@
 package dev.squall.coordinator.scheduler;
 
+import dev.squall.invoke.ThrottleRetry;
 import dev.squall.proto.TaskPayloads;
 import dev.squall.proto.v1.ErrorCode;
 import dev.squall.proto.v1.TaskError;

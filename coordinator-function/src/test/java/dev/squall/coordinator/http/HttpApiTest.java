@@ -144,6 +144,17 @@ class HttpApiTest {
         .get("statusCode").asInt()).isEqualTo(405);
   }
 
+  @Test
+  void aQueryIdNeverIssuedIsNotFoundNamingIt() throws Exception {
+    HttpApi api = new HttpApi(mustNotRun);
+    JsonNode r = call(api, event("GET", "/v1/queries/no-such-query", null, false));
+    assertThat(r.get("statusCode").asInt()).isEqualTo(404);
+    assertThat(body(r).at("/error/code").asText()).isEqualTo("NOT_FOUND");
+    assertThat(body(r).at("/error/message").asText()).isEqualTo("no query with id no-such-query");
+    JsonNode cancel = call(api, event("DELETE", "/v1/queries/no-such-query", null, false));
+    assertThat(body(cancel).at("/error/message").asText()).isEqualTo("no query with id no-such-query");
+  }
+
   /** A one-row, one-column VARCHAR answer as Arrow IPC. */
   private static byte[] oneString(String value) throws Exception {
     try (var allocator = new org.apache.arrow.memory.RootAllocator();

@@ -3,6 +3,7 @@ package dev.squall.coordinator.scheduler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.squall.invoke.TaskLambdaClients;
 import dev.squall.local.lambda.FunctionDefinition;
 import dev.squall.local.lambda.LambdaEmulator;
 import java.nio.charset.StandardCharsets;

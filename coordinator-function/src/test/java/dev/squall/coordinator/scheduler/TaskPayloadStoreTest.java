@@ -2,6 +2,7 @@ package dev.squall.coordinator.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.squall.invoke.TaskLambdaClients;
 import dev.squall.local.lambda.FunctionDefinition;
 import dev.squall.local.lambda.LambdaEmulator;
 import dev.squall.local.s3.EmbeddedS3;

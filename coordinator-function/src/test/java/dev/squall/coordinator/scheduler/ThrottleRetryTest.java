@@ -2,6 +2,8 @@ package dev.squall.coordinator.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.squall.invoke.TaskLambdaClients;
+import dev.squall.invoke.ThrottleRetry;
 import dev.squall.local.lambda.FunctionDefinition;
 import dev.squall.local.lambda.LambdaEmulator;
 import dev.squall.local.lambda.LambdaHandler;

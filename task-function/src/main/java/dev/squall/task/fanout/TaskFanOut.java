@@ -1,5 +1,6 @@
 package dev.squall.task.fanout;
 
+import dev.squall.invoke.ThrottleRetry;
 import dev.squall.proto.FanOutPayloads;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,7 +8,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,20 +22,18 @@ import software.amazon.awssdk.services.lambda.model.TooManyRequestsException;
  * given on the task function, all at once, and answers every task's answer in order. It decides
  * nothing about attempts: a task that got no answer (a function error, a transport failure,
  * throttling past its re-sends) is reported as such and the coordinator decides whether it runs
- * again. It only re-sends an Invoke that Lambda throttled (429: never ran), at most
- * {@link #MAX_THROTTLE_RESENDS} times with jittered exponential backoff up to 4 s.
+ * again. It only re-sends an Invoke that Lambda throttled (429: never ran), with the coordinator's
+ * own policy ({@link ThrottleRetry#defaults()}).
  *
  * <p>It needs {@code lambda:InvokeFunction} on the task function and nothing else: no catalog, no
  * job store, and it never reads the specs it forwards.
  */
 public final class TaskFanOut implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TaskFanOut.class);
-  /** Re-sends of a throttled task Invoke. */
-  public static final int MAX_THROTTLE_RESENDS = 10;
-
   private final LambdaClient lambda;
   private final String taskFunction;
   private final ExecutorService threads;
+  private final ThrottleRetry throttling = ThrottleRetry.defaults();
 
   /**
    * @param lambda a client whose read timeout lies above the task function's timeout and whose SDK
@@ -70,26 +68,20 @@ public final class TaskFanOut implements AutoCloseable {
     return FanOutPayloads.encodeAnswer(answers);
   }
 
-  private FanOutPayloads.TaskAnswer invokeOne(byte[] payload) throws InterruptedException {
+  private FanOutPayloads.TaskAnswer invokeOne(byte[] payload) {
     SdkBytes request = SdkBytes.fromByteArray(payload);
-    for (int resend = 0; ; resend++) {
-      try {
-        InvokeResponse r = lambda.invoke(b -> b.functionName(taskFunction)
-            .invocationType(InvocationType.REQUEST_RESPONSE).payload(request));
-        if (r.functionError() != null) {
-          LOG.warn("a task invocation failed ({})", r.functionError());
-          return FanOutPayloads.TaskAnswer.failed("the task function failed (" + r.functionError() + ")");
-        }
-        return FanOutPayloads.TaskAnswer.answered(r.payload() == null ? new byte[0] : r.payload().asByteArray());
-      } catch (TooManyRequestsException e) {
-        if (resend >= MAX_THROTTLE_RESENDS) {
-          return FanOutPayloads.TaskAnswer.failed("task function throttled: " + e.awsErrorDetails().errorMessage());
-        }
-        long cap = Math.min(4000, 100L << resend);
-        Thread.sleep(ThreadLocalRandom.current().nextLong(cap));
-      } catch (RuntimeException e) {
-        return FanOutPayloads.TaskAnswer.failed("task invocation failed: " + e.getMessage());
+    try {
+      InvokeResponse r = throttling.invoke(() -> lambda.invoke(b -> b.functionName(taskFunction)
+          .invocationType(InvocationType.REQUEST_RESPONSE).payload(request)));
+      if (r.functionError() != null) {
+        LOG.warn("a task invocation failed ({})", r.functionError());
+        return FanOutPayloads.TaskAnswer.failed("the task function failed (" + r.functionError() + ")");
       }
+      return FanOutPayloads.TaskAnswer.answered(r.payload() == null ? new byte[0] : r.payload().asByteArray());
+    } catch (TooManyRequestsException e) {
+      return FanOutPayloads.TaskAnswer.failed("task function throttled: " + e.awsErrorDetails().errorMessage());
+    } catch (RuntimeException e) {
+      return FanOutPayloads.TaskAnswer.failed("task invocation failed: " + e.getMessage());
     }
   }
 

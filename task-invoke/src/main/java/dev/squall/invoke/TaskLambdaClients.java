@@ -1,4 +1,4 @@
-package dev.squall.coordinator.scheduler;
+package dev.squall.invoke;
 
 import java.time.Duration;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
