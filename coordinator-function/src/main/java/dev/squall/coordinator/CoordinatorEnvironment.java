@@ -11,6 +11,7 @@ import dev.squall.coordinator.job.JobSettings;
 import dev.squall.coordinator.job.LambdaSelfInvoker;
 import dev.squall.coordinator.job.PlanStore;
 import dev.squall.coordinator.job.ResultStore;
+import dev.squall.coordinator.job.SlotPriority;
 import dev.squall.coordinator.scheduler.FanOutSettings;
 import dev.squall.coordinator.scheduler.FanOutTaskInvoker;
 import dev.squall.coordinator.scheduler.LambdaTaskInvoker;
@@ -78,7 +79,9 @@ public final class CoordinatorEnvironment {
         .withSyncWait(Duration.ofSeconds(setting(env, "SQUALL_SYNC_WAIT_SECONDS", 25, 1, 27)))
         .withAccountConcurrency((int) setting(env, "SQUALL_ACCOUNT_CONCURRENT_TASKS",
             JobSettings.DEFAULT_ACCOUNT_CONCURRENT_TASKS, 1, JobSettings.MAX_ACCOUNT_CONCURRENT_TASKS),
-            taskInvokeTimeout(env).plus(SLOT_LEASE_MARGIN));
+            taskInvokeTimeout(env).plus(SLOT_LEASE_MARGIN))
+        .withPriorityAging(Duration.ofSeconds(setting(env, "SQUALL_PRIORITY_AGING_SECONDS",
+            SlotPriority.DEFAULT_AGING.toSeconds(), 0, 3600)));
     Duration retention = Duration.ofHours(setting(env, "SQUALL_JOB_RETENTION_HOURS", 24, 1, 24L * 365));
     JobStore store = JobStores.dynamoDb(required(env, "SQUALL_JOB_TABLE"), retention);
     LambdaClient taskLambda = TaskLambdaClients.configure(LambdaClient.builder(), taskTimeout(env)).build();

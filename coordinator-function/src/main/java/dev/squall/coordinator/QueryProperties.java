@@ -1,6 +1,7 @@
 package dev.squall.coordinator;
 
 import dev.squall.coordinator.api.SquallException;
+import dev.squall.coordinator.job.SlotPriority;
 import dev.squall.planner.PlannerSettings;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,6 +24,8 @@ import java.util.function.BiFunction;
  *   <li>{@code max_concurrent_tasks} 1 .. 10,000 (the job's task invocations running at once,
  *       across every coordinator invocation that runs it; unless given, only the account-wide cap
  *       applies);
+ *   <li>{@code priority} 1 .. 9 (5 unless given): how the job's task attempts rank for the
+ *       account's concurrency slots when they are scarce (higher first);
  *   <li>{@code table_procedure_min_retention} a duration ({@code 7d}, {@code 12h}; 7 days unless given):
  *       the shortest retention_threshold of expire_snapshots and remove_orphan_files;
  *   <li>{@code default_schema} a namespace of the catalog (checked when the query is planned).
@@ -81,6 +84,8 @@ public final class QueryProperties {
         (s, v) -> s.with(s.planner().withMaxNestedLoopJoinRows(v))));
     n.put(MAX_CONCURRENT_TASKS, new Numeric(1, MAX_CONCURRENT_TASKS_CAP, "tasks",
         (s, v) -> new Settings(s.planner(), s.maxTotalTasks(), v.intValue())));
+    // Read by the job driver when it takes task slots (priority()); nothing to set for planning.
+    n.put(PRIORITY, new Numeric(SlotPriority.MIN, SlotPriority.MAX, "levels", (s, v) -> s));
     return n;
   }
 
@@ -111,6 +116,20 @@ public final class QueryProperties {
   public static int maxConcurrentTasks(Map<String, String> properties) {
     String v = properties.get(MAX_CONCURRENT_TASKS);
     return v == null ? 0 : (int) inRange(MAX_CONCURRENT_TASKS, v, numeric(Limits.defaults()).get(MAX_CONCURRENT_TASKS));
+  }
+
+  /** The task-slot priority's property. */
+  public static final String PRIORITY = "priority";
+
+  /**
+   * The task-slot priority a job's (validated) properties set, {@link SlotPriority#DEFAULT} when
+   * they set none.
+   *
+   * @throws SquallException USER_ERROR for a value outside 1 .. 9
+   */
+  public static int priority(Map<String, String> properties) {
+    String v = properties.get(PRIORITY);
+    return v == null ? SlotPriority.DEFAULT : (int) inRange(PRIORITY, v, numeric(Limits.defaults()).get(PRIORITY));
   }
 
   private QueryProperties() {}

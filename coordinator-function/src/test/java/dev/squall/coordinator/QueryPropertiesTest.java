@@ -33,6 +33,16 @@ class QueryPropertiesTest {
   }
 
   @Test
+  void thePriorityIsOneToNineAndFiveUnlessGiven() {
+    assertThat(QueryProperties.priority(Map.of())).isEqualTo(5);
+    assertThat(QueryProperties.priority(Map.of("priority", "9"))).isEqualTo(9);
+    QueryProperties.validate(LIMITS, Map.of("priority", "1"));
+    refused("priority", "0", "from 1 to 9");
+    refused("priority", "10", "from 1 to 9");
+    refused("priority", "high", "from 1 to 9");
+  }
+
+  @Test
   void theTableProceduresMinimumRetentionIsADurationAndSevenDaysUnlessGiven() {
     assertThat(QueryProperties.apply(PlannerSettings.defaults(), LIMITS, Map.of()).planner().minRetention())
         .isEqualTo(java.time.Duration.ofDays(7));

@@ -317,10 +317,11 @@ public final class JobDriver {
     }
   }
 
-  /** The concurrency slots the job's attempts hold: its own cap (a query property) and the account's. */
+  /** The concurrency slots the job's attempts hold: its own cap (a query property) and the account's, ranked by its priority. */
   private StoreTaskSlots slotsFor(JobRecord job) {
     return new StoreTaskSlots(store, clock, job.jobId(), QueryProperties.maxConcurrentTasks(job.properties()),
-        settings.accountConcurrentTasks(), settings.taskSlotLease());
+        settings.accountConcurrentTasks(), settings.taskSlotLease(),
+        new SlotPriority(QueryProperties.priority(job.properties()), settings.priorityAging()));
   }
 
   private JobRecord current(String jobId, JobRecord fallback) {

@@ -25,10 +25,12 @@ import java.time.Duration;
  * @param taskSlotLease how long an attempt's concurrency slot is held unless given back: above
  *     the longest a task invocation may wait for its answer, so that only a dead coordinator's slots
  *     lapse
+ * @param priorityAging how long a waiting task attempt waits before it ranks one priority level
+ *     higher for account slots ({@link SlotPriority}); zero for never
  */
 public record JobSettings(Duration syncWait, Duration lease, Duration handOffMargin, Duration suspendGrace,
     Duration cancelPoll, Duration planningTimeout, int maxInvocations, int accountConcurrentTasks,
-    Duration taskSlotLease) {
+    Duration taskSlotLease, Duration priorityAging) {
   /** The account cap unless configured: well under Lambda's default account concurrency of 1,000. */
   public static final int DEFAULT_ACCOUNT_CONCURRENT_TASKS = 800;
   /** Upper end of the account cap's range (the job store's largest slot pool). */
@@ -38,12 +40,13 @@ public record JobSettings(Duration syncWait, Duration lease, Duration handOffMar
   /**
    * 25 s sync wait, 30 s lease, hand over 90 s before the limit, 5 s grace, 250 ms cancel poll,
    * 2 minutes of planning, 50 invocations, 800 concurrent tasks per account, slots leased for 16
-   * minutes (Lambda's longest task, 15 minutes, plus a margin).
+   * minutes (Lambda's longest task, 15 minutes, plus a margin), a priority level gained per minute
+   * of waiting.
    */
   public static JobSettings defaults() {
     return new JobSettings(Duration.ofSeconds(25), Duration.ofSeconds(30), Duration.ofSeconds(90),
         Duration.ofSeconds(5), Duration.ofMillis(250), Duration.ofMinutes(2), 50, DEFAULT_ACCOUNT_CONCURRENT_TASKS,
-        Duration.ofMinutes(16));
+        Duration.ofMinutes(16), SlotPriority.DEFAULT_AGING);
   }
 
   /** These settings with another account-wide task cap and slot lease. */
@@ -53,36 +56,45 @@ public record JobSettings(Duration syncWait, Duration lease, Duration handOffMar
           + MAX_ACCOUNT_CONCURRENT_TASKS + ")");
     }
     return new JobSettings(syncWait, lease, handOffMargin, suspendGrace, cancelPoll, planningTimeout, maxInvocations,
-        tasks, slotLease);
+        tasks, slotLease, priorityAging);
   }
 
   public JobSettings withPlanningTimeout(Duration d) {
     return new JobSettings(syncWait, lease, handOffMargin, suspendGrace, cancelPoll, d, maxInvocations,
-        accountConcurrentTasks, taskSlotLease);
+        accountConcurrentTasks, taskSlotLease, priorityAging);
   }
 
   public JobSettings withMaxInvocations(int n) {
     return new JobSettings(syncWait, lease, handOffMargin, suspendGrace, cancelPoll, planningTimeout, n,
-        accountConcurrentTasks, taskSlotLease);
+        accountConcurrentTasks, taskSlotLease, priorityAging);
   }
 
   public JobSettings withSyncWait(Duration d) {
     return new JobSettings(d, lease, handOffMargin, suspendGrace, cancelPoll, planningTimeout, maxInvocations,
-        accountConcurrentTasks, taskSlotLease);
+        accountConcurrentTasks, taskSlotLease, priorityAging);
   }
 
   public JobSettings withLease(Duration d) {
     return new JobSettings(syncWait, d, handOffMargin, suspendGrace, cancelPoll, planningTimeout, maxInvocations,
-        accountConcurrentTasks, taskSlotLease);
+        accountConcurrentTasks, taskSlotLease, priorityAging);
   }
 
   public JobSettings withSuspendGrace(Duration d) {
     return new JobSettings(syncWait, lease, handOffMargin, d, cancelPoll, planningTimeout, maxInvocations,
-        accountConcurrentTasks, taskSlotLease);
+        accountConcurrentTasks, taskSlotLease, priorityAging);
   }
 
   public JobSettings withHandOffMargin(Duration d) {
     return new JobSettings(syncWait, lease, d, suspendGrace, cancelPoll, planningTimeout, maxInvocations,
-        accountConcurrentTasks, taskSlotLease);
+        accountConcurrentTasks, taskSlotLease, priorityAging);
+  }
+
+  /** These settings with another priority aging ({@link SlotPriority#aging()}). */
+  public JobSettings withPriorityAging(Duration d) {
+    if (d.isNegative()) {
+      throw new IllegalArgumentException("Invalid priority aging: " + d);
+    }
+    return new JobSettings(syncWait, lease, handOffMargin, suspendGrace, cancelPoll, planningTimeout, maxInvocations,
+        accountConcurrentTasks, taskSlotLease, d);
   }
 }

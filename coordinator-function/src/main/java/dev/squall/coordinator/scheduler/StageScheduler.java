@@ -128,9 +128,12 @@ public final class StageScheduler {
       });
     }
 
-    /** Starts every stage whose producers have all finished, launching its tasks without a winner. */
+    /**
+     * Starts every stage whose producers have all finished, launching its tasks without a winner;
+     * stages on the critical path first, so that their tasks queue ahead for threads and slots.
+     */
     void startReadyStages() {
-      for (Stage stage : topology.stages()) {
+      for (Stage stage : topology.criticalPathFirst()) {
         int id = stage.getStageId();
         if (started.contains(id) || !producersDone(id)) {
           continue;

@@ -22,6 +22,8 @@ final class StageTopology {
   private final Map<Integer, List<Edge>> inputs = new HashMap<>();
   private final Map<Integer, Edge> output = new HashMap<>();
   private final int rootStageId;
+  /** Stages by descending critical-path work: see {@link #criticalPathFirst()}. */
+  private final List<Stage> criticalPathFirst;
 
   /**
    * @param taskCounts the task count of each stage (leaf stages: their number of split groups)
@@ -61,6 +63,15 @@ final class StageTopology {
     for (int id : stages.keySet()) {
       require(id == rootStageId || output.containsKey(id), "stage %d feeds no consumer and is not the root", id);
     }
+    Map<Integer, Long> pathTasks = new HashMap<>();
+    for (int i = order.size() - 1; i >= 0; i--) { // consumers are listed after their producers
+      int id = order.get(i);
+      Edge out = output.get(id);
+      pathTasks.put(id, taskCounts.get(id) + (out == null ? 0 : pathTasks.get(out.getConsumerStageId())));
+    }
+    List<Stage> ranked = new ArrayList<>(stages.values());
+    ranked.sort(java.util.Comparator.comparingLong((Stage s) -> -pathTasks.get(s.getStageId())));
+    criticalPathFirst = List.copyOf(ranked);
   }
 
   private static void require(boolean ok, String format, Object... args) {
@@ -88,5 +99,15 @@ final class StageTopology {
 
   int rootStageId() {
     return rootStageId;
+  }
+
+  /**
+   * The stages, those with the most work between them and the root first: ranked by the tasks on
+   * the path from the stage to the root (its own included), ties in graph order. When several
+   * stages are ready at once, starting them in this order lets the longest chain (the critical
+   * path) take invoker threads and concurrency slots first.
+   */
+  List<Stage> criticalPathFirst() {
+    return criticalPathFirst;
   }
 }

@@ -91,4 +91,66 @@ class StoreTaskSlotsTest {
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(250));
     assertThat(mostRunning.get()).isEqualTo(2);
   }
+
+  @Test
+  void aHighPriorityJobOvertakesARunningLowPriorityOneForTheAccountsSlots() throws Exception {
+    // One account slot: the low-priority job's 24 tasks run one after another until the
+    // high-priority job arrives; from then on the high job gets every slot that frees up.
+    List<String> started = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    java.util.concurrent.CountDownLatch lowRunning = new java.util.concurrent.CountDownLatch(3);
+    java.util.function.Function<dev.squall.proto.v1.TaskSpec, TaskResult> task = spec -> {
+      started.add(spec.getJobId());
+      if (spec.getJobId().equals("job-low")) {
+        lowRunning.countDown();
+      }
+      return counted(spec);
+    };
+    ExecutorService coordinators = Executors.newFixedThreadPool(2);
+    try {
+      Future<Map<Integer, TaskResult[]>> low = coordinators.submit(() -> runAt("job-low", 2, 24, task));
+      lowRunning.await();
+      int lowBeforeHigh = started.size();
+      Future<Map<Integer, TaskResult[]>> high = coordinators.submit(() -> runAt("job-high", 8, 4, task));
+      assertThat(high.get().get(1)[0].hasError()).isFalse();
+      assertThat(low.isDone()).as("the low-priority job still runs when the high one has ended").isFalse();
+      assertThat(low.get().get(1)[0].hasError()).isFalse();
+      // Once the high job's attempts waited, its 4 maps ran as one block although the low job's
+      // attempts waited too (and had waited longer); its reduce (a stage of its own, so no attempt
+      // of it waited while the maps ran) after at most one more low task. Without priority the two
+      // jobs' waiting attempts take freed slots in random turns.
+      List<String> order = List.copyOf(started);
+      int firstHigh = order.indexOf("job-high");
+      int lastHigh = order.lastIndexOf("job-high");
+      assertThat(firstHigh).as("order %s", order).isGreaterThanOrEqualTo(lowBeforeHigh);
+      assertThat(order.size() - lastHigh - 1).as("low tasks still to run after the high job, %s", order)
+          .isGreaterThanOrEqualTo(10);
+      assertThat(order.subList(firstHigh, firstHigh + 4)).as("order %s", order).containsOnly("job-high");
+      assertThat(lastHigh - (firstHigh + 3)).as("order %s", order).isBetween(1, 2);
+      assertThat(order).hasSize(25 + 5);
+    } finally {
+      coordinators.shutdownNow();
+    }
+    assertThat(store.heldSlots(StoreTaskSlots.WAITING_POOL, Clock.systemUTC().instant())).as("announcements withdrawn")
+        .isEmpty();
+  }
+
+  @Test
+  void aWaitingAttemptRisesALevelPerAgingInterval() {
+    SlotPriority p = new SlotPriority(3, Duration.ofSeconds(10));
+    assertThat(p.after(Duration.ZERO)).isEqualTo(3);
+    assertThat(p.after(Duration.ofSeconds(9))).isEqualTo(3);
+    assertThat(p.after(Duration.ofSeconds(25))).isEqualTo(5);
+    assertThat(p.after(Duration.ofHours(1))).isEqualTo(SlotPriority.MAX);
+    assertThat(new SlotPriority(3, Duration.ZERO).after(Duration.ofHours(1))).isEqualTo(3);
+  }
+
+  /** Runs a map-reduce job of {@code maps} tasks at {@code priority} on one account slot. */
+  private Map<Integer, TaskResult[]> runAt(String jobId, int priority, int maps,
+      java.util.function.Function<dev.squall.proto.v1.TaskSpec, TaskResult> task) throws Exception {
+    FakeTasks.Control control = new FakeTasks.Control();
+    control.slots = new StoreTaskSlots(store, Clock.systemUTC(), jobId, 0, 1, SLOT_LEASE,
+        new SlotPriority(priority, Duration.ZERO));
+    return new StageScheduler(new FakeTasks.Invoker(task), FAST)
+        .run(FakeTasks.mapReducePlan(jobId, maps), Map.of(), control, Duration.ofMinutes(1));
+  }
 }

@@ -36,6 +36,19 @@ class StageTopologyTest {
   }
 
   @Test
+  void stagesWithMoreTasksOnTheirPathToTheRootComeFirst() {
+    // Scan A (0, 2 tasks) joins the aggregate (4, 5 tasks) of scan B (1, 3 tasks) in stage 2 (4
+    // tasks), gathered by the root (5). Tasks from each stage to the root: 0: 2+4+1 = 7,
+    // 1: 3+5+4+1 = 13, 4: 10, 2: 5, 5: 1; so scan B starts before scan A when both are ready.
+    StageGraph g = StageGraph.newBuilder().addStages(stage(0, 2)).addStages(stage(1, 3)).addStages(stage(4, 5))
+        .addStages(stage(2, 4)).addStages(stage(5, 1))
+        .addEdges(edge(0, 2, 0, hash(4))).addEdges(edge(1, 4, 0, hash(5))).addEdges(edge(4, 2, 1, hash(4)))
+        .addEdges(edge(2, 5, 0, SINGLE)).setRootStageId(5).build();
+    StageTopology t = new StageTopology(g, Map.of(0, 2, 1, 3, 4, 5, 2, 4, 5, 1));
+    assertThat(t.criticalPathFirst()).extracting(Stage::getStageId).containsExactly(1, 4, 0, 2, 5);
+  }
+
+  @Test
   void refusesHashEdgeWhosePartitionsDifferFromConsumerTasks() {
     StageGraph g = StageGraph.newBuilder().addStages(stage(0, 3)).addStages(stage(1, 4))
         .addEdges(edge(0, 1, 0, hash(8))).setRootStageId(1).build();
