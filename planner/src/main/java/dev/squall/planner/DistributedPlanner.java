@@ -174,7 +174,14 @@ public final class DistributedPlanner {
       StageGraph graph;
       if (write.isPresent() && write.get().isRowDelete()) {
         // One writer task holds every position of a data file: a deletion vector covers a whole file.
-        graph = new StageGraphTranslator(settings).translateClustered(optimized, names, List.of(0));
+        if (merge.isPresent() && merge.get().clauses().stream().anyMatch(c -> !c.matched())) {
+          // A MERGE's inserted rows have no data file: they spread over the writer tasks by value.
+          MergePlanner.InsertSpread spread = MergePlanner.spreadInserts(optimized, frontEnd.relBuilder());
+          graph = new StageGraphTranslator(settings).translateClustered(spread.plan(), names, spread.keys(),
+              names.size());
+        } else {
+          graph = new StageGraphTranslator(settings).translateClustered(optimized, names, List.of(0));
+        }
         graph = RowDeleteScans.skip(graph, RowDeletePlanner.removedPaths(write.get().rowDelete()));
       } else if (write.isPresent()) {
         // Every row of a partition value goes to one writer task, which writes it into few files.
@@ -201,7 +208,8 @@ public final class DistributedPlanner {
       String header = write.map(w -> w.describe()).orElse(null);
       String explain = statement.format() == ExplainStatement.Format.JSON
           ? ExplainRenderer.json(graph, header) : ExplainRenderer.text(graph, header);
-      Schema output = write.isPresent()
+      // An optimize answers what it did in words, as the other table procedures do.
+      Schema output = optimize.isPresent() ? PlannedQuery.DDL_SCHEMA : write.isPresent()
           ? PlannedQuery.ROW_COUNT_SCHEMA : TypeTranslator.schema(optimized.getRowType(), names);
       return new PlannedQuery(graph, output, statement.format(), explain, RelOptUtil.toString(optimized), write);
     } catch (PlanningException e) {

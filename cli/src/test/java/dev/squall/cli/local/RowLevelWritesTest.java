@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
@@ -63,6 +64,9 @@ class RowLevelWritesTest {
   private volatile String coordinatorFault = "";
   /** The table the "concurrentInsert" fault inserts into. */
   private volatile String conflictTable = "d_conflict";
+  /** The orders the "concurrentInsert" fault inserts (a condition on orders). */
+  private volatile String conflictRows = CONFLICT_ROWS;
+  private static final String CONFLICT_ROWS = "o_orderkey < 100";
   private final AtomicBoolean coordinatorFaultDone = new AtomicBoolean();
   private TestStack stack;
   private EndToEndQueries queries;
@@ -105,7 +109,7 @@ class RowLevelWritesTest {
       if (coordinatorFault.equals("concurrentInsert") && coordinatorFaultDone.compareAndSet(false, true)) {
         try {
           HttpResponse<byte[]> other = stack.post("insert into tpch." + conflictTable + " select " + COLUMNS
-              + " from tpch.orders where o_orderkey < 100", Map.of(), JSON_TYPE);
+              + " from tpch.orders where " + conflictRows, Map.of(), JSON_TYPE);
           assertThat(other.statusCode()).as(new String(other.body(), StandardCharsets.UTF_8)).isEqualTo(200);
         } catch (Exception e) {
           throw new IllegalStateException(e);
@@ -440,6 +444,32 @@ class RowLevelWritesTest {
   }
 
   @Test
+  void mergeInsertingManyRowsWritesThemFromSeveralWriterTasksAndEqualsDuckDb() throws Exception {
+    String name = "m_spread";
+    createOrders(name, 2, "");
+    // Every source row is new: the MERGE inserts all orders again under new keys and deletes one.
+    String jobId = statementOnBoth(name, "merge into {t} t using (select o_orderkey + 10000000 k, o_custkey c,"
+        + " o_totalprice p, o_orderdate d from tpch.orders union all select 1, 0, 0, date '2000-01-01') s"
+        + " on t.o_orderkey = s.k when matched then delete"
+        + " when not matched then insert values (s.k, s.c, 'I', s.p, s.d)");
+    // The new data files came from more than one writer task (task partition in their names).
+    Set<String> writerTasks = new TreeSet<>();
+    Table t = catalog().loadTable(TableIdentifier.of("tpch", name));
+    java.util.regex.Pattern task = java.util.regex.Pattern.compile("-s\\d+-p(\\d+)-a\\d+-\\d+\\.parquet$");
+    for (Snapshot s : t.snapshots()) {
+      if (jobId.equals(s.summary().get(IcebergCommitter.JOB_ID_PROPERTY))) {
+        for (DataFile f : s.addedDataFiles(t.io())) {
+          java.util.regex.Matcher m = task.matcher(f.location());
+          assertThat(m.find()).as(f.location()).isTrue();
+          writerTasks.add(m.group(1));
+        }
+      }
+    }
+    assertThat(writerTasks).as(committedFilesOfJob(name, jobId).toString()).hasSizeGreaterThan(1);
+    assertSameRows(name);
+  }
+
+  @Test
   void mergeMatchingATargetRowWithTwoSourceRowsFailsAndCommitsNothing() throws Exception {
     createOrders("m_dup", 2, "");
     int before = snapshotsOf("m_dup").size();
@@ -526,16 +556,12 @@ class RowLevelWritesTest {
    * holds the other writer's rows.
    */
   private void assertFailsOnAConcurrentInsert(String name, String statement) throws Exception {
-    conflictTable = name;
-    coordinatorFault = "concurrentInsert";
-    coordinatorFaultDone.set(false);
-    HttpResponse<byte[]> r;
-    try {
-      r = stack.post(statement.replace("{t}", "tpch." + name), SMALL_TASKS, JSON_TYPE);
-    } finally {
-      coordinatorFault = "";
-      conflictTable = "d_conflict";
-    }
+    assertFailsOnAConcurrentInsert(name, statement, CONFLICT_ROWS);
+  }
+
+  /** As above, the concurrent insert adding the orders matching {@code rows}. */
+  private void assertFailsOnAConcurrentInsert(String name, String statement, String rows) throws Exception {
+    HttpResponse<byte[]> r = withConcurrentInsert(name, statement, rows);
     assertThat(coordinatorFaultDone.get()).isTrue();
     assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(400);
     JsonNode body = JSON.readTree(r.body());
@@ -544,8 +570,50 @@ class RowLevelWritesTest {
     String jobId = body.get("queryId").asText();
     assertThat(snapshotsOfJob(snapshotsOf(name), jobId)).isZero();
     assertThat(filesLeftBy(jobId, Duration.ofSeconds(10))).isEmpty();
-    duckUpdate("insert into " + name + " select " + COLUMNS + " from orders where o_orderkey < 100");
+    duckUpdate("insert into " + name + " select " + COLUMNS + " from orders where " + rows);
     assertSameRows(name);
+  }
+
+  /** Runs the statement while another writer inserts the orders matching {@code rows} during its FINALIZING. */
+  private HttpResponse<byte[]> withConcurrentInsert(String name, String statement, String rows) throws Exception {
+    conflictTable = name;
+    conflictRows = rows;
+    coordinatorFault = "concurrentInsert";
+    coordinatorFaultDone.set(false);
+    try {
+      return stack.post(statement.replace("{t}", "tpch." + name), SMALL_TASKS, JSON_TYPE);
+    } finally {
+      coordinatorFault = "";
+      conflictTable = "d_conflict";
+      conflictRows = CONFLICT_ROWS;
+      assertThat(coordinatorFaultDone.get()).isTrue();
+    }
+  }
+
+  @Test
+  void deleteAndMergeOfOnePartitionSucceedDespiteAConcurrentInsertIntoAnotherAndFailOnOneIntoTheirs()
+      throws Exception {
+    String name = "p_conflict";
+    createOrders(name, 2, "'year(o_orderdate)'");
+    String elsewhere = "o_orderdate >= date '1998-01-01' and o_orderkey < 20000";
+    String[] statements = {
+      "delete from {t} where o_orderdate < date '1993-01-01' and o_orderkey % 3 = 0",
+      // The ON condition's conjunct on the target alone is the conflict filter.
+      "merge into {t} t using (select o_orderkey k from tpch.orders where o_orderkey % 5 = 0) s"
+          + " on t.o_orderkey = s.k and t.o_orderdate < date '1993-01-01'"
+          + " when matched then update set o_orderstatus = 'X'"};
+    for (String statement : statements) {
+      HttpResponse<byte[]> r = withConcurrentInsert(name, statement, elsewhere);
+      assertThat(r.statusCode()).as(statement + ": " + new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(200);
+      // Both writes landed: DuckDB applies the insert and the statement (they touch different rows).
+      duckUpdate("insert into " + name + " select " + COLUMNS + " from orders where " + elsewhere);
+      long expected = duckUpdate(statement.replace("tpch.", "").replace("{t}", name));
+      assertThat(rows(JSON.readTree(r.body()))).as(statement).isEqualTo(expected);
+      assertSameRows(name);
+    }
+    // A concurrent insert into the deleted rows' partition still conflicts.
+    assertFailsOnAConcurrentInsert(name, statements[0], "o_orderdate < date '1993-01-01' and o_orderkey < 20000");
+    assertFailsOnAConcurrentInsert(name, statements[1], "o_orderdate < date '1993-01-01' and o_orderkey < 30000");
   }
 
   @Test

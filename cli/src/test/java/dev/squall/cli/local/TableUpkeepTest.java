@@ -24,6 +24,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Clustered partitioned writes and the table procedures (optimize, expire_snapshots,
@@ -175,7 +177,8 @@ class TableUpkeepTest {
     t.updateProperties().set("write.target-file-size-bytes", Long.toString(target)).commit();
 
     JsonNode optimized = run("alter table tpch.li_small execute optimize(file_size_threshold => '512kB')", Map.of());
-    assertThat(optimized.at("/rows/0/0").asLong()).isEqualTo(rows);
+    assertThat(optimized.at("/rows/0/0").asText()).startsWith("ALTER TABLE tpch.li_small EXECUTE"
+        + " optimize(file_size_threshold => '512kB'): rewrote " + before + " data files into ").endsWith(" (" + rows + " rows)");
     t = table("tpch.li_small");
     assertThat(t.currentSnapshot().operation()).isEqualTo("replace");
     List<Long> sizes = new java.util.ArrayList<>();
@@ -202,23 +205,54 @@ class TableUpkeepTest {
     }
   }
 
-  @Test
-  void optimizeAppliesThePositionDeletesOfTheFilesItRewrites() throws Exception {
+  @ParameterizedTest(name = "format v{0}")
+  @ValueSource(ints = {2, 3})
+  void optimizeAppliesTheDeletesOfTheFilesItRewritesAndRemovesTheDeleteFiles(int formatVersion) throws Exception {
+    String name = "tpch.li_deleted_v" + formatVersion;
     String source = "select * from tpch.lineitem where l_orderkey < 3000";
-    long rows = smallFileTable("tpch.li_deleted", source);
-    rows -= run("delete from tpch.li_deleted where l_linenumber = 1", Map.of()).at("/rows/0/0").asLong();
-    Table t = table("tpch.li_deleted");
+    long rows = smallFileTable(name, source, formatVersion);
+    rows -= run("delete from " + name + " where l_linenumber = 1", Map.of()).at("/rows/0/0").asLong();
+    Table t = table(name);
     assertThat(filesWithDeletes(t)).isGreaterThan(1);
+    // Position delete files (v2) or deletion vectors (v3), as the table's summary counts them.
+    long deleteFiles = Long.parseLong(t.currentSnapshot().summary().get("total-delete-files"));
+    assertThat(deleteFiles).isPositive();
+    assertThat(t.currentSnapshot().summary()).containsKey(formatVersion == 3 ? "added-dvs" : "added-position-delete-files");
+    int dataFilesBefore = dataFiles(t);
     t.updateProperties().set("write.target-file-size-bytes", Long.toString(1L << 20)).commit();
 
-    JsonNode optimized = run("alter table tpch.li_deleted execute optimize", Map.of());
-    assertThat(optimized.at("/rows/0/0").asLong()).isEqualTo(rows);
-    t = table("tpch.li_deleted");
+    JsonNode optimized = run("alter table " + name + " execute optimize", Map.of());
+    t = table(name);
     assertThat(filesWithDeletes(t)).isZero();
+    // The delete files went in the rewrite's commit: none is live, whatever it referenced.
+    Map<String, String> summary = t.currentSnapshot().summary();
+    assertThat(t.currentSnapshot().operation()).isEqualTo("replace");
+    assertThat(summary.get("total-delete-files")).isEqualTo("0");
+    assertThat(summary.get("total-position-deletes")).isEqualTo("0");
+    assertThat(summary.get("removed-delete-files")).isEqualTo(Long.toString(deleteFiles));
+    assertThat(liveDeleteFiles(t)).isZero();
+    // The answer says what was done, counted independently from the table before and after.
+    assertThat(optimized.at("/rows/0/0").asText()).isEqualTo("ALTER TABLE " + name
+        + " EXECUTE optimize(file_size_threshold => '100MB'): rewrote " + dataFilesBefore + " data files with "
+        + deleteFiles + " delete file" + (deleteFiles == 1 ? "" : "s") + " into " + dataFiles(t) + " data file"
+        + (dataFiles(t) == 1 ? "" : "s") + " (" + rows + " rows)");
     String kept = "(select * from lineitem where l_orderkey < 3000 and l_linenumber <> 1)";
-    assertThat(ResultRows.difference(squallRows(contentsByMonth("tpch.li_deleted")),
+    assertThat(ResultRows.difference(squallRows(contentsByMonth(name)),
         duckRows(contentsByMonth("(select * from " + kept + " a union all select * from " + kept + " b)")), false))
         .isNull();
+  }
+
+  /** Live delete files of the current snapshot, read from its delete manifests. */
+  private static int liveDeleteFiles(Table t) throws IOException {
+    int live = 0;
+    for (org.apache.iceberg.ManifestFile manifest : t.currentSnapshot().deleteManifests(t.io())) {
+      try (var files = org.apache.iceberg.ManifestFiles.readDeleteManifest(manifest, t.io(), t.specs())) {
+        for (var ignored : files) {
+          live++;
+        }
+      }
+    }
+    return live;
   }
 
   @Test
@@ -272,8 +306,14 @@ class TableUpkeepTest {
    * 1,000 rows each (written with a target file size of one byte); returns its rows.
    */
   private long smallFileTable(String name, String query) throws Exception {
+    return smallFileTable(name, query, 2);
+  }
+
+  /** As {@link #smallFileTable(String, String)}, of the given Iceberg format version. */
+  private long smallFileTable(String name, String query, int formatVersion) throws Exception {
     run("create table " + name + " as select * from tpch.lineitem where l_orderkey < 0", Map.of());
-    table(name).updateProperties().set("write.target-file-size-bytes", "1").commit();
+    table(name).updateProperties().set("write.target-file-size-bytes", "1")
+        .set("format-version", Integer.toString(formatVersion)).commit();
     long rows = 0;
     for (int i = 0; i < 2; i++) {
       rows += run("insert into " + name + " " + query, TINY_TASKS).at("/rows/0/0").asLong();
@@ -334,6 +374,46 @@ class TableUpkeepTest {
     assertThat(referenced).allMatch(f -> io.newInputFile(f).exists());
     assertThat(ResultRows.difference(squallRows("select * from tpch.upkeep"),
         duckRows("select * from nation where n_regionkey <= 3"), false)).isNull();
+  }
+
+  @Test
+  void expireSnapshotsDeletesTheFilesARetainedRewriteRemovedAndKeepsTimeTravelToRetainedSnapshots()
+      throws Exception {
+    Map<String, String> noMinimum = Map.of("table_procedure_min_retention", "0s");
+    run("create table tpch.expire_rw as select * from tpch.nation where n_regionkey = 0", Map.of());
+    run("insert into tpch.expire_rw select * from tpch.nation where n_regionkey = 1", Map.of());
+    Table t = table("tpch.expire_rw");
+    long created = t.snapshots().iterator().next().snapshotId();
+    long inserted = t.currentSnapshot().snapshotId();
+    List<String> rewrittenFiles = referencedDataFiles(t);
+    assertThat(rewrittenFiles).hasSizeGreaterThan(1);
+    run("alter table tpch.expire_rw execute optimize", Map.of());
+    long optimized = table("tpch.expire_rw").currentSnapshot().snapshotId();
+    run("insert into tpch.expire_rw select * from tpch.nation where n_regionkey = 2", Map.of());
+    // Every snapshot is older than a threshold of 0s; the table keeps its last two (optimize's
+    // replace and the insert), so the two that added the rewritten files expire.
+    t = table("tpch.expire_rw");
+    t.updateProperties().set("history.expire.min-snapshots-to-keep", "2").commit();
+    java.util.Set<String> filesBefore = filesUnder(t);
+
+    JsonNode answer = run("alter table tpch.expire_rw execute expire_snapshots(retention_threshold => '0s')",
+        noMinimum);
+    t = table("tpch.expire_rw");
+    assertThat(t.snapshot(created)).isNull();
+    assertThat(t.snapshot(inserted)).isNull();
+    assertThat(t.snapshot(optimized)).isNotNull();
+    // The files the retained replace snapshot removed are read by no retained snapshot: deleted.
+    org.apache.iceberg.io.FileIO io = t.io();
+    assertThat(rewrittenFiles).noneMatch(f -> io.newInputFile(f).exists());
+    assertThat(referencedDataFiles(t)).allMatch(f -> io.newInputFile(f).exists());
+    java.util.Set<String> gone = new java.util.HashSet<>(filesBefore);
+    gone.removeAll(filesUnder(t));
+    assertThat(answer.at("/rows/0/0").asText()).endsWith("expire_snapshots(retention_threshold => '0s'): expired"
+        + " 2 snapshots and deleted " + gone.size() + " files");
+    assertThat(ResultRows.difference(squallRows("select * from tpch.expire_rw for version as of " + optimized),
+        duckRows("select * from nation where n_regionkey <= 1"), false)).isNull();
+    assertThat(ResultRows.difference(squallRows("select * from tpch.expire_rw"),
+        duckRows("select * from nation where n_regionkey <= 2"), false)).isNull();
   }
 
   @Test

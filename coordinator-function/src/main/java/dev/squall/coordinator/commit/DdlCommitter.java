@@ -105,8 +105,8 @@ public final class DdlCommitter {
         }
         case EXPIRE_SNAPSHOTS -> {
           // Iceberg keeps the current snapshot and history.expire.min-snapshots-to-keep (1) whatever
-          // their age, and deletes the files only the expired snapshots reached. A re-run finds
-          // nothing more to expire.
+          // their age; the files no retained snapshot reaches go. A re-run finds nothing more to
+          // expire (files a coordinator that died left undeleted are orphans by then).
           done = expireSnapshots(catalog.loadTable(table(ddl)), ddl.getOlderThanMillis());
         }
         case REMOVE_ORPHAN_FILES -> {
@@ -127,22 +127,34 @@ public final class DdlCommitter {
 
   /**
    * Expires the table's snapshots older than the cutoff (Iceberg's {@code ExpireSnapshots}, which
-   * keeps the current snapshot and {@code history.expire.min-snapshots-to-keep} whatever their age
-   * and deletes the manifests, manifest lists, data and delete files only expired snapshots reached).
+   * keeps the current snapshot and {@code history.expire.min-snapshots-to-keep} whatever their age),
+   * then deletes every file the snapshots reached before and no retained snapshot reaches after:
+   * manifest lists, manifests, statistics files, data and delete files. This is reachability clean-up
+   * (as Iceberg's expire-snapshots action of Spark does it): Iceberg's own incremental clean-up
+   * deletes only the files expired snapshots removed, so a file that a retained snapshot removed
+   * (say an optimize's {@code replace}) would stay in storage though no retained snapshot reads it.
    *
    * @return what was done, e.g. "expired 2 snapshots and deleted 7 files"
    */
   private static String expireSnapshots(Table table, long olderThanMillis) {
     java.util.Set<Long> before = snapshotIds(table);
-    java.util.concurrent.atomic.AtomicInteger deleted = new java.util.concurrent.atomic.AtomicInteger();
-    // Counted as they go: Iceberg hands each file it removes to this consumer.
-    table.expireSnapshots().expireOlderThan(olderThanMillis).deleteWith(path -> {
-      table.io().deleteFile(path);
-      deleted.incrementAndGet();
-    }).commit();
+    Map<String, List<String>> manifests = new HashMap<>();
+    java.util.Set<String> unreachable = OrphanFiles.reachableFromSnapshots(table, manifests);
+    table.expireSnapshots().expireOlderThan(olderThanMillis).cleanExpiredFiles(false).commit();
     table.refresh();
     before.removeAll(snapshotIds(table));
-    return "expired " + count(before.size(), "snapshot") + " and deleted " + count(deleted.get(), "file");
+    if (before.isEmpty()) {
+      unreachable.clear(); // nothing expired: nothing became unreachable
+    } else {
+      unreachable.removeAll(OrphanFiles.reachableFromSnapshots(table, manifests));
+    }
+    List<String> doomed = List.copyOf(unreachable);
+    if (!doomed.isEmpty() && table.io() instanceof org.apache.iceberg.io.SupportsBulkOperations bulk) {
+      bulk.deleteFiles(doomed);
+    } else {
+      doomed.forEach(table.io()::deleteFile);
+    }
+    return "expired " + count(before.size(), "snapshot") + " and deleted " + count(doomed.size(), "file");
   }
 
   private static java.util.Set<Long> snapshotIds(Table table) {

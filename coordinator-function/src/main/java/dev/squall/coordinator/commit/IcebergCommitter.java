@@ -3,8 +3,10 @@ package dev.squall.coordinator.commit;
 import dev.squall.planner.write.WriteTarget;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -159,8 +161,10 @@ public final class IcebergCommitter {
   /**
    * Commits an optimize once: one {@code RewriteFiles} replacing the data files the job read
    * ({@link WriteTarget#rewrite()}, looked up in the snapshot the job read) by the files its
-   * writer tasks wrote, validated from that snapshot: a concurrent commit that removed one of
-   * the rewritten files or added deletes to them fails it as a
+   * writer tasks wrote, validated from that snapshot. Delete files (position delete files,
+   * deletion vectors, equality delete files) that apply to no data file of that snapshot but
+   * rewritten ones go in the same commit, as the rewrite applied them. A concurrent commit that
+   * removed one of the rewritten or obsolete files or added deletes to them fails it as a
    * {@link WriteCommitException#targetConflict} (nothing committed; the job's files are deleted).
    * With nothing to rewrite, nothing is committed. Idempotent by job id as {@link #commit}.
    *
@@ -186,15 +190,30 @@ public final class IcebergCommitter {
     try {
       List<DataFile> replaced = new ArrayList<>();
       Set<String> found = new HashSet<>();
+      Map<String, DeleteFile> deletes = new HashMap<>();
+      Set<String> stillApplying = new HashSet<>();
       try (var tasks = table.newScan().useSnapshot(base).planFiles()) {
         for (var task : tasks) {
-          if (paths.contains(task.file().location()) && found.add(task.file().location())) {
+          boolean rewritten = paths.contains(task.file().location());
+          if (rewritten && found.add(task.file().location())) {
             replaced.add(task.file());
+          }
+          for (DeleteFile delete : task.deletes()) {
+            deletes.putIfAbsent(delete.location(), delete);
+            if (!rewritten) {
+              stillApplying.add(delete.location());
+            }
           }
         }
       }
       rewrite = table.newRewrite().validateFromSnapshot(base);
       replaced.forEach(rewrite::deleteFile);
+      // A delete file that applies only to rewritten data files is obsolete: the rewrite applied it.
+      for (Map.Entry<String, DeleteFile> delete : deletes.entrySet()) {
+        if (!stillApplying.contains(delete.getKey())) {
+          rewrite.deleteFile(delete.getValue());
+        }
+      }
       files.forEach(rewrite::addFile);
       rewrite.set(JOB_ID_PROPERTY, jobId).set(ROWS_PROPERTY, Long.toString(recordCount(files)));
     } catch (ValidationException e) {
@@ -215,6 +234,33 @@ public final class IcebergCommitter {
     Snapshot committed = jobSnapshot(table, jobId).orElseThrow(() -> new IllegalStateException(
         "Committed job " + jobId + " to " + target.table() + " but its snapshot is not in the table"));
     return new CommitOutcome(committed.snapshotId(), recordCount(files), false);
+  }
+
+  /**
+   * What an optimize's commit did, read from its snapshot's summary (so a run that took over after
+   * a coordinator died says the same): "rewrote 200 data files with 12 delete files into 3 data
+   * files (59000 rows)"; "found no data files to rewrite" when it committed nothing.
+   */
+  public String describeRewrite(WriteTarget target, String jobId) {
+    Optional<Snapshot> committed = findCommitted(target.table(), jobId);
+    if (committed.isEmpty()) {
+      return "found no data files to rewrite";
+    }
+    Map<String, String> summary = committed.get().summary();
+    long deleteFiles = count(summary, SnapshotSummary.REMOVED_DELETE_FILES_PROP);
+    return "rewrote " + files(count(summary, SnapshotSummary.DELETED_FILES_PROP), "data file")
+        + (deleteFiles == 0 ? "" : " with " + files(deleteFiles, "delete file")) + " into "
+        + files(count(summary, SnapshotSummary.ADDED_FILES_PROP), "data file") + " ("
+        + count(summary, ROWS_PROPERTY) + " rows)";
+  }
+
+  private static long count(Map<String, String> summary, String property) {
+    String value = summary.get(property);
+    return value == null ? 0 : Long.parseLong(value);
+  }
+
+  private static String files(long n, String noun) {
+    return n + " " + noun + (n == 1 ? "" : "s");
   }
 
   private static WriteCommitException conflict(WriteTarget target, ValidationException e) {

@@ -1,8 +1,10 @@
 package dev.squall.coordinator.commit;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.HasTableOperations;
@@ -70,30 +72,49 @@ public final class OrphanFiles {
 
   /** Every file the table's current metadata reaches, without scheme. */
   static Set<String> reachable(Table table) {
-    FileIO io = table.io();
     TableMetadata metadata = ((HasTableOperations) table).operations().current();
     Set<String> files = new HashSet<>();
     add(files, metadata.metadataFileLocation());
     metadata.previousFiles().forEach(entry -> add(files, entry.file()));
-    metadata.statisticsFiles().forEach(f -> add(files, f.path()));
-    metadata.partitionStatisticsFiles().forEach(f -> add(files, f.path()));
-    Set<String> manifestsSeen = new HashSet<>();
+    reachableFromSnapshots(table, new HashMap<>()).forEach(f -> add(files, f));
+    return files;
+  }
+
+  /**
+   * Every file the table's retained snapshots reach, as the metadata writes it: statistics files,
+   * each snapshot's manifest list, its manifests and the live data and delete files they hold (a
+   * file only a DELETED entry names is not reached).
+   *
+   * @param liveFilesByManifest manifests already read (path to the files they hold), filled as
+   *     manifests are read; manifests never change, so one map may serve several calls
+   */
+  static Set<String> reachableFromSnapshots(Table table, Map<String, List<String>> liveFilesByManifest) {
+    FileIO io = table.io();
+    TableMetadata metadata = ((HasTableOperations) table).operations().current();
+    Set<String> files = new HashSet<>();
+    metadata.statisticsFiles().forEach(f -> files.add(f.path()));
+    metadata.partitionStatisticsFiles().forEach(f -> files.add(f.path()));
     for (Snapshot snapshot : metadata.snapshots()) {
-      add(files, snapshot.manifestListLocation());
-      for (ManifestFile manifest : snapshot.allManifests(io)) {
-        if (!manifestsSeen.add(manifest.path())) {
-          continue;
-        }
-        add(files, manifest.path());
-        try (CloseableIterable<? extends ContentFile<?>> entries = switch (manifest.content()) {
-          case DATA -> ManifestFiles.read(manifest, io, metadata.specsById());
-          case DELETES -> ManifestFiles.readDeleteManifest(manifest, io, metadata.specsById());
-        }) {
-          entries.forEach(f -> add(files, f.location()));
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
+      if (snapshot.manifestListLocation() != null) {
+        files.add(snapshot.manifestListLocation());
       }
+      for (ManifestFile manifest : snapshot.allManifests(io)) {
+        files.add(manifest.path());
+        files.addAll(liveFilesByManifest.computeIfAbsent(manifest.path(), p -> liveFiles(manifest, io, metadata)));
+      }
+    }
+    return files;
+  }
+
+  private static List<String> liveFiles(ManifestFile manifest, FileIO io, TableMetadata metadata) {
+    List<String> files = new ArrayList<>();
+    try (CloseableIterable<? extends ContentFile<?>> entries = switch (manifest.content()) {
+      case DATA -> ManifestFiles.read(manifest, io, metadata.specsById());
+      case DELETES -> ManifestFiles.readDeleteManifest(manifest, io, metadata.specsById());
+    }) {
+      entries.forEach(f -> files.add(f.location()));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
     return files;
   }

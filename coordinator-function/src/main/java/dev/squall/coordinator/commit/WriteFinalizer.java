@@ -162,6 +162,11 @@ public final class WriteFinalizer {
     return deleteJobFiles(jobId, target, committed.committedPaths());
   }
 
+  /** What an optimize job's commit did, in words ({@link IcebergCommitter#describeRewrite}). */
+  public String describeRewrite(String jobId, WriteTarget target) {
+    return committer.describeRewrite(target, jobId);
+  }
+
   /** Whether the job's snapshot is in the table (empty: the table could not be read). */
   public Optional<Boolean> isCommitted(String jobId, WriteTarget target) {
     try {

@@ -409,7 +409,11 @@ public final class JobDriver {
     for (int attempt = 1; attempt <= POST_COMMIT_ATTEMPTS; attempt++) {
       try {
         hooks.committed(job.jobId());
-        byte[] answer = OneRowAnswer.rowCount(plan.outputSchema(), committed.outcome().rowCount(), allocator);
+        // An optimize answers what it did in words, as the other table procedures do.
+        byte[] answer = target.isRewrite()
+            ? OneRowAnswer.text(plan.outputSchema().getFields().get(0).getName(),
+                target.rewrite().getDescription() + ": " + writes.describeRewrite(job.jobId(), target), allocator)
+            : OneRowAnswer.rowCount(plan.outputSchema(), committed.outcome().rowCount(), allocator);
         String location = results.put(job.jobId(), answer);
         QuerySummary summary = summaries.of(plan, store.attempts(job.jobId()), winners, 1, millisSince(job),
             job.leaseEpoch(), meters.meterOf(job.jobId()));

@@ -79,6 +79,16 @@ public final class TableProcedures {
   }
 
   /**
+   * The optimize statement as its answer names it, with the threshold as the user wrote it (the
+   * default as {@code 100MB}): {@code ALTER TABLE ns.t EXECUTE optimize(file_size_threshold => '10MB')}.
+   */
+  public static String optimizeDescription(ExecuteProcedure s, IcebergTable table) {
+    ProcedureArgument a = arguments(s).get("file_size_threshold");
+    return "ALTER TABLE " + table.identifier() + " EXECUTE " + OPTIMIZE + "(file_size_threshold => '"
+        + (a == null ? "100MB" : a.value().trim()) + "')";
+  }
+
+  /**
    * The record of expire_snapshots or remove_orphan_files: what is older than {@code now} minus
    * the retention threshold goes.
    *

@@ -7,9 +7,14 @@ import dev.squall.planner.sql.MergeStatement;
 import dev.squall.planner.sql.MergeStatement.Action;
 import dev.squall.planner.sql.MergeStatement.Clause;
 import dev.squall.planner.sql.SqlFrontEnd;
+import dev.squall.planner.translate.IcebergFilterTranslator;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.JoinConditionType;
 import org.apache.calcite.sql.JoinType;
 import org.apache.calcite.sql.SqlBasicCall;
@@ -22,8 +27,11 @@ import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.fun.SqlCase;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.tools.RelBuilder;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -131,7 +139,41 @@ public final class MergePlanner {
     RelNode plan = rowDeletes.assignColumns(rows,
         List.of(IcebergTable.FILE_COLUMN, IcebergTable.POSITION_COLUMN, "write"), schema, sourceOfColumn, query);
     return rowDeletes.planned(resolved, plan, false, false, RowDeletePlanner.rewrittenRows(resolved), true,
-        RowDeletePlanner.copyOnWrite(resolved, TableProperties.MERGE_MODE));
+        RowDeletePlanner.copyOnWrite(resolved, TableProperties.MERGE_MODE), targetFilter(rows, schema));
+  }
+
+  /**
+   * The commit's conflict-detection filter: the Iceberg form of the ON condition's conjuncts on
+   * the target's columns alone ({@code t.d >= DATE '2024-01-01'}; {@code true} when there are
+   * none). It is safe: a row that fails them is matched by no source row, so a concurrent commit
+   * of rows outside the filter cannot change what the MERGE does; every data file the MERGE
+   * deletes rows of holds rows inside it.
+   *
+   * @param rows the unoptimized plan, whose join's left input is the target's scan (its columns
+   *     first, in the schema's order, then the row positions)
+   */
+  static Expression targetFilter(RelNode rows, Schema schema) {
+    Join join = firstJoin(rows);
+    if (join == null || !(join.getLeft() instanceof TableScan)) {
+      return Expressions.alwaysTrue();
+    }
+    // Conjuncts naming a source column (an index past the target's) do not translate and are left out.
+    Expression filter = new IcebergFilterTranslator(schema).translate(
+        RowDeletePlanner.foldLiteralCasts(join.getCondition(), join.getCluster().getRexBuilder()));
+    return filter == null ? Expressions.alwaysTrue() : filter;
+  }
+
+  private static Join firstJoin(RelNode node) {
+    if (node instanceof Join join) {
+      return join;
+    }
+    for (RelNode input : node.getInputs()) {
+      Join found = firstJoin(input);
+      if (found != null) {
+        return found;
+      }
+    }
+    return null;
   }
 
   /**
@@ -194,6 +236,41 @@ public final class MergePlanner {
       }
     }
   }
+
+  /**
+   * A MERGE plan ({@code _file, _pos, write, c1 ... cn}) with the columns its hash edge into the
+   * writer stage goes on: {@code _file}, then for every table column {@code CASE WHEN _file IS NULL
+   * THEN ci END}, appended after the plan's columns. A row with a position hashes on its data file
+   * alone (the appended keys are NULL), so one writer task still holds every position of a data
+   * file; an inserted row (no {@code _file}) hashes on its values, so inserts spread over the writer
+   * tasks as an INSERT's rows do, instead of all meeting in one.
+   *
+   * @param merge the optimized MERGE plan
+   * @return the plan with the appended key columns (to be dropped after the edge) and the keys
+   */
+  public static InsertSpread spreadInserts(RelNode merge, RelBuilder builder) {
+    RexBuilder rex = builder.getRexBuilder();
+    builder.push(merge);
+    int columns = merge.getRowType().getFieldCount();
+    List<RexNode> projected = new ArrayList<>(builder.fields());
+    List<Integer> keys = new ArrayList<>(List.of(0));
+    RexNode inserted = builder.isNull(builder.field(0));
+    for (int c = 3; c < columns; c++) {
+      RexNode value = builder.field(c);
+      keys.add(projected.size());
+      projected.add(rex.makeCall(SqlStdOperatorTable.CASE, inserted, value,
+          rex.makeNullLiteral(builder.getTypeFactory().createTypeWithNullability(value.getType(), true))));
+    }
+    return new InsertSpread(builder.project(projected).build(), keys);
+  }
+
+  /**
+   * A MERGE plan ready for its hash edge.
+   *
+   * @param plan the MERGE plan's columns, then the appended key columns
+   * @param keys the columns of {@code plan} to hash on
+   */
+  public record InsertSpread(RelNode plan, List<Integer> keys) {}
 
   /** The index of a named column, marked in {@code seen}. */
   private static int column(SqlIdentifier name, List<Types.NestedField> columns, IcebergTable resolved,

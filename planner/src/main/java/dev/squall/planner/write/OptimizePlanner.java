@@ -92,7 +92,8 @@ public final class OptimizePlanner {
     RelNode plan = frontEnd.toRel(SqlFrontEnd.parse("SELECT * FROM " + quoted)).project();
     WriteTarget target = new WriteTarget(resolved.identifier(), false, table.schema(), table.spec(), table.location(),
         table.properties(), current == null ? OptionalLong.empty() : OptionalLong.of(current.snapshotId()), null,
-        RewriteRecord.newBuilder().addAllDataFilePaths(rewritten).build());
+        RewriteRecord.newBuilder().addAllDataFilePaths(rewritten)
+            .setDescription(TableProcedures.optimizeDescription(statement, resolved)).build());
     return new Planned(new WritePlanner.PlannedWrite(plan, target), skipped);
   }
 

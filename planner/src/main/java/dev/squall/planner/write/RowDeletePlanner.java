@@ -235,6 +235,16 @@ public final class RowDeletePlanner {
    */
   WritePlanner.PlannedWrite planned(IcebergTable resolved, RelNode plan, boolean hasCondition,
       boolean removesWholeFiles, DataFileWrite updatedRows, boolean merge, boolean copyOnWrite) {
+    return planned(resolved, plan, hasCondition, removesWholeFiles, updatedRows, merge, copyOnWrite, null);
+  }
+
+  /**
+   * As {@link #planned(IcebergTable, RelNode, boolean, boolean, DataFileWrite, boolean, boolean)},
+   * with the commit's conflict-detection filter given ({@code null}: the condition's Iceberg form).
+   */
+  WritePlanner.PlannedWrite planned(IcebergTable resolved, RelNode plan, boolean hasCondition,
+      boolean removesWholeFiles, DataFileWrite updatedRows, boolean merge, boolean copyOnWrite,
+      Expression conflictFilter) {
     Table table = resolved.table();
     Schema schema = table.schema();
     int formatVersion = TableUtil.formatVersion(table);
@@ -265,7 +275,7 @@ public final class RowDeletePlanner {
       }
     });
     RowDeleteRecord.Builder record = RowDeleteRecord.newBuilder()
-        .setConflictFilterJson(ExpressionParser.toJson(pruning));
+        .setConflictFilterJson(ExpressionParser.toJson(conflictFilter != null ? conflictFilter : pruning));
     java.util.Set<String> positionFiles = new java.util.HashSet<>();
     if (current != null) {
       try (CloseableIterable<FileScanTask> files = table.newScan().useSnapshot(current.snapshotId())
@@ -352,7 +362,7 @@ public final class RowDeletePlanner {
   }
 
   /** The condition with every CAST of a literal made a literal of the cast's type (where the builder can). */
-  private static RexNode foldLiteralCasts(RexNode condition, RexBuilder rex) {
+  static RexNode foldLiteralCasts(RexNode condition, RexBuilder rex) {
     return condition.accept(new RexShuttle() {
       @Override
       public RexNode visitCall(RexCall call) {

@@ -92,6 +92,10 @@ class DdlPlanningTest {
       assertThat(target.rewrite().getDataFilePathsList()).containsExactlyInAnyOrderElementsOf(all);
     }
     assertThat(target.baseSnapshotId()).hasValue(orders.currentSnapshot().snapshotId());
+    // The answer is one line of text naming the statement, as the other procedures' answers do.
+    assertThat(target.rewrite().getDescription())
+        .isEqualTo("ALTER TABLE tpch.orders EXECUTE optimize(file_size_threshold => '1GB')");
+    assertThat(q.outputSchema()).isEqualTo(PlannedQuery.DDL_SCHEMA);
     PlannedQuery none = new dev.squall.planner.DistributedPlanner(catalog)
         .plan("ALTER TABLE tpch.orders EXECUTE optimize(file_size_threshold => '1B')", Planning.SETTINGS);
     assertThat(none.write().orElseThrow().rewrite().getDataFilePathsList()).isEmpty();

@@ -122,6 +122,24 @@ class RowLevelPlanningTest {
   }
 
   @Test
+  void mergeHashesInsertsOnTheirValuesAndTakesTheOnConditionsTargetConjunctsAsConflictFilter() {
+    PlannedQuery q = plan("merge into tpch.sales t using (select o_orderkey k from tpch.orders) s"
+        + " on t.k = s.k and t.shipped < date '1995-01-01' when matched then delete"
+        + " when not matched then insert (k, note) values (s.k, 'new')");
+    Edge into = q.stageGraph().getEdgesList().stream()
+        .filter(e -> e.getConsumerStageId() == q.stageGraph().getRootStageId()).findFirst().orElseThrow();
+    // _file, then one key per table column (NULL for rows with a position).
+    assertThat(into.getPartitioning().getHash().getKeysCount()).as(into.toString()).isEqualTo(5);
+    assertThat(kinds(root(q))).as(q.logicalPlan()).hasSize(7);
+    String filter = q.write().get().rowDelete().getConflictFilterJson();
+    assertThat(filter).contains("\"shipped\"").doesNotContain("\"k\"");
+    // No conjunct on the target alone: any concurrent change conflicts.
+    PlannedQuery whole = plan("merge into tpch.sales t using tpch.orders o on t.k = o.o_orderkey"
+        + " when matched then delete");
+    assertThat(whole.write().get().rowDelete().getConflictFilterJson()).isEqualTo("true");
+  }
+
+  @Test
   void mergesThatCannotBePlannedAreRefusedWholeWithTheirPosition() {
     String head = "merge into tpch.sales t using tpch.orders o on t.k = o.o_orderkey\n";
     PlanningException e = refused(head + "when matched then update set nosuch = 1");
