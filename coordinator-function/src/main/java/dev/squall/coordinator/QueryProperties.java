@@ -2,6 +2,7 @@ package dev.squall.coordinator;
 
 import dev.squall.coordinator.api.SquallException;
 import dev.squall.planner.PlannerSettings;
+import dev.squall.planner.stage.CombiningExchanges;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BiFunction;
@@ -25,6 +26,8 @@ import java.util.function.BiFunction;
  *       applies);
  *   <li>{@code table_procedure_min_retention} a duration ({@code 7d}, {@code 12h}; 7 days unless given):
  *       the shortest retention_threshold of expire_snapshots and remove_orphan_files;
+ *   <li>{@code shuffle_combine} {@code auto}, {@code on} or {@code off}: whether large hash and range
+ *       exchanges go through a combiner stage ({@link CombiningExchanges}; auto unless given);
  *   <li>{@code default_schema} a namespace of the catalog (checked when the query is planned).
  * </ul>
  *
@@ -113,6 +116,26 @@ public final class QueryProperties {
     return v == null ? 0 : (int) inRange(MAX_CONCURRENT_TASKS, v, numeric(Limits.defaults()).get(MAX_CONCURRENT_TASKS));
   }
 
+  /** Whether hash and range exchanges are combined: {@code auto} (the default), {@code on} or {@code off}. */
+  public static final String SHUFFLE_COMBINE = "shuffle_combine";
+
+  /**
+   * The combining mode a job's properties set ({@link CombiningExchanges.Mode#AUTO} unless given).
+   *
+   * @throws SquallException USER_ERROR for a value other than auto, on or off
+   */
+  public static CombiningExchanges.Mode shuffleCombine(Map<String, String> properties) {
+    String v = properties.get(SHUFFLE_COMBINE);
+    if (v == null) {
+      return CombiningExchanges.Mode.AUTO;
+    }
+    try {
+      return CombiningExchanges.Mode.parse(v);
+    } catch (IllegalArgumentException e) {
+      throw SquallException.userError("query property '%s': %s", SHUFFLE_COMBINE, e.getMessage());
+    }
+  }
+
   private QueryProperties() {}
 
   /**
@@ -140,10 +163,14 @@ public final class QueryProperties {
         }
         continue;
       }
+      if (name.equals(SHUFFLE_COMBINE)) {
+        shuffleCombine(properties);
+        continue;
+      }
       Numeric n = numeric.get(name);
       if (n == null) {
-        throw SquallException.userError("unknown query property '%s' (known: default_schema, %s, %s)", name,
-            String.join(", ", numeric.keySet()), PlannerSettings.MIN_RETENTION_PROPERTY);
+        throw SquallException.userError("unknown query property '%s' (known: default_schema, %s, %s, %s)", name,
+            String.join(", ", numeric.keySet()), PlannerSettings.MIN_RETENTION_PROPERTY, SHUFFLE_COMBINE);
       }
       s = n.set().apply(s, inRange(name, e.getValue(), n));
     }
