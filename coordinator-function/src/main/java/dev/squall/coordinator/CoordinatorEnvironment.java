@@ -21,6 +21,7 @@ import dev.squall.coordinator.scheduler.TaskPayloadStore;
 import dev.squall.invoke.TaskLambdaClients;
 import dev.squall.jobstore.JobStore;
 import dev.squall.planner.PlannerSettings;
+import dev.squall.planner.stage.CombiningExchanges;
 import dev.squall.shuffle.requests.CountingS3Client;
 import java.time.Clock;
 import java.time.Duration;
@@ -130,7 +131,9 @@ public final class CoordinatorEnvironment {
     JobStore store = meters.counting(rawStore);
     S3Client s3 = meters.counting(rawS3);
     ResultStore results = new ResultStore(s3, presigner, settings.shuffleBucket(), settings.resultUrlTtl());
-    JobDriver driver = new JobDriver(store, new JobPlanner(catalog, settings, plannerDefaults, allowList),
+    JobPlanner planner = new JobPlanner(catalog, settings, plannerDefaults, allowList)
+        .withShuffleCombineMinRequests(shuffleCombineMinRequests(System.getenv()));
+    JobDriver driver = new JobDriver(store, planner,
         new PlanStore(s3, settings.shuffleBucket()), results, scheduler, s3, allocator, settings.shuffleBucket(), self,
         jobSettings, settings.jobTimeout(), clock, hooks, new WriteFinalizer(catalog), meters, new QueryCosts(costs));
     return new CoordinatorFunction(new QueryCoordinator(store, driver, results, self, s3, settings, jobSettings, clock));
@@ -159,6 +162,15 @@ public final class CoordinatorEnvironment {
    * @throws IllegalArgumentException naming the variable and its range for a value that is not a
    *     whole number or lies outside the range
    */
+  /**
+   * {@code SQUALL_SHUFFLE_COMBINE_MIN_REQUESTS}: the direct S3 requests ({@code M + M·R}) from which
+   * an exchange goes through a combiner stage, 0 to 10^12 (default 20,000).
+   */
+  static long shuffleCombineMinRequests(Map<String, String> env) {
+    return setting(env, "SQUALL_SHUFFLE_COMBINE_MIN_REQUESTS", CombiningExchanges.Settings.DEFAULT_MIN_REQUESTS, 0,
+        1_000_000_000_000L);
+  }
+
   static long setting(Map<String, String> env, String name, long defaultValue, long min, long max) {
     String raw = env.get(name);
     if (raw == null || raw.isBlank()) {

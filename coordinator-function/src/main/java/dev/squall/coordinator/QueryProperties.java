@@ -3,6 +3,7 @@ package dev.squall.coordinator;
 import dev.squall.coordinator.api.SquallException;
 import dev.squall.coordinator.job.SlotPriority;
 import dev.squall.planner.PlannerSettings;
+import dev.squall.planner.stage.CombiningExchanges;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BiFunction;
@@ -28,6 +29,8 @@ import java.util.function.BiFunction;
  *       account's concurrency slots when they are scarce (higher first);
  *   <li>{@code table_procedure_min_retention} a duration ({@code 7d}, {@code 12h}; 7 days unless given):
  *       the shortest retention_threshold of expire_snapshots and remove_orphan_files;
+ *   <li>{@code shuffle_combine} {@code auto}, {@code on} or {@code off}: whether large hash and range
+ *       exchanges go through a combiner stage ({@link CombiningExchanges}; auto unless given);
  *   <li>{@code default_schema} a namespace of the catalog (checked when the query is planned).
  * </ul>
  *
@@ -132,6 +135,26 @@ public final class QueryProperties {
     return v == null ? SlotPriority.DEFAULT : (int) inRange(PRIORITY, v, numeric(Limits.defaults()).get(PRIORITY));
   }
 
+  /** Whether hash and range exchanges are combined: {@code auto} (the default), {@code on} or {@code off}. */
+  public static final String SHUFFLE_COMBINE = "shuffle_combine";
+
+  /**
+   * The combining mode a job's properties set ({@link CombiningExchanges.Mode#AUTO} unless given).
+   *
+   * @throws SquallException USER_ERROR for a value other than auto, on or off
+   */
+  public static CombiningExchanges.Mode shuffleCombine(Map<String, String> properties) {
+    String v = properties.get(SHUFFLE_COMBINE);
+    if (v == null) {
+      return CombiningExchanges.Mode.AUTO;
+    }
+    try {
+      return CombiningExchanges.Mode.parse(v);
+    } catch (IllegalArgumentException e) {
+      throw SquallException.userError("query property '%s': %s", SHUFFLE_COMBINE, e.getMessage());
+    }
+  }
+
   private QueryProperties() {}
 
   /**
@@ -159,10 +182,14 @@ public final class QueryProperties {
         }
         continue;
       }
+      if (name.equals(SHUFFLE_COMBINE)) {
+        shuffleCombine(properties);
+        continue;
+      }
       Numeric n = numeric.get(name);
       if (n == null) {
-        throw SquallException.userError("unknown query property '%s' (known: default_schema, %s, %s)", name,
-            String.join(", ", numeric.keySet()), PlannerSettings.MIN_RETENTION_PROPERTY);
+        throw SquallException.userError("unknown query property '%s' (known: default_schema, %s, %s, %s)", name,
+            String.join(", ", numeric.keySet()), PlannerSettings.MIN_RETENTION_PROPERTY, SHUFFLE_COMBINE);
       }
       s = n.set().apply(s, inRange(name, e.getValue(), n));
     }

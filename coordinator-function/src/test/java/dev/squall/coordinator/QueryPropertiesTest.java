@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.squall.coordinator.api.SquallException;
 import dev.squall.planner.PlannerSettings;
+import dev.squall.planner.stage.CombiningExchanges;
 import dev.squall.proto.v1.ErrorCode;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -58,6 +59,14 @@ class QueryPropertiesTest {
     assertThat(QueryProperties.maxConcurrentTasks(Map.of())).isZero();
     assertThat(QueryProperties.apply(PlannerSettings.defaults(), LIMITS, Map.of("max_concurrent_tasks", " 3"))
         .maxConcurrentTasks()).isEqualTo(3);
+  }
+
+  @Test
+  void shuffleCombiningIsAutoUnlessGivenAndOnlyAutoOnOrOff() {
+    assertThat(QueryProperties.shuffleCombine(Map.of())).isEqualTo(CombiningExchanges.Mode.AUTO);
+    assertThat(QueryProperties.shuffleCombine(Map.of("shuffle_combine", "OFF"))).isEqualTo(CombiningExchanges.Mode.OFF);
+    QueryProperties.validate(LIMITS, Map.of("shuffle_combine", "on"));
+    refused("shuffle_combine", "always", "'always' is not one of auto, on, off");
   }
 
   @Test

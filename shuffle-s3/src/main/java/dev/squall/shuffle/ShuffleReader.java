@@ -35,7 +35,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * Arrow IPC stream, decoded with its recorded body compression. The batch returned by
  * {@link #next()} belongs to the reader and stays valid only until the next call to
  * {@link #hasNext()} or {@link #next()}; batches of different segments may be different root
- * objects with equal schemas. Zero-length segments are skipped without a request.
+ * objects with equal schemas. Zero-length segments are skipped without a request. A segment may
+ * hold several IPC streams back to back (a combiner's output, {@link ShuffleCombiner}); they are
+ * decoded one after the other.
  *
  * <p>Errors: a missing map output object raises {@link MissingShuffleOutputException} (from
  * {@code hasNext}); a segment whose decoded rows differ from its index raises
@@ -49,6 +51,7 @@ public final class ShuffleReader implements Iterator<VectorSchemaRoot>, AutoClos
   private int nextSegment;
   private ShuffleSegment current;
   private ArrowStreamReader decoder;
+  private SegmentInput segmentInput;
   private long segmentRows;
   private boolean loaded;
   private boolean closed;
@@ -113,7 +116,8 @@ public final class ShuffleReader implements Iterator<VectorSchemaRoot>, AutoClos
           }
           current = segments.get(nextSegment++);
           segmentRows = 0;
-          decoder = new ArrowStreamReader(new SegmentInput(current.getLength()), allocator, Codecs.factory());
+          segmentInput = new SegmentInput(current.getLength());
+          decoder = new ArrowStreamReader(segmentInput, allocator, Codecs.factory());
         }
         if (decoder.loadNextBatch()) {
           VectorSchemaRoot root = decoder.getVectorSchemaRoot();
@@ -121,6 +125,12 @@ public final class ShuffleReader implements Iterator<VectorSchemaRoot>, AutoClos
           metrics.addRowsRead(root.getRowCount());
           loaded = true;
           return true;
+        }
+        if (segmentInput.hasMore()) {
+          // A combined segment: another IPC stream follows this one's end-of-stream marker.
+          decoder.close();
+          decoder = new ArrowStreamReader(segmentInput, allocator, Codecs.factory());
+          continue;
         }
         finishSegment();
       }
@@ -203,6 +213,11 @@ public final class ShuffleReader implements Iterator<VectorSchemaRoot>, AutoClos
 
     SegmentInput(long length) {
       this.remaining = length;
+    }
+
+    /** Whether bytes of the segment are left to read. */
+    boolean hasMore() {
+      return position < chunk.length || remaining > 0;
     }
 
     private boolean ensure() {

@@ -27,6 +27,21 @@ public final class ShuffleSegments {
    * @throws IllegalArgumentException if a result is a failure or has no output object
    */
   public static ShuffleInput input(Schema schema, String bucket, List<TaskResult> winners, int partition) {
+    return ranges(schema, bucket, winners, partition);
+  }
+
+  /**
+   * The input of a combiner task ({@link ShuffleCombiner}): every non-empty range of each winner's
+   * output, each segment carrying its partition.
+   *
+   * @throws IllegalArgumentException if a result is a failure or has no output object
+   */
+  public static ShuffleInput wholeOutputs(Schema schema, String bucket, List<TaskResult> winners) {
+    return ranges(schema, bucket, winners, -1);
+  }
+
+  /** Ranges of {@code partition} of every winner, or of every partition when it is -1. */
+  private static ShuffleInput ranges(Schema schema, String bucket, List<TaskResult> winners, int partition) {
     ShuffleInput.Builder input = ShuffleInput.newBuilder().setSchema(schema);
     for (TaskResult winner : winners) {
       if (winner.hasError() || winner.getOutputObjectKey().isEmpty()) {
@@ -35,8 +50,9 @@ public final class ShuffleSegments {
       }
       MapTaskAttempt producer = new MapTaskAttempt(winner.getStageId(), winner.getPartition(), winner.getAttempt());
       for (PartitionRange r : winner.getPartitionsList()) {
-        if (r.getPartition() == partition && r.getLength() > 0) {
-          input.addSegments(segment(bucket, winner.getOutputObjectKey(), producer, r));
+        if ((partition < 0 || r.getPartition() == partition) && r.getLength() > 0) {
+          ShuffleSegment s = segment(bucket, winner.getOutputObjectKey(), producer, r);
+          input.addSegments(partition < 0 ? s.toBuilder().setPartition(r.getPartition()).build() : s);
         }
       }
     }

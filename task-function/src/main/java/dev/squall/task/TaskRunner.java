@@ -19,12 +19,16 @@ import dev.squall.proto.v1.TaskError;
 import dev.squall.proto.v1.TaskMetrics;
 import dev.squall.proto.v1.TaskResult;
 import dev.squall.proto.v1.TaskSpec;
+import dev.squall.shuffle.MapOutput;
 import dev.squall.shuffle.MapTaskAttempt;
 import dev.squall.shuffle.MissingShuffleOutputException;
+import dev.squall.shuffle.ShuffleCombiner;
+import dev.squall.shuffle.ShuffleKeys;
 import dev.squall.shuffle.ShuffleMetrics;
 import dev.squall.shuffle.ShuffleReaderOptions;
 import dev.squall.shuffle.ShuffleWriter;
 import dev.squall.shuffle.ShuffleWriterOptions;
+import dev.squall.shuffle.partition.Partitioner;
 import dev.squall.shuffle.requests.CountingS3Client;
 import dev.squall.shuffle.requests.S3RequestCounter;
 import dev.squall.task.write.DataFileOutputSink;
@@ -149,6 +153,14 @@ public final class TaskRunner {
     } catch (IncompatiblePlanException e) {
       return result.setError(error(ErrorCode.INCOMPATIBLE_PLAN, e.getMessage())).build();
     }
+    if (spec.getFragment().hasShuffleCombine()) {
+      try {
+        combine(spec, s3, cancelled).addTo(result);
+      } catch (RuntimeException e) {
+        result.setError(errorOf(e, spec, invocationEnding));
+      }
+      return finish(result, start, cpuStart, requests);
+    }
     TaskInputs inputs = new TaskInputs(spec, fileIO, s3, shuffleOptions);
     // Every spill file of the attempt is deleted when it ends, fails or is cancelled.
     TaskSpill spillFiles = new TaskSpill(spill);
@@ -179,23 +191,36 @@ public final class TaskRunner {
         metrics.setBytesShuffleRead(metrics.getBytesShuffleRead() + m.bytesRead())
             .setRowsRead(metrics.getRowsRead() + m.rowsRead());
       }
-    } catch (MissingShuffleOutputException e) {
-      result.setError(e.toTaskError());
-    } catch (EngineException e) {
+    } catch (RuntimeException e) {
+      result.setError(errorOf(e, spec, invocationEnding));
+    }
+    result.getMetricsBuilder().setBytesSpilled(spillFiles.bytesSpilled());
+    return finish(result, start, cpuStart, requests);
+  }
+
+  /** The task's error for a failure of the attempt. */
+  private static TaskError errorOf(RuntimeException failure, TaskSpec spec, BooleanSupplier invocationEnding) {
+    if (failure instanceof MissingShuffleOutputException e) {
+      return e.toTaskError();
+    }
+    if (failure instanceof EngineException e) {
       // Stopped because the invocation's own time is up, not by the job's cancel marker: a
       // retriable TIMEOUT, so the scheduler runs the task again as a new attempt.
       boolean deadline = e.code() == ErrorCode.CANCELLED && invocationEnding.getAsBoolean();
-      result.setError(deadline ? error(ErrorCode.TIMEOUT, "task attempt stopped at the task function's time limit")
-          : error(e.code(), e.getMessage()));
-    } catch (SdkException e) {
-      result.setError(error(ErrorCode.EXTERNAL, "S3 request failed: " + e.getMessage()));
-    } catch (RuntimeException e) {
-      LOG.warn("task {}.{} attempt {} failed", spec.getStageId(), spec.getPartition(), spec.getAttempt(), e);
-      // The exception (its class and text) stays in this function's log: users read the error.
-      result.setError(error(ErrorCode.INTERNAL_ERROR, "internal error in task " + spec.getStageId() + "."
-          + spec.getPartition() + " attempt " + spec.getAttempt() + " (details in the task function's log)"));
+      return deadline ? error(ErrorCode.TIMEOUT, "task attempt stopped at the task function's time limit")
+          : error(e.code(), e.getMessage());
     }
-    result.getMetricsBuilder().setBytesSpilled(spillFiles.bytesSpilled());
+    if (failure instanceof SdkException e) {
+      return error(ErrorCode.EXTERNAL, "S3 request failed: " + e.getMessage());
+    }
+    LOG.warn("task {}.{} attempt {} failed", spec.getStageId(), spec.getPartition(), spec.getAttempt(), failure);
+    // The exception (its class and text) stays in this function's log: users read the error.
+    return error(ErrorCode.INTERNAL_ERROR, "internal error in task " + spec.getStageId() + "."
+        + spec.getPartition() + " attempt " + spec.getAttempt() + " (details in the task function's log)");
+  }
+
+  /** Adds the attempt's wall and CPU time and S3 requests to its metrics. */
+  private static TaskResult finish(TaskResult.Builder result, long start, long cpuStart, S3RequestCounter requests) {
     result.getMetricsBuilder().setWallMillis((System.nanoTime() - start) / 1_000_000);
     if (CPU.isCurrentThreadCpuTimeSupported()) {
       result.getMetricsBuilder().setCpuMillis((CPU.getCurrentThreadCpuTime() - cpuStart) / 1_000_000);
@@ -203,6 +228,21 @@ public final class TaskRunner {
     S3RequestCounts counted = requests.toProto();
     result.getMetricsBuilder().setS3(counted).setS3PutRequests(counted.getPut()).setS3GetRequests(counted.getGet());
     return result.build();
+  }
+
+  /**
+   * A combiner task ({@link ShuffleCombiner}): the whole map outputs of its one shuffle input, copied
+   * into one object grouped by the partitions of its shuffle output.
+   */
+  private MapOutput combine(TaskSpec spec, S3Client s3, BooleanSupplier cancelled) {
+    ShuffleOutput out = shuffleOutputOf(spec);
+    int partitions = Partitioner.of(out.getPartitioning()).partitionCount();
+    String key = ShuffleKeys.mapOutputKey(out.getJobPrefix(), spec.getStageId(), spec.getPartition(), spec.getAttempt());
+    ShuffleCombiner.Target target = new ShuffleCombiner.Target(out.getBucket(), key,
+        new MapTaskAttempt(spec.getStageId(), spec.getPartition(), spec.getAttempt()), partitions,
+        ShuffleWriterOptions.DEFAULT.partSizeBytes());
+    return ShuffleCombiner.combine(s3, spec.getInputs(spec.getFragment().getShuffleCombine().getInputIndex()).getShuffle(),
+        target, shuffleOptions, cancelled);
   }
 
   /** The sink for the spec's output kind: data files for a writer task, else a shuffle/result object. */

@@ -10,9 +10,11 @@ import dev.squall.planner.DistributedPlanner;
 import dev.squall.planner.PlannedQuery;
 import dev.squall.planner.PlannerSettings;
 import dev.squall.planner.PlanningException;
+import dev.squall.planner.explain.ExplainRenderer;
 import dev.squall.planner.split.ScanAssignment;
 import dev.squall.planner.split.SplitPlanner;
 import dev.squall.planner.sql.ExplainStatement;
+import dev.squall.planner.stage.CombiningExchanges;
 import dev.squall.proto.ArrowTypes;
 import dev.squall.proto.ProtoNesting;
 import dev.squall.proto.v1.StageGraph;
@@ -32,6 +34,7 @@ public final class JobPlanner {
   private final CoordinatorSettings settings;
   private final PlannerSettings defaults;
   private final SchemaAllowList allowList;
+  private final long combineMinRequests;
 
   public JobPlanner(Catalog catalog, CoordinatorSettings settings, PlannerSettings defaults) {
     this(catalog, settings, defaults, SchemaAllowList.NONE);
@@ -39,10 +42,24 @@ public final class JobPlanner {
 
   /** @param allowList the schemas each caller may plan against */
   public JobPlanner(Catalog catalog, CoordinatorSettings settings, PlannerSettings defaults, SchemaAllowList allowList) {
+    this(catalog, settings, defaults, allowList, CombiningExchanges.Settings.DEFAULT_MIN_REQUESTS);
+  }
+
+  private JobPlanner(Catalog catalog, CoordinatorSettings settings, PlannerSettings defaults, SchemaAllowList allowList,
+      long combineMinRequests) {
     this.catalog = catalog;
     this.settings = settings;
     this.defaults = defaults;
     this.allowList = allowList;
+    this.combineMinRequests = combineMinRequests;
+  }
+
+  /**
+   * This planner, combining an exchange (when the query's {@code shuffle_combine} is auto) once its
+   * direct S3 requests {@code M + M·R} reach {@code minRequests} ({@link CombiningExchanges}).
+   */
+  public JobPlanner withShuffleCombineMinRequests(long minRequests) {
+    return new JobPlanner(catalog, settings, defaults, allowList, minRequests);
   }
 
   /** A planned job: a plan to run, or EXPLAIN text to answer with. */
@@ -79,7 +96,7 @@ public final class JobPlanner {
         throw SquallException.userError("EXPLAIN ANALYZE runs queries only, not EXPLAIN, DDL or writes");
       }
       if (planned.isExplain()) {
-        return new Planned(null, planned.explain());
+        return new Planned(null, explain(planned, combining(properties)));
       }
       if (planned.isDdl()) {
         return new Planned(new JobPlan(jobId, planned.stageGraph(), Map.of(), settings.shuffleBucket(),
@@ -90,7 +107,7 @@ public final class JobPlanner {
     } catch (PlanningException e) {
       throw new SquallException(e.code().errorCode(), e.reason(), e.line(), e.column(), e);
     }
-    StageGraph graph = splits.applyTo(planned.stageGraph());
+    StageGraph graph = CombiningExchanges.apply(splits.applyTo(planned.stageGraph()), combining(properties));
     int depth = ProtoNesting.depth(graph);
     if (depth > ProtoNesting.MAX_DEPTH - 20) { // room for the TaskSpec around a stage's fragment
       throw SquallException.userError("the query nests too deeply: its plan is %d levels deep, at most %d are"
@@ -101,6 +118,26 @@ public final class JobPlanner {
         PlanStore.jobPrefix(jobId), settings.compression(), settings.taskMemoryBudgetBytes(), ArrowTypes.arrowSchema(planned.outputSchema()),
         planned.write().map(WriteTargets::toRecord).orElse(null));
     return new Planned(analyzed.isPresent() ? plan.withExplainAnalyze() : plan, null);
+  }
+
+  /** How a job's exchanges are combined: the query's mode; groups sized to half a task's memory budget. */
+  private CombiningExchanges.Settings combining(Map<String, String> properties) {
+    return new CombiningExchanges.Settings(QueryProperties.shuffleCombine(properties), combineMinRequests,
+        Math.max(1, settings.taskMemoryBudgetBytes() / 2));
+  }
+
+  /**
+   * EXPLAIN of the graph with its combining exchanges, chosen from the planner's estimated task
+   * counts (a run chooses again from the split count of its leaf stages).
+   */
+  private static String explain(PlannedQuery planned, CombiningExchanges.Settings combining) {
+    StageGraph graph = CombiningExchanges.apply(planned.stageGraph(), combining);
+    if (graph == planned.stageGraph()) {
+      return planned.explain();
+    }
+    String header = planned.write().map(w -> w.describe()).orElse(null);
+    return planned.explainFormat() == ExplainStatement.Format.JSON
+        ? ExplainRenderer.json(graph, header) : ExplainRenderer.text(graph, header);
   }
 
   /** The catalog as {@code caller} may see it (and change it: DDL is applied through this view). */

@@ -15,7 +15,8 @@ import java.util.Map;
  * it. Checks the graph's shape once, so that the scheduler can trust it:
  * every edge names existing stages, each stage feeds at most one consumer, the root feeds none,
  * hash/range edges have as many partitions as the consumer has tasks, single edges feed one task,
- * forward edges join stages with equal task counts, and producers come before consumers.
+ * forward edges join stages with equal task counts, an edge into a combiner stage groups its
+ * producer's tasks into the combiner's, and producers come before consumers.
  */
 final class StageTopology {
   private final Map<Integer, Stage> stages = new LinkedHashMap<>();
@@ -48,6 +49,15 @@ final class StageTopology {
       inputs.computeIfAbsent(c, k -> new ArrayList<>()).add(e);
       int consumerTasks = taskCounts.get(c);
       Partitioning part = e.getPartitioning();
+      if (e.getCombineGroup() > 0) {
+        int group = e.getCombineGroup();
+        require(stages.get(c).getFragment().hasShuffleCombine(), "combining edge %d -> %d feeds stage %d, which is no combiner", p, c, c);
+        require(consumerTasks == (taskCounts.get(p) + group - 1) / group,
+            "combining edge %d -> %d groups %d tasks by %d into %d combiner tasks", p, c, taskCounts.get(p), group, consumerTasks);
+        require(part.hasHash() || part.hasRange(), "combining edge %d -> %d is neither hash nor range", p, c);
+        continue;
+      }
+      require(!stages.get(c).getFragment().hasShuffleCombine(), "edge %d -> %d into combiner stage %d has no group", p, c, c);
       switch (part.getKindCase()) {
         case HASH -> require(part.getHash().getPartitions() == consumerTasks,
             "hash edge %d -> %d has %d partitions but stage %d has %d tasks", p, c, part.getHash().getPartitions(), c, consumerTasks);

@@ -27,7 +27,8 @@ import java.util.Map;
  * <p>Input {@code i} of a task is {@code edge.consumer_input_index == i} for a shuffle input, or a
  * Scan's {@code input_index} for splits. What a consumer task {@code p} reads of each producer
  * task's output, by edge kind: hash and range — partition {@code p}; broadcast and single —
- * partition 0; forward — partition 0 of producer task {@code p} only ({@link ShuffleSegments}).
+ * partition 0; forward — partition 0 of producer task {@code p} only; into a combiner stage (an edge
+ * with a combine group g) — every range of producer tasks {@code [p·g, (p+1)·g)} ({@link ShuffleSegments}).
  */
 public final class TaskSpecFactory {
   private final JobPlan plan;
@@ -60,6 +61,13 @@ public final class TaskSpecFactory {
     }
     for (Edge edge : topology.inputsOf(stage.getStageId())) {
       TaskResult[] producers = winners.get(edge.getProducerStageId());
+      if (edge.getCombineGroup() > 0) {
+        int from = partition * edge.getCombineGroup();
+        List<TaskResult> group = Arrays.asList(producers).subList(from, Math.min(producers.length, from + edge.getCombineGroup()));
+        put(inputs, edge.getConsumerInputIndex(), TaskInput.newBuilder().setShuffle(ShuffleSegments.wholeOutputs(
+            topology.stage(edge.getProducerStageId()).getOutputSchema(), plan.shuffleBucket(), group)).build());
+        continue;
+      }
       Partitioning.KindCase kind = edge.getPartitioning().getKindCase();
       List<TaskResult> read = kind == Partitioning.KindCase.FORWARD ? List.of(producers[partition]) : Arrays.asList(producers);
       int wanted = (kind == Partitioning.KindCase.HASH || kind == Partitioning.KindCase.RANGE) ? partition : 0;

@@ -56,6 +56,30 @@ class StageTopologyTest {
         .hasMessageContaining("hash edge 0 -> 1 has 8 partitions but stage 1 has 4 tasks");
   }
 
+  private static Stage combiner(int id, int tasks) {
+    return stage(id, tasks).toBuilder().setFragment(dev.squall.proto.v1.Operator.newBuilder()
+        .setShuffleCombine(dev.squall.proto.v1.ShuffleCombine.getDefaultInstance())).build();
+  }
+
+  @Test
+  void acceptsACombinerThatGroupsItsProducersTasks() {
+    // 10 map tasks in groups of 4: 3 combiner tasks, then 5 partitions.
+    StageGraph g = StageGraph.newBuilder().addStages(stage(0, 10)).addStages(combiner(2, 3)).addStages(stage(1, 5))
+        .addEdges(edge(0, 2, 0, hash(5)).toBuilder().setCombineGroup(4)).addEdges(edge(2, 1, 0, hash(5)))
+        .setRootStageId(1).build();
+    StageTopology t = new StageTopology(g, Map.of(0, 10, 2, 3, 1, 5));
+    assertThat(t.outputOf(0).getConsumerStageId()).isEqualTo(2);
+  }
+
+  @Test
+  void refusesACombinerWhoseTasksDoNotMatchItsGroups() {
+    StageGraph g = StageGraph.newBuilder().addStages(stage(0, 10)).addStages(combiner(2, 2)).addStages(stage(1, 5))
+        .addEdges(edge(0, 2, 0, hash(5)).toBuilder().setCombineGroup(4)).addEdges(edge(2, 1, 0, hash(5)))
+        .setRootStageId(1).build();
+    assertThatThrownBy(() -> new StageTopology(g, Map.of(0, 10, 2, 2, 1, 5)))
+        .hasMessageContaining("combining edge 0 -> 2 groups 10 tasks by 4 into 2 combiner tasks");
+  }
+
   @Test
   void refusesSingleEdgeIntoManyTasks() {
     StageGraph g = StageGraph.newBuilder().addStages(stage(0, 3)).addStages(stage(1, 2))

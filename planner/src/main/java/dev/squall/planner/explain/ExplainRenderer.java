@@ -30,7 +30,7 @@ import java.util.Map;
  * count, estimates, output columns and operator tree, each exchange input naming its producer stage
  * and partitioning), or as JSON with the same content
  * ({@code {"rootStageId", "stages": [{"id", "tasks", "estimatedRows", "estimatedBytes", "output",
- * "plan"}], "edges": [{"producer", "consumer", "inputIndex", "partitioning"}]}}).
+ * "plan"}], "edges": [{"producer", "consumer", "inputIndex", "partitioning", "combineGroup" (into a combiner stage only)}]}}).
  */
 public final class ExplainRenderer {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -69,7 +69,8 @@ public final class ExplainRenderer {
     for (Edge edge : graph.getEdgesList()) {
       out.append("  stage ").append(edge.getProducerStageId()).append(" -> stage ")
           .append(edge.getConsumerStageId()).append(" input ").append(edge.getConsumerInputIndex())
-          .append(": ").append(partitioning(edge.getPartitioning())).append('\n');
+          .append(": ").append(partitioning(edge.getPartitioning()))
+          .append(edge.getCombineGroup() > 0 ? " combined in groups of " + edge.getCombineGroup() : "").append('\n');
     }
     return out.toString();
   }
@@ -113,7 +114,8 @@ public final class ExplainRenderer {
     for (Edge edge : graph.getEdgesList()) {
       out.append("  stage ").append(edge.getProducerStageId()).append(" -> stage ")
           .append(edge.getConsumerStageId()).append(" input ").append(edge.getConsumerInputIndex())
-          .append(": ").append(partitioning(edge.getPartitioning())).append('\n');
+          .append(": ").append(partitioning(edge.getPartitioning()))
+          .append(edge.getCombineGroup() > 0 ? " combined in groups of " + edge.getCombineGroup() : "").append('\n');
     }
     if (summary.hasCost()) {
       QueryCost c = summary.getCost();
@@ -177,6 +179,9 @@ public final class ExplainRenderer {
       e.put("consumer", edge.getConsumerStageId());
       e.put("inputIndex", edge.getConsumerInputIndex());
       e.set("partitioning", partitioningJson(edge.getPartitioning()));
+      if (edge.getCombineGroup() > 0) {
+        e.put("combineGroup", edge.getCombineGroup());
+      }
     }
     try {
       return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root);
@@ -229,6 +234,7 @@ public final class ExplainRenderer {
       case VALUES -> "Values";
       case WINDOW -> "Window";
       case EXPAND -> "Expand";
+      case SHUFFLE_COMBINE -> "ShuffleCombine";
       default -> "?";
     };
   }
@@ -261,6 +267,12 @@ public final class ExplainRenderer {
         Edge edge = inputs.get(op.getShuffleRead().getInputIndex());
         yield "ShuffleRead input=" + op.getShuffleRead().getInputIndex()
             + (edge == null ? "" : " <- stage " + edge.getProducerStageId() + " " + partitioning(edge.getPartitioning()));
+      }
+      case SHUFFLE_COMBINE -> {
+        Edge edge = inputs.get(op.getShuffleCombine().getInputIndex());
+        yield "ShuffleCombine input=" + op.getShuffleCombine().getInputIndex() + (edge == null ? ""
+            : " <- stage " + edge.getProducerStageId() + " " + partitioning(edge.getPartitioning()) + ", "
+                + edge.getCombineGroup() + " map outputs per task");
       }
       case FILTER -> "Filter " + new ExprRenderer(names(op.getFilter().getInput().getOutputSchema()))
           .render(op.getFilter().getCondition());

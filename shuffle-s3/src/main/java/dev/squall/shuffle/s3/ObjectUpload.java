@@ -65,7 +65,12 @@ public final class ObjectUpload {
 
   /** Appends bytes; sends a part when at least {@code partSize} bytes are pending. */
   public void append(byte[] bytes) {
-    pending.write(bytes, 0, bytes.length);
+    append(bytes, 0, bytes.length);
+  }
+
+  /** Appends {@code length} bytes of {@code bytes} from {@code offset}; sends a part when at least {@code partSize} bytes are pending. */
+  public void append(byte[] bytes, int offset, int length) {
+    pending.write(bytes, offset, length);
     if (pending.size() >= partSize) {
       sendPart();
     }
