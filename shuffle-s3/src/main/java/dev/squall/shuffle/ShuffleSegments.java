@@ -12,7 +12,8 @@ import java.util.List;
  * {@link ShuffleInput} of one reduce task.
  *
  * <p>For a hash or range edge, reduce task {@code p} reads partition {@code p} of every map
- * output; for single and broadcast edges every consumer reads partition 0 of every map output;
+ * output (partitions {@code [from, to)} once the coordinator has coalesced them); for single and
+ * broadcast edges every consumer reads partition 0 of every map output;
  * for a forward edge consumer {@code i} reads partition 0 of producer task {@code i} only.
  */
 public final class ShuffleSegments {
@@ -27,6 +28,16 @@ public final class ShuffleSegments {
    * @throws IllegalArgumentException if a result is a failure or has no output object
    */
   public static ShuffleInput input(Schema schema, String bucket, List<TaskResult> winners, int partition) {
+    return input(schema, bucket, winners, partition, partition + 1);
+  }
+
+  /**
+   * The input of a reduce task that reads the adjacent partitions {@code [from, to)} (a task of
+   * coalesced partitions): each map output's segments of those partitions, in partition order.
+   *
+   * @throws IllegalArgumentException if a result is a failure or has no output object
+   */
+  public static ShuffleInput input(Schema schema, String bucket, List<TaskResult> winners, int from, int to) {
     ShuffleInput.Builder input = ShuffleInput.newBuilder().setSchema(schema);
     for (TaskResult winner : winners) {
       if (winner.hasError() || winner.getOutputObjectKey().isEmpty()) {
@@ -35,7 +46,7 @@ public final class ShuffleSegments {
       }
       MapTaskAttempt producer = new MapTaskAttempt(winner.getStageId(), winner.getPartition(), winner.getAttempt());
       for (PartitionRange r : winner.getPartitionsList()) {
-        if (r.getPartition() == partition && r.getLength() > 0) {
+        if (r.getPartition() >= from && r.getPartition() < to && r.getLength() > 0) {
           input.addSegments(segment(bucket, winner.getOutputObjectKey(), producer, r));
         }
       }
