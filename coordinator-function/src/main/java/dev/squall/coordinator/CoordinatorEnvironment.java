@@ -48,7 +48,9 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * (where the coordinator sends its asynchronous continuations; default {@code
  * AWS_LAMBDA_FUNCTION_NAME}, set by Lambda, but a deployment names its SnapStart alias), {@code
  * SQUALL_SCHEMA_ALLOW_LIST} (see {@link SchemaAllowList}), {@code SQUALL_FANOUT_THRESHOLD} and {@code
- * SQUALL_FANOUT_MAX_INVOKERS} (two-level invocation, {@link FanOutSettings}), and the Iceberg catalog ({@link
+ * SQUALL_FANOUT_MAX_INVOKERS} (two-level invocation, {@link FanOutSettings}), {@code
+ * SQUALL_ADAPTIVE_TARGET_PARTITION_BYTES} (shuffle bytes a task of a stage coalesced at run time
+ * reads at about, default 32 MiB, 0 turns coalescing off), and the Iceberg catalog ({@link
  * CatalogSettings}). Credentials come from the function's role through the AWS SDK's default
  * provider chain; none is read from or written to any plan.
  */
@@ -75,7 +77,9 @@ public final class CoordinatorEnvironment {
     long taskMemoryMb = setting(env, "SQUALL_TASK_MEMORY_MB", 2048, 128, 10240);
     CoordinatorSettings settings = CoordinatorSettings.defaults(taskFunction, bucket)
         .withMaxConcurrentTasks(concurrency)
-        .withTaskFunctionMemoryMb(taskMemoryMb);
+        .withTaskFunctionMemoryMb(taskMemoryMb)
+        .withAdaptiveTargetPartitionBytes(setting(env, "SQUALL_ADAPTIVE_TARGET_PARTITION_BYTES",
+            CoordinatorSettings.DEFAULT_ADAPTIVE_TARGET_PARTITION_BYTES, 0, 64L << 30));
     JobSettings jobSettings = JobSettings.defaults()
         .withSyncWait(Duration.ofSeconds(setting(env, "SQUALL_SYNC_WAIT_SECONDS", 25, 1, 27)))
         .withAccountConcurrency((int) setting(env, "SQUALL_ACCOUNT_CONCURRENT_TASKS",

@@ -18,6 +18,8 @@ import java.time.Duration;
  * @param queryLimits the ranges query properties must lie in (hard caps on a query's cost)
  * @param objectRetention how long the sweep keeps answers and job objects in the shuffle bucket;
  *     zero when the bucket's lifecycle rule expires them (AWS)
+ * @param adaptiveTargetPartitionBytes shuffle bytes a task of a stage whose hash partitions are
+ *     coalesced at run time reads at about, unless a query says otherwise; 0 turns coalescing off
  */
 public record CoordinatorSettings(
     String taskFunctionName,
@@ -29,7 +31,11 @@ public record CoordinatorSettings(
     Duration jobTimeout,
     Compression compression,
     QueryProperties.Limits queryLimits,
-    Duration objectRetention) {
+    Duration objectRetention,
+    long adaptiveTargetPartitionBytes) {
+
+  /** Default of {@code adaptiveTargetPartitionBytes}: 32 MiB (docs/benchmarks.md). */
+  public static final long DEFAULT_ADAPTIVE_TARGET_PARTITION_BYTES = 32L << 20;
 
   /**
    * Defaults for a bucket and task function: 64 concurrent tasks, 1 GiB budget, 4 MiB inline cap,
@@ -38,17 +44,19 @@ public record CoordinatorSettings(
   public static CoordinatorSettings defaults(String taskFunctionName, String shuffleBucket) {
     return new CoordinatorSettings(taskFunctionName, shuffleBucket, 64, 1L << 30, 4L << 20,
         Duration.ofHours(1), Duration.ofHours(1), Compression.LZ4_FRAME, QueryProperties.Limits.defaults(),
-        Duration.ZERO);
+        Duration.ZERO, DEFAULT_ADAPTIVE_TARGET_PARTITION_BYTES);
   }
 
   public CoordinatorSettings withMaxConcurrentTasks(int n) {
     return new CoordinatorSettings(taskFunctionName, shuffleBucket, n, taskMemoryBudgetBytes, inlineResultCapBytes,
-        resultUrlTtl, jobTimeout, compression, queryLimits, objectRetention);
+        resultUrlTtl, jobTimeout, compression, queryLimits, objectRetention,
+        adaptiveTargetPartitionBytes);
   }
 
   public CoordinatorSettings withInlineResultCapBytes(long bytes) {
     return new CoordinatorSettings(taskFunctionName, shuffleBucket, maxConcurrentTasks, taskMemoryBudgetBytes, bytes,
-        resultUrlTtl, jobTimeout, compression, queryLimits, objectRetention);
+        resultUrlTtl, jobTimeout, compression, queryLimits, objectRetention,
+        adaptiveTargetPartitionBytes);
   }
 
   /**
@@ -61,21 +69,31 @@ public record CoordinatorSettings(
 
   public CoordinatorSettings withJobTimeout(Duration timeout) {
     return new CoordinatorSettings(taskFunctionName, shuffleBucket, maxConcurrentTasks, taskMemoryBudgetBytes,
-        inlineResultCapBytes, resultUrlTtl, timeout, compression, queryLimits, objectRetention);
+        inlineResultCapBytes, resultUrlTtl, timeout, compression, queryLimits, objectRetention,
+        adaptiveTargetPartitionBytes);
   }
 
   public CoordinatorSettings withQueryLimits(QueryProperties.Limits limits) {
     return new CoordinatorSettings(taskFunctionName, shuffleBucket, maxConcurrentTasks, taskMemoryBudgetBytes,
-        inlineResultCapBytes, resultUrlTtl, jobTimeout, compression, limits, objectRetention);
+        inlineResultCapBytes, resultUrlTtl, jobTimeout, compression, limits, objectRetention,
+        adaptiveTargetPartitionBytes);
   }
 
   public CoordinatorSettings withObjectRetention(Duration retention) {
     return new CoordinatorSettings(taskFunctionName, shuffleBucket, maxConcurrentTasks, taskMemoryBudgetBytes,
-        inlineResultCapBytes, resultUrlTtl, jobTimeout, compression, queryLimits, retention);
+        inlineResultCapBytes, resultUrlTtl, jobTimeout, compression, queryLimits, retention,
+        adaptiveTargetPartitionBytes);
+  }
+
+  /** Shuffle bytes a coalesced task reads at about, unless a query says otherwise (0: never coalesce). */
+  public CoordinatorSettings withAdaptiveTargetPartitionBytes(long bytes) {
+    return new CoordinatorSettings(taskFunctionName, shuffleBucket, maxConcurrentTasks, taskMemoryBudgetBytes,
+        inlineResultCapBytes, resultUrlTtl, jobTimeout, compression, queryLimits, objectRetention, bytes);
   }
 
   public CoordinatorSettings withTaskMemoryBudgetBytes(long bytes) {
     return new CoordinatorSettings(taskFunctionName, shuffleBucket, maxConcurrentTasks, bytes, inlineResultCapBytes,
-        resultUrlTtl, jobTimeout, compression, queryLimits, objectRetention);
+        resultUrlTtl, jobTimeout, compression, queryLimits, objectRetention,
+        adaptiveTargetPartitionBytes);
   }
 }

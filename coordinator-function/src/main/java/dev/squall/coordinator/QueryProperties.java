@@ -6,6 +6,7 @@ import dev.squall.planner.PlannerSettings;
 import dev.squall.planner.stage.CombiningExchanges;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.function.BiFunction;
 
 /**
@@ -31,6 +32,9 @@ import java.util.function.BiFunction;
  *       the shortest retention_threshold of expire_snapshots and remove_orphan_files;
  *   <li>{@code shuffle_combine} {@code auto}, {@code on} or {@code off}: whether large hash and range
  *       exchanges go through a combiner stage ({@link CombiningExchanges}; auto unless given);
+ *   <li>{@code adaptive_target_partition_bytes} 0 .. 64 GiB: shuffle bytes a task reads at about
+ *       when a stage's hash partitions are coalesced at run time; 0 turns coalescing off (the
+ *       deployment's {@code SQUALL_ADAPTIVE_TARGET_PARTITION_BYTES} unless given);
  *   <li>{@code default_schema} a namespace of the catalog (checked when the query is planned).
  * </ul>
  *
@@ -82,11 +86,13 @@ public final class QueryProperties {
     n.put("max_tasks_per_stage", new Numeric(1, limits.maxTasksPerStage(), "tasks",
         (s, v) -> s.with(s.planner().withMaxTasksPerStage(v.intValue()))));
     n.put("max_total_tasks", new Numeric(1, limits.maxTotalTasks(), "tasks",
-        (s, v) -> new Settings(s.planner(), v.intValue(), s.maxConcurrentTasks())));
+        (s, v) -> new Settings(s.planner(), v.intValue(), s.maxConcurrentTasks(), s.adaptiveTargetPartitionBytes())));
     n.put("max_nested_loop_join_rows", new Numeric(1, MAX_NESTED_LOOP_JOIN_ROWS, "rows",
         (s, v) -> s.with(s.planner().withMaxNestedLoopJoinRows(v))));
     n.put(MAX_CONCURRENT_TASKS, new Numeric(1, MAX_CONCURRENT_TASKS_CAP, "tasks",
-        (s, v) -> new Settings(s.planner(), s.maxTotalTasks(), v.intValue())));
+        (s, v) -> new Settings(s.planner(), s.maxTotalTasks(), v.intValue(), s.adaptiveTargetPartitionBytes())));
+    n.put(ADAPTIVE_TARGET_PARTITION_BYTES, new Numeric(0, 65536 * MIB, "bytes",
+        (s, v) -> new Settings(s.planner(), s.maxTotalTasks(), s.maxConcurrentTasks(), OptionalLong.of(v))));
     // Read by the job driver when it takes task slots (priority()); nothing to set for planning.
     n.put(PRIORITY, new Numeric(SlotPriority.MIN, SlotPriority.MAX, "levels", (s, v) -> s));
     return n;
@@ -99,12 +105,18 @@ public final class QueryProperties {
    * @param maxTotalTasks cap on the tasks of all the job's stages together
    * @param maxConcurrentTasks cap on the job's tasks running at once, or 0 for none beyond the
    *     account's
+   * @param adaptiveTargetPartitionBytes shuffle bytes a task of a coalesced stage reads at about (0:
+   *     no coalescing); empty when the query leaves it to the deployment
    */
-  public record Settings(PlannerSettings planner, int maxTotalTasks, int maxConcurrentTasks) {
+  public record Settings(PlannerSettings planner, int maxTotalTasks, int maxConcurrentTasks,
+      OptionalLong adaptiveTargetPartitionBytes) {
     Settings with(PlannerSettings p) {
-      return new Settings(p, maxTotalTasks, maxConcurrentTasks);
+      return new Settings(p, maxTotalTasks, maxConcurrentTasks, adaptiveTargetPartitionBytes);
     }
   }
+
+  /** The property that sets a query's adaptive coalescing target, 0 turning coalescing off. */
+  public static final String ADAPTIVE_TARGET_PARTITION_BYTES = "adaptive_target_partition_bytes";
 
   /** The job-wide concurrency cap's property. */
   public static final String MAX_CONCURRENT_TASKS = "max_concurrent_tasks";
@@ -167,7 +179,7 @@ public final class QueryProperties {
     Settings s = new Settings(base.withMaxTasksPerStage(Math.min(base.maxTasksPerStage(), limits.maxTasksPerStage()))
         .withMaxNestedLoopJoinRows(base.maxNestedLoopJoinRows() == 0 ? MAX_NESTED_LOOP_JOIN_ROWS
             : Math.min(base.maxNestedLoopJoinRows(), MAX_NESTED_LOOP_JOIN_ROWS)),
-        Math.min(DEFAULT_MAX_TOTAL_TASKS, limits.maxTotalTasks()), 0);
+        Math.min(DEFAULT_MAX_TOTAL_TASKS, limits.maxTotalTasks()), 0, OptionalLong.empty());
     for (Map.Entry<String, String> e : properties.entrySet()) {
       String name = e.getKey();
       if (name.equals("default_schema")) {

@@ -70,6 +70,15 @@ class QueryPropertiesTest {
   }
 
   @Test
+  void theAdaptiveTargetIsLeftToTheDeploymentUnlessGivenAndZeroTurnsCoalescingOff() {
+    assertThat(QueryProperties.apply(PlannerSettings.defaults(), LIMITS, Map.of()).adaptiveTargetPartitionBytes())
+        .isEmpty();
+    assertThat(QueryProperties.apply(PlannerSettings.defaults(), LIMITS, Map.of("adaptive_target_partition_bytes",
+        "0")).adaptiveTargetPartitionBytes()).hasValue(0);
+    refused("adaptive_target_partition_bytes", "-1", "from 0 to 68719476736");
+  }
+
+  @Test
   void valuesInRangeSetThePlannerAndTheJobCap() {
     QueryProperties.Settings s = QueryProperties.apply(PlannerSettings.defaults(), LIMITS, Map.of(
         "max_tasks_per_stage", "10000", "max_total_tasks", "7", "target_split_size_bytes", "1048576",

@@ -12,7 +12,8 @@ import java.util.List;
  * {@link ShuffleInput} of one reduce task.
  *
  * <p>For a hash or range edge, reduce task {@code p} reads partition {@code p} of every map
- * output; for single and broadcast edges every consumer reads partition 0 of every map output;
+ * output (partitions {@code [from, to)} once the coordinator has coalesced them); for single and
+ * broadcast edges every consumer reads partition 0 of every map output;
  * for a forward edge consumer {@code i} reads partition 0 of producer task {@code i} only.
  */
 public final class ShuffleSegments {
@@ -27,7 +28,17 @@ public final class ShuffleSegments {
    * @throws IllegalArgumentException if a result is a failure or has no output object
    */
   public static ShuffleInput input(Schema schema, String bucket, List<TaskResult> winners, int partition) {
-    return ranges(schema, bucket, winners, partition);
+    return ranges(schema, bucket, winners, partition, partition + 1, false);
+  }
+
+  /**
+   * The input of a reduce task that reads the adjacent partitions {@code [from, to)} (a task of
+   * coalesced partitions): each map output's segments of those partitions, in partition order.
+   *
+   * @throws IllegalArgumentException if a result is a failure or has no output object
+   */
+  public static ShuffleInput input(Schema schema, String bucket, List<TaskResult> winners, int from, int to) {
+    return ranges(schema, bucket, winners, from, to, false);
   }
 
   /**
@@ -37,11 +48,12 @@ public final class ShuffleSegments {
    * @throws IllegalArgumentException if a result is a failure or has no output object
    */
   public static ShuffleInput wholeOutputs(Schema schema, String bucket, List<TaskResult> winners) {
-    return ranges(schema, bucket, winners, -1);
+    return ranges(schema, bucket, winners, 0, Integer.MAX_VALUE, true);
   }
 
-  /** Ranges of {@code partition} of every winner, or of every partition when it is -1. */
-  private static ShuffleInput ranges(Schema schema, String bucket, List<TaskResult> winners, int partition) {
+  /** Ranges of partitions {@code [from, to)} of every winner; {@code tagged}: each segment names its partition. */
+  private static ShuffleInput ranges(Schema schema, String bucket, List<TaskResult> winners, int from, int to,
+      boolean tagged) {
     ShuffleInput.Builder input = ShuffleInput.newBuilder().setSchema(schema);
     for (TaskResult winner : winners) {
       if (winner.hasError() || winner.getOutputObjectKey().isEmpty()) {
@@ -50,9 +62,9 @@ public final class ShuffleSegments {
       }
       MapTaskAttempt producer = new MapTaskAttempt(winner.getStageId(), winner.getPartition(), winner.getAttempt());
       for (PartitionRange r : winner.getPartitionsList()) {
-        if ((partition < 0 || r.getPartition() == partition) && r.getLength() > 0) {
+        if (r.getPartition() >= from && r.getPartition() < to && r.getLength() > 0) {
           ShuffleSegment s = segment(bucket, winner.getOutputObjectKey(), producer, r);
-          input.addSegments(partition < 0 ? s.toBuilder().setPartition(r.getPartition()).build() : s);
+          input.addSegments(tagged ? s.toBuilder().setPartition(r.getPartition()).build() : s);
         }
       }
     }

@@ -39,17 +39,27 @@ import java.util.Map;
 final class BenchmarkRunner {
   /**
    * Split and task sizes (after the schema): 32 MiB splits and 128 MiB per task unless the system
-   * properties {@code squall.bench.splitBytes} / {@code squall.bench.taskBytes} say otherwise. At
+   * properties {@code squall.bench.splitBytes} / {@code squall.bench.taskBytes} say otherwise; the
+   * adaptive coalescing target from {@code squall.bench.adaptiveBytes} when given. At
    * SF 1 that is one wave of 8 scan tasks over lineitem on the local stack's 8 task slots, and few
    * tasks for the small outputs of partial aggregations (docs/benchmarks.md).
    */
   private static final String PROPERTIES_REST = ",\"target_split_size_bytes\":\""
       + Long.getLong("squall.bench.splitBytes", 32L << 20) + "\",\"target_bytes_per_task\":\""
-      + Long.getLong("squall.bench.taskBytes", 128L << 20) + "\"}";
+      + Long.getLong("squall.bench.taskBytes", 128L << 20) + "\"" + adaptiveProperty() + "}";
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final double MIB = 1024.0 * 1024.0;
 
   private BenchmarkRunner() {}
+
+  /**
+   * The query property {@code adaptive_target_partition_bytes} from the system property {@code
+   * squall.bench.adaptiveBytes} (0 runs the planned tasks), or nothing: the deployment's default.
+   */
+  private static String adaptiveProperty() {
+    String bytes = System.getProperty("squall.bench.adaptiveBytes");
+    return bytes == null ? "" : ",\"adaptive_target_partition_bytes\":\"" + Long.parseLong(bytes) + "\"";
+  }
 
   /** One query's DuckDB figure from the child process: best ms and rows, or the failure. */
   private record DuckResult(double ms, long rows, String failure) {}

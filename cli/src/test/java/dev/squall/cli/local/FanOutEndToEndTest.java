@@ -33,8 +33,10 @@ class FanOutEndToEndTest {
   private static final int TASKS = 1000;
   private static final String QUERY = "SELECT l_orderkey % 97 AS k, count(*) AS n, sum(l_quantity) AS q"
       + " FROM lineitem GROUP BY l_orderkey % 97";
+  /** The wide stage reads a hash edge: it keeps its planned tasks (no adaptive coalescing). */
   private static final Map<String, String> PROPERTIES = Map.of("default_schema", "tpch",
-      "target_bytes_per_task", "1", "max_tasks_per_stage", Integer.toString(TASKS));
+      "target_bytes_per_task", "1", "max_tasks_per_stage", Integer.toString(TASKS),
+      "adaptive_target_partition_bytes", "0");
 
   private TestStack stack;
 

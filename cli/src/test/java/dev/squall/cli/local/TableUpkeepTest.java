@@ -38,11 +38,11 @@ class TableUpkeepTest {
   private static final String JSON_TYPE = "application/json";
   /** Several tasks per stage, so that an unclustered write would spread each partition value over them. */
   private static final Map<String, String> SMALL_TASKS = Map.of("target_split_size_bytes", "1048576",
-      "target_bytes_per_task", "1048576");
+      "target_bytes_per_task", "1048576", "adaptive_target_partition_bytes", "0");
 
   /** Many small tasks: each writer task writes files of its own. */
   private static final Map<String, String> TINY_TASKS = Map.of("target_split_size_bytes", "65536",
-      "target_bytes_per_task", "65536");
+      "target_bytes_per_task", "65536", "adaptive_target_partition_bytes", "0");
 
   private TestStack stack;
   private EndToEndQueries queries;

@@ -125,9 +125,10 @@ class WindowFunctionsEndToEndTest {
   }
 
   private List<List<Object>> squall(String sql) throws Exception {
-    // Small splits make several scan tasks; 256 KiB a task puts a window's partitions in a few tasks.
+    // Small splits make several scan tasks; 256 KiB a task puts a window's partitions in a few tasks
+    // (not coalesced into one at run time).
     return stack.rows(sql, Map.of("default_schema", "tpch", "target_split_size_bytes", "65536",
-        "target_bytes_per_task", "262144"));
+        "target_bytes_per_task", "262144", "adaptive_target_partition_bytes", "0"));
   }
 
   private List<List<Object>> duckDb(String sql) throws Exception {

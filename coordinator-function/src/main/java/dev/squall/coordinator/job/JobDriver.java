@@ -48,6 +48,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.arrow.memory.BufferAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -210,9 +211,15 @@ public final class JobDriver {
           return finishDdl(keeper, job, plan);
         }
         Map<Integer, TaskResult[]> prior = priorWinners(plan);
+        AtomicReference<JobPlan> ran = new AtomicReference<>(plan);
         control = new StoreJobControl(store, clock, keeper, settings.withSuspendGrace(grace), handOffAt, hooks,
-            progressOf(plan, prior), () -> putCancelMarker(jobId), winnerRecords, publicErrors, slotsFor(job));
+            progressOf(plan, prior), () -> putCancelMarker(jobId), winnerRecords, publicErrors, slotsFor(job),
+            changed -> {
+              plans.save(changed);
+              ran.set(changed);
+            });
         winners = scheduler.run(plan, prior, control, Duration.between(clock.instant(), deadlineOf(job)));
+        plan = ran.get(); // with the tasks coalesced stages ran
         job = store.transition(keeper.lease(), JobState.RUNNING, JobState.FINALIZING,
             JobUpdate.progress(control.progress()), clock.instant());
       }

@@ -116,7 +116,9 @@ public final class JobPlanner {
     checkTaskCounts(graph, splits, plannerSettings.maxTasksPerStage(), query.maxTotalTasks());
     JobPlan plan = new JobPlan(jobId, graph, splits.tasksByStage(), settings.shuffleBucket(),
         PlanStore.jobPrefix(jobId), settings.compression(), settings.taskMemoryBudgetBytes(), ArrowTypes.arrowSchema(planned.outputSchema()),
-        planned.write().map(WriteTargets::toRecord).orElse(null));
+        planned.write().map(WriteTargets::toRecord).orElse(null))
+        .withAdaptiveTargetPartitionBytes(query.adaptiveTargetPartitionBytes()
+            .orElse(settings.adaptiveTargetPartitionBytes()));
     return new Planned(analyzed.isPresent() ? plan.withExplainAnalyze() : plan, null);
   }
 

@@ -3,6 +3,7 @@ package dev.squall.coordinator.job;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.squall.coordinator.api.PublicErrors;
 import dev.squall.coordinator.scheduler.JobControl;
+import dev.squall.coordinator.scheduler.JobPlan;
 import dev.squall.coordinator.scheduler.TaskSlots;
 import dev.squall.jobstore.AttemptState;
 import dev.squall.jobstore.JobRecord;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,10 +59,12 @@ final class StoreJobControl implements JobControl {
   private final Map<String, Integer> priorFailures = new HashMap<>();
   private final PublicErrors publicErrors;
   private final TaskSlots slots;
+  private final Consumer<JobPlan> planStore;
 
   StoreJobControl(JobStore store, Clock clock, LeaseKeeper keeper, JobSettings settings, Instant handOffAt,
       DriverHooks hooks, List<StageProgress> initial, Runnable onCancel, WinnerRecords winners,
-      PublicErrors publicErrors, TaskSlots slots) {
+      PublicErrors publicErrors, TaskSlots slots, Consumer<JobPlan> planStore) {
+    this.planStore = planStore;
     this.slots = slots;
     this.publicErrors = publicErrors;
     this.winners = winners;
@@ -194,6 +198,18 @@ final class StoreJobControl implements JobControl {
     TaskWinner w = store.recordWinner(result.getJobId(), result.getStageId(), result.getPartition(), result.getAttempt(),
         winners.encode(result));
     return w.attempt() == result.getAttempt() ? result : winners.decode(w.result());
+  }
+
+  /**
+   * Stores the changed plan right after a fenced renewal of the lease, so that an invocation that
+   * lost the job never overwrites the plan its new owner runs.
+   *
+   * @throws dev.squall.jobstore.LeaseLostException if another invocation took the job over
+   */
+  @Override
+  public void planChanged(JobPlan plan) {
+    keeper.confirm();
+    planStore.accept(plan);
   }
 
   @Override

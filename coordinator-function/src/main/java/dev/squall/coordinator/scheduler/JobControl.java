@@ -80,6 +80,13 @@ public interface JobControl {
     return TaskSlots.UNLIMITED;
   }
 
+  /**
+   * The scheduler changed the plan at run time (a stage's tasks coalesced): stores it before any
+   * task of the changed stage runs, so that every later invocation and the final step (summary,
+   * EXPLAIN ANALYZE, result order) use the tasks that ran.
+   */
+  default void planChanged(JobPlan plan) {}
+
   /** A stage's count of tasks with a winner changed. */
   void progress(int stageId, int tasksDone, int tasksTotal);
 }

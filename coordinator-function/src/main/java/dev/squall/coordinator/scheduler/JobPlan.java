@@ -34,6 +34,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * @param ddl for DDL, the catalog change the final step makes (the graph has no stages); else null
  * @param explainAnalyze for EXPLAIN ANALYZE: the answer is the stage graph annotated with what each
  *     stage and operator did, not the query's rows
+ * @param adaptiveTargetPartitionBytes shuffle bytes a task coalesced by adaptive execution reads
+ *     at about ({@link PartitionCoalescer}); 0 turns coalescing off
  */
 public record JobPlan(
     String jobId,
@@ -46,12 +48,21 @@ public record JobPlan(
     Schema outputSchema,
     WriteTargetRecord write,
     DdlRecord ddl,
-    boolean explainAnalyze) {
+    boolean explainAnalyze,
+    long adaptiveTargetPartitionBytes) {
   public JobPlan {
     Objects.requireNonNull(jobId, "jobId");
     Objects.requireNonNull(graph, "graph");
     Objects.requireNonNull(outputSchema, "outputSchema");
     scanInputs = Map.copyOf(scanInputs);
+  }
+
+  /** A plan without adaptive coalescing. */
+  public JobPlan(String jobId, StageGraph graph, Map<Integer, List<Map<Integer, ScanInput>>> scanInputs,
+      String shuffleBucket, String jobPrefix, Compression compression, long memoryBudgetBytes, Schema outputSchema,
+      WriteTargetRecord write, DdlRecord ddl, boolean explainAnalyze) {
+    this(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes, outputSchema, write, ddl,
+        explainAnalyze, 0);
   }
 
   /** A plan that is not an EXPLAIN ANALYZE. */
@@ -65,7 +76,19 @@ public record JobPlan(
   /** This plan, answering as EXPLAIN ANALYZE. */
   public JobPlan withExplainAnalyze() {
     return new JobPlan(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes, outputSchema,
-        write, ddl, true);
+        write, ddl, true, adaptiveTargetPartitionBytes);
+  }
+
+  /** This plan, coalescing hash partitions to about {@code bytes} a task (0: not at all). */
+  public JobPlan withAdaptiveTargetPartitionBytes(long bytes) {
+    return new JobPlan(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes, outputSchema,
+        write, ddl, explainAnalyze, bytes);
+  }
+
+  /** This plan with another stage graph (a stage's tasks decided at run time). */
+  public JobPlan withGraph(StageGraph newGraph) {
+    return new JobPlan(jobId, newGraph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes,
+        outputSchema, write, ddl, explainAnalyze, adaptiveTargetPartitionBytes);
   }
 
   /** A plan without DDL. */
@@ -93,7 +116,7 @@ public record JobPlan(
     if (ddl != null) {
       b.setDdl(ddl);
     }
-    return b.setExplainAnalyze(explainAnalyze).build();
+    return b.setExplainAnalyze(explainAnalyze).setAdaptiveTargetPartitionBytes(adaptiveTargetPartitionBytes).build();
   }
 
   /** Reads a stored plan. */
@@ -114,15 +137,19 @@ public record JobPlan(
     }
     return new JobPlan(r.getJobId(), r.getGraph(), scans, r.getShuffleBucket(), r.getJobPrefix(), r.getCompression(),
         r.getMemoryBudgetBytes(), schema, r.hasWrite() ? r.getWrite() : null, r.hasDdl() ? r.getDdl() : null,
-        r.getExplainAnalyze());
+        r.getExplainAnalyze(), r.getAdaptiveTargetPartitionBytes());
   }
 
-  /** Tasks of each stage: a leaf stage's split count, else the stage's task count. */
+  /**
+   * Tasks of each stage: a leaf stage's split count, a coalesced stage's partition groups, else the
+   * stage's task count.
+   */
   public Map<Integer, Integer> taskCounts() {
     Map<Integer, Integer> counts = new TreeMap<>();
     for (var s : graph.getStagesList()) {
       var scans = scanInputs.get(s.getStageId());
-      counts.put(s.getStageId(), scans != null ? scans.size() : s.getTaskCount());
+      int groups = s.getPartitionGroupStartsCount();
+      counts.put(s.getStageId(), scans != null ? scans.size() : groups > 0 ? groups : s.getTaskCount());
     }
     return counts;
   }

@@ -4,6 +4,7 @@ import dev.squall.proto.v1.Edge;
 import dev.squall.proto.v1.ErrorCode;
 import dev.squall.proto.v1.ShuffleSegment;
 import dev.squall.proto.v1.Stage;
+import dev.squall.proto.v1.StageGraph;
 import dev.squall.proto.v1.TaskError;
 import dev.squall.proto.v1.TaskResult;
 import dev.squall.proto.v1.TaskSpec;
@@ -14,6 +15,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -40,6 +42,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A task running far past its stage's median once most of the stage is done gets one
  * speculative attempt ({@link SpeculationPolicy}); whichever attempt succeeds first wins.
+ *
+ * <p>A stage reading hash edges may run fewer tasks than planned: once its producers have finished,
+ * adjacent hash partitions are coalesced into tasks of about the plan's target bytes
+ * ({@link PartitionCoalescer}), and the changed plan is handed to {@link JobControl#planChanged}
+ * before any of those tasks runs.
  *
  * <p>A run may start from winners an earlier invocation recorded: tasks that have one are not run
  * again, and stages whose tasks all have one are not started.
@@ -73,11 +80,12 @@ public final class StageScheduler {
 
   /** Mutable state of one run, touched only on the scheduler's thread (except the stop flag). */
   private final class Run {
-    final JobPlan plan;
+    /** The plan as run: a stage coalesced at run time replaces it ({@link #coalesce}). */
+    JobPlan plan;
     final JobControl control;
-    final StageTopology topology;
-    final TaskSpecFactory specs;
-    final Map<Integer, Integer> taskCounts;
+    StageTopology topology;
+    TaskSpecFactory specs;
+    Map<Integer, Integer> taskCounts;
     final BlockingQueue<Completion> done = new LinkedBlockingQueue<>();
     final Map<Integer, TaskResult[]> winners = new HashMap<>();
     final Map<Integer, Integer> remaining = new HashMap<>();
@@ -133,11 +141,14 @@ public final class StageScheduler {
      * stages on the critical path first, so that their tasks queue ahead for threads and slots.
      */
     void startReadyStages() {
-      for (Stage stage : topology.criticalPathFirst()) {
-        int id = stage.getStageId();
+      List<Integer> ids = new ArrayList<>(); // coalescing replaces the topology while this runs
+      topology.criticalPathFirst().forEach(s -> ids.add(s.getStageId()));
+      for (int id : ids) {
         if (started.contains(id) || !producersDone(id)) {
           continue;
         }
+        coalesce(id);
+        Stage stage = topology.stage(id);
         started.add(id);
         TaskResult[] w = winners.get(id);
         int missing = (int) java.util.Arrays.stream(w).filter(r -> r == null).count();
@@ -149,6 +160,45 @@ public final class StageScheduler {
         }
         remaining.put(id, missing);
       }
+    }
+
+    /**
+     * Adaptive coalescing ({@link PartitionCoalescer}): fixes a ready stage's tasks from its
+     * producers' measured output. The changed plan is stored through the control before any task
+     * of the stage runs, so an invocation resuming the job runs the same tasks.
+     */
+    void coalesce(int id) {
+      Stage stage = topology.stage(id);
+      if (java.util.Arrays.stream(winners.get(id)).anyMatch(w -> w != null)) {
+        return; // tasks already won under the stored plan's tasks
+      }
+      Optional<int[]> starts = PartitionCoalescer.groupStarts(stage, topology.inputsOf(id), topology.outputOf(id),
+          plan.scanInputs().containsKey(id), winners, plan.adaptiveTargetPartitionBytes());
+      if (starts.isEmpty()) {
+        return;
+      }
+      int tasks = starts.get().length;
+      Stage.Builder coalesced = stage.toBuilder();
+      for (int start : starts.get()) {
+        coalesced.addPartitionGroupStarts(start);
+      }
+      StageGraph.Builder graph = plan.graph().toBuilder();
+      for (int i = 0; i < graph.getStagesCount(); i++) {
+        if (graph.getStages(i).getStageId() == id) {
+          graph.setStages(i, coalesced);
+        }
+      }
+      JobPlan next = plan.withGraph(graph.build());
+      StageTopology nextTopology = new StageTopology(next.graph(), next.taskCounts());
+      control.planChanged(next);
+      plan = next;
+      taskCounts = next.taskCounts();
+      topology = nextTopology;
+      specs = new TaskSpecFactory(next, nextTopology);
+      winners.put(id, new TaskResult[tasks]);
+      control.progress(id, 0, tasks);
+      LOG.info("job {}: stage {} runs {} tasks for its {} hash partitions", plan.jobId(), id, tasks,
+          stage.getTaskCount());
     }
 
     boolean producersDone(int stageId) {
@@ -417,7 +467,8 @@ public final class StageScheduler {
    *     null where a task has none); empty for a new job
    * @param control where attempts and winners are recorded, and whether to go on
    * @param timeout time left before the job's deadline (kept across invocations by the caller)
-   * @return every stage's winning results, arrays indexed by partition
+   * @return every stage's winning results, arrays indexed by partition (task); a coalesced stage's
+   *     array has one entry per task of the plan last given to {@link JobControl#planChanged}
    * @throws JobFailedException when a task fails for good, the job is cancelled (code CANCELLED)
    *     or times out
    * @throws JobSuspendedException when the control asks to hand the job over

@@ -14,7 +14,8 @@ import java.util.Map;
  * Index over a {@link StageGraph}: stages by id, the edges into each stage and the one edge out of
  * it. Checks the graph's shape once, so that the scheduler can trust it:
  * every edge names existing stages, each stage feeds at most one consumer, the root feeds none,
- * hash/range edges have as many partitions as the consumer has tasks, single edges feed one task,
+ * hash/range edges have as many partitions as the consumer has tasks (hash: or as it has coalesced
+ * groups of partitions), single edges feed one task,
  * forward edges join stages with equal task counts, an edge into a combiner stage groups its
  * producer's tasks into the combiner's, and producers come before consumers.
  */
@@ -59,9 +60,9 @@ final class StageTopology {
       }
       require(!stages.get(c).getFragment().hasShuffleCombine(), "edge %d -> %d into combiner stage %d has no group", p, c, c);
       switch (part.getKindCase()) {
-        case HASH -> require(part.getHash().getPartitions() == consumerTasks,
-            "hash edge %d -> %d has %d partitions but stage %d has %d tasks", p, c, part.getHash().getPartitions(), c, consumerTasks);
-        case RANGE -> require(part.getRange().getPartitions() == consumerTasks,
+        case HASH -> requireHashTasks(e, stages.get(c), consumerTasks);
+        case RANGE -> require(part.getRange().getPartitions() == consumerTasks
+            && stages.get(c).getPartitionGroupStartsCount() == 0,
             "range edge %d -> %d has %d partitions but stage %d has %d tasks", p, c, part.getRange().getPartitions(), c, consumerTasks);
         case SINGLE -> require(consumerTasks == 1, "single edge %d -> %d feeds stage %d with %d tasks", p, c, c, consumerTasks);
         case FORWARD -> require(taskCounts.get(p).equals(consumerTasks),
@@ -82,6 +83,30 @@ final class StageTopology {
     List<Stage> ranked = new ArrayList<>(stages.values());
     ranked.sort(java.util.Comparator.comparingLong((Stage s) -> -pathTasks.get(s.getStageId())));
     criticalPathFirst = List.copyOf(ranked);
+  }
+
+  /**
+   * A hash edge has one partition per consumer task, or the consumer's coalesced groups: one per
+   * task, ascending from partition 0, each within the edge's partitions.
+   */
+  private static void requireHashTasks(Edge e, Stage consumer, int consumerTasks) {
+    int partitions = e.getPartitioning().getHash().getPartitions();
+    int p = e.getProducerStageId();
+    int c = e.getConsumerStageId();
+    List<Integer> starts = consumer.getPartitionGroupStartsList();
+    if (starts.isEmpty()) {
+      require(partitions == consumerTasks, "hash edge %d -> %d has %d partitions but stage %d has %d tasks", p, c,
+          partitions, c, consumerTasks);
+      return;
+    }
+    require(starts.size() == consumerTasks, "stage %d has %d partition groups but %d tasks", c, starts.size(),
+        consumerTasks);
+    for (int i = 0; i < starts.size(); i++) {
+      int start = starts.get(i);
+      require(i == 0 ? start == 0 : start > starts.get(i - 1) && start < partitions,
+          "stage %d's partition groups are not ascending from 0 within the %d partitions of edge %d -> %d", c,
+          partitions, p, c);
+    }
   }
 
   private static void require(boolean ok, String format, Object... args) {

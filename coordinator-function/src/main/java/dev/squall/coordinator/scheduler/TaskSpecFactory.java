@@ -26,7 +26,8 @@ import java.util.Map;
  *
  * <p>Input {@code i} of a task is {@code edge.consumer_input_index == i} for a shuffle input, or a
  * Scan's {@code input_index} for splits. What a consumer task {@code p} reads of each producer
- * task's output, by edge kind: hash and range — partition {@code p}; broadcast and single —
+ * task's output, by edge kind: hash and range — partition {@code p} (hash: partitions
+ * {@code [starts[p], starts[p+1])} of a coalesced stage, {@link PartitionCoalescer}); broadcast and single —
  * partition 0; forward — partition 0 of producer task {@code p} only; into a combiner stage (an edge
  * with a combine group g) — every range of producer tasks {@code [p·g, (p+1)·g)} ({@link ShuffleSegments}).
  */
@@ -70,9 +71,13 @@ public final class TaskSpecFactory {
       }
       Partitioning.KindCase kind = edge.getPartitioning().getKindCase();
       List<TaskResult> read = kind == Partitioning.KindCase.FORWARD ? List.of(producers[partition]) : Arrays.asList(producers);
-      int wanted = (kind == Partitioning.KindCase.HASH || kind == Partitioning.KindCase.RANGE) ? partition : 0;
+      int[] wanted = switch (kind) {
+        case HASH -> PartitionCoalescer.partitionsOf(stage, partition, edge.getPartitioning().getHash().getPartitions());
+        case RANGE -> new int[] {partition, partition + 1};
+        default -> new int[] {0, 1};
+      };
       ShuffleInput shuffle = ShuffleSegments.input(topology.stage(edge.getProducerStageId()).getOutputSchema(),
-          plan.shuffleBucket(), read, wanted);
+          plan.shuffleBucket(), read, wanted[0], wanted[1]);
       put(inputs, edge.getConsumerInputIndex(), TaskInput.newBuilder().setShuffle(shuffle).build());
     }
     spec.addAllInputs(inputs);

@@ -81,6 +81,25 @@ class StageTopologyTest {
   }
 
   @Test
+  void acceptsCoalescedGroupsCoveringTheHashPartitionsInOrderAndRefusesOthers() {
+    StageGraph.Builder g = StageGraph.newBuilder().addStages(stage(0, 3)).addEdges(edge(0, 1, 0, hash(8)))
+        .setRootStageId(1);
+    StageGraph ok = g.clone().addStages(stage(1, 8).toBuilder().addAllPartitionGroupStarts(java.util.List.of(0, 5)))
+        .build();
+    assertThat(new StageTopology(ok, Map.of(0, 3, 1, 2)).inputsOf(1)).hasSize(1);
+    StageGraph beyond = g.clone().addStages(stage(1, 8).toBuilder().addAllPartitionGroupStarts(java.util.List.of(0,
+        8))).build();
+    assertThatThrownBy(() -> new StageTopology(beyond, Map.of(0, 3, 1, 2))).hasMessageContaining(
+        "partition groups are not ascending from 0");
+    StageGraph notFromZero = g.clone().addStages(stage(1, 8).toBuilder().addAllPartitionGroupStarts(
+        java.util.List.of(1, 5))).build();
+    assertThatThrownBy(() -> new StageTopology(notFromZero, Map.of(0, 3, 1, 2))).hasMessageContaining(
+        "partition groups are not ascending from 0");
+    assertThatThrownBy(() -> new StageTopology(ok, Map.of(0, 3, 1, 3))).hasMessageContaining(
+        "stage 1 has 2 partition groups but 3 tasks");
+  }
+
+  @Test
   void refusesSingleEdgeIntoManyTasks() {
     StageGraph g = StageGraph.newBuilder().addStages(stage(0, 3)).addStages(stage(1, 2))
         .addEdges(edge(0, 1, 0, SINGLE)).setRootStageId(1).build();
