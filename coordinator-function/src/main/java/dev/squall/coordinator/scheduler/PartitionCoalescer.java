@@ -47,6 +47,9 @@ final class PartitionCoalescer {
     }
     int partitions = -1;
     for (Edge e : inputs) {
+      if (e.getCombineGroup() > 0) {
+        return Optional.empty(); // a combiner stage: its tasks are groups of map tasks, not of partitions
+      }
       switch (e.getPartitioning().getKindCase()) {
         case HASH -> {
           int n = e.getPartitioning().getHash().getPartitions();

@@ -171,4 +171,28 @@ class PartitionCoalescingTest {
     assertThat(PartitionCoalescer.group(new long[] {0, 0, 150, 10, 90, 1}, 100)).containsExactly(0, 3, 5);
     assertThat(PartitionCoalescer.group(new long[] {0, 0, 0}, 100)).containsExactly(0);
   }
+
+  @Test
+  void aCombinerStageIsNeverCoalesced() {
+    // The edge into a combiner stage is a hash edge of R partitions, but the combiner's tasks are
+    // groups of map tasks: coalescing its "partitions" would drop map outputs.
+    Partitioning hash = Partitioning.newBuilder().setHash(Partitioning.Hash.newBuilder().addKeys(0).setPartitions(8))
+        .build();
+    Stage combiner = Stage.newBuilder().setStageId(1).setTaskCount(2).build();
+    Edge into = Edge.newBuilder().setProducerStageId(0).setConsumerStageId(1).setPartitioning(hash).setCombineGroup(4)
+        .build();
+    TaskResult[] maps = new TaskResult[8];
+    for (int m = 0; m < 8; m++) {
+      TaskResult.Builder r = TaskResult.newBuilder().setStageId(0).setPartition(m).setOutputObjectKey("k" + m);
+      for (int p = 0; p < 8; p++) {
+        r.addPartitions(PartitionRange.newBuilder().setPartition(p).setOffset(p * 10L).setLength(10).setRows(1));
+      }
+      maps[m] = r.build();
+    }
+    assertThat(PartitionCoalescer.groupStarts(combiner, List.of(into), null, false, Map.of(0, maps), 1 << 20))
+        .isEmpty();
+    // The same edge without a combine group is coalesced into one task.
+    assertThat(PartitionCoalescer.groupStarts(combiner, List.of(into.toBuilder().setCombineGroup(0).build()), null,
+        false, Map.of(0, maps), 1 << 20)).hasValueSatisfying(starts -> assertThat(starts).containsExactly(0));
+  }
 }
