@@ -74,6 +74,8 @@ public final class CatalogSettings {
     }
     props.put("io-impl", "org.apache.iceberg.aws.s3.S3FileIO");
     props.put("http-client.type", "urlconnection");
+    // Manifests are immutable: a warm coordinator keeps their contents between scan plannings.
+    props.put("io.manifest.cache-enabled", "true");
     return props;
   }
 

@@ -10,6 +10,7 @@ import dev.squall.planner.DistributedPlanner;
 import dev.squall.planner.PlannedQuery;
 import dev.squall.planner.PlannerSettings;
 import dev.squall.planner.PlanningException;
+import dev.squall.planner.catalog.MetadataCachingCatalog;
 import dev.squall.planner.explain.ExplainRenderer;
 import dev.squall.planner.split.ScanAssignment;
 import dev.squall.planner.split.SplitPlanner;
@@ -28,9 +29,15 @@ import org.apache.iceberg.catalog.SupportsNamespaces;
  * Plans a stored job's SQL: the distributed planner's stage graph, then split planning from
  * Iceberg metadata, into a {@link JobPlan} (with its write target for INSERT and CREATE TABLE AS);
  * or, for EXPLAIN, the rendered plan.
+ *
+ * <p>Plans read tables through a {@link MetadataCachingCatalog} that lives as long as this planner
+ * (the coordinator's process), so a warm coordinator reads a table's metadata file and manifest
+ * list again only after the table changed. Changes (DDL, commits) go to the catalog itself.
  */
 public final class JobPlanner {
   private final Catalog catalog;
+  /** The catalog plans read: table metadata kept between jobs, re-read when a table changes. */
+  private final Catalog planningCatalog;
   private final CoordinatorSettings settings;
   private final PlannerSettings defaults;
   private final SchemaAllowList allowList;
@@ -48,6 +55,7 @@ public final class JobPlanner {
   private JobPlanner(Catalog catalog, CoordinatorSettings settings, PlannerSettings defaults, SchemaAllowList allowList,
       long combineMinRequests) {
     this.catalog = catalog;
+    this.planningCatalog = new MetadataCachingCatalog(catalog);
     this.settings = settings;
     this.defaults = defaults;
     this.allowList = allowList;
@@ -83,7 +91,7 @@ public final class JobPlanner {
    * @throws SquallException as {@link #plan(String, String, Map)}
    */
   public Planned plan(String jobId, String sql, Map<String, String> properties, String caller) {
-    Catalog catalog = allowList.restrict(this.catalog, caller);
+    Catalog catalog = allowList.restrict(planningCatalog, caller);
     QueryProperties.Settings query = QueryProperties.apply(defaults, settings.queryLimits(), properties);
     PlannerSettings plannerSettings = query.planner();
     requireSchema(plannerSettings.defaultSchema());

@@ -109,6 +109,8 @@ public final class LocalCatalog implements AutoCloseable {
     props.put("jdbc.schema-version", "V1");
     // SQLite allows one writer at a time; one pooled connection avoids SQLITE_BUSY between them.
     props.put(CatalogProperties.CLIENT_POOL_SIZE, "1");
+    // Manifests are immutable: keep their contents in memory between scan plannings (Iceberg's cache).
+    props.put(CatalogProperties.IO_MANIFEST_CACHE_ENABLED, "true");
     return new LocalCatalog(s3, file, tempDir, warehouse, props, faults);
   }
 

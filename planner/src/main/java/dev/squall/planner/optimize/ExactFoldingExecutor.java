@@ -5,6 +5,7 @@ import java.util.List;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexExecutor;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -17,8 +18,25 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * the engine; so do the Trino functions and TRY_CAST, which Calcite's executor has no code for, and
  * math functions whose rounding or errors follow Trino in the engine. Every other constant
  * expression is folded by {@code delegate}.
+ *
+ * <p>Calcite's executor compiles Java code for every expression it folds (Janino, tens of
+ * milliseconds each), so literals folded from an expression are kept, process-wide, by the
+ * expression's digest and type ({@link #MAX_FOLDED} of them, least recently used dropped first): the
+ * same query planned again folds without compiling. The expressions folded are deterministic and
+ * read no context (the current time is a literal before folding), so a digest always folds to the
+ * same literal.
  */
 public final class ExactFoldingExecutor implements RexExecutor {
+  /** Folded literals kept. */
+  public static final int MAX_FOLDED = 10_000;
+  private static final java.util.Map<String, RexLiteral> FOLDED =
+      java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, RexLiteral> eldest) {
+          return size() > MAX_FOLDED;
+        }
+      });
+
   private final RexExecutor delegate;
 
   public ExactFoldingExecutor(RexExecutor delegate) {
@@ -31,8 +49,17 @@ public final class ExactFoldingExecutor implements RexExecutor {
       if (leftToEngine(e)) {
         reducedValues.add(e);
       } else {
+        String key = e + " : " + e.getType().getFullTypeString();
+        RexLiteral folded = FOLDED.get(key);
+        if (folded != null) {
+          reducedValues.add(folded);
+          continue;
+        }
         List<RexNode> one = new java.util.ArrayList<>(1);
         delegate.reduce(rexBuilder, List.of(e), one);
+        if (one.size() == 1 && one.get(0) instanceof RexLiteral literal) {
+          FOLDED.put(key, literal);
+        }
         reducedValues.addAll(one);
       }
     }
