@@ -23,6 +23,15 @@ class TrinoRefusalsTest {
     return e;
   }
 
+  /** Asserts that {@code sql} is refused with this code, reason and position. */
+  private static void assertRefused(String sql, Code code, String reason, int line, int column) {
+    PlanningException e = refused(sql);
+    assertThat(e.code()).isEqualTo(code);
+    assertThat(e.reason()).isEqualTo(reason);
+    assertThat(e.line()).isEqualTo(line);
+    assertThat(e.column()).isEqualTo(column);
+  }
+
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
       "select 'a' + 1 from nation|Cannot apply operator: VARCHAR + INTEGER|8",
@@ -32,11 +41,7 @@ class TrinoRefusalsTest {
       "select date '2020-01-01' - 1 from nation|Cannot apply operator: DATE - INTEGER|8",
   })
   void arithmeticOnStringsIsRefusedAsAnOperator(String sql, String message, int column) {
-    PlanningException e = refused(sql);
-    assertThat(e.code()).isEqualTo(Code.VALIDATION_ERROR);
-    assertThat(e.reason()).isEqualTo(message);
-    assertThat(e.line()).isEqualTo(1);
-    assertThat(e.column()).isEqualTo(column);
+    assertRefused(sql, Code.VALIDATION_ERROR, message, 1, column);
   }
 
   @ParameterizedTest
@@ -54,11 +59,7 @@ class TrinoRefusalsTest {
       "select avg('1') from nation#Unexpected parameters (VARCHAR) for function avg. Expected: avg(NUMERIC)",
   })
   void functionArgumentsOfTheOtherKindAreUnexpectedParameters(String sql, String message) {
-    PlanningException e = refused(sql);
-    assertThat(e.code()).isEqualTo(Code.VALIDATION_ERROR);
-    assertThat(e.reason()).isEqualTo(message);
-    assertThat(e.line()).isEqualTo(1);
-    assertThat(e.column()).isEqualTo(8);
+    assertRefused(sql, Code.VALIDATION_ERROR, message, 1, 8);
   }
 
   @ParameterizedTest
@@ -75,30 +76,20 @@ class TrinoRefusalsTest {
 
   @Test
   void aSyntaxErrorStatesItsPositionOnce() {
-    PlanningException e = refused("select n_name\nfrom nation wher x");
-    assertThat(e.code()).isEqualTo(Code.SYNTAX_ERROR);
-    assertThat(e.reason()).isEqualTo("Syntax error: Encountered \"x\"");
-    assertThat(e.line()).isEqualTo(2);
-    assertThat(e.column()).isEqualTo(18);
+    assertRefused("select n_name\nfrom nation wher x", Code.SYNTAX_ERROR, "Syntax error: Encountered \"x\"", 2, 18);
   }
 
   @Test
   void anImpossibleDateLiteralIsNamed() {
-    PlanningException e = refused("select date '2020-13-01' from nation");
-    assertThat(e.code()).isEqualTo(Code.VALIDATION_ERROR);
-    assertThat(e.reason()).isEqualTo("'2020-13-01' is not a valid DATE literal");
-    assertThat(e.line()).isEqualTo(1);
-    assertThat(e.column()).isEqualTo(8);
+    assertRefused("select date '2020-13-01' from nation", Code.VALIDATION_ERROR,
+        "'2020-13-01' is not a valid DATE literal", 1, 8);
   }
 
   @Test
   void ntileOfAColumnIsRefusedAtItsArgument() {
-    PlanningException e = refused("select n_name,\n  ntile(n_regionkey) over (order by n_name) from nation");
-    assertThat(e.code()).isEqualTo(Code.UNSUPPORTED);
-    assertThat(e.reason()).isEqualTo("Unsupported SQL: the bucket count of NTILE must be a number literal, as in"
-        + " ntile(4); a count read from each row is not supported by Squall");
-    assertThat(e.line()).isEqualTo(2);
-    assertThat(e.column()).isEqualTo(9);
+    assertRefused("select n_name,\n  ntile(n_regionkey) over (order by n_name) from nation", Code.UNSUPPORTED,
+        "Unsupported SQL: the bucket count of NTILE must be a number literal, as in ntile(4); a count read from each"
+            + " row is not supported by Squall", 2, 9);
   }
 
   @Test
