@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.math.BigDecimal;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -105,7 +106,7 @@ class GroupingEndToEndTest {
                 + " percentile_disc(0.5) within group (order by sp), percentile_disc(0) within group (order by k),"
                 + " percentile_cont(1) within group (order by sp), count(*) from " + ORDERS + " group by s",
             "select s, percentile_cont(0.25) within group (order by t), percentile_cont(0.9) within group (order by t desc),"
-                + " cast(percentile_disc(0.5) within group (order by sp) as double), cast(percentile_disc(0) within group (order by k) as double),"
+                + " percentile_disc(0.5) within group (order by sp), percentile_disc(0) within group (order by k),"
                 + " cast(percentile_cont(1) within group (order by sp) as double), count(*) from " + ORDERS + " group by s"),
         Arguments.of("without group keys",
             "select percentile_cont(0.5) within group (order by t), percentile_disc(0.75) within group (order by t),"
@@ -127,6 +128,20 @@ class GroupingEndToEndTest {
   @MethodSource("orderedSetAggregates")
   void orderedSetAndStringAggregatesEqualDuckDb(String label, String squall, String duckDb) throws Exception {
     assertSameAnswer(label, squall, duckDb);
+  }
+
+  @Test
+  void percentileDiscAnswersAValueOfItsOrderByColumnsType() throws Exception {
+    // DuckDB's percentile_disc answers in the ORDER BY column's type; so does Squall's (a DECIMAL
+    // stays DECIMAL(12, 2), not a DOUBLE).
+    String sql = "select o_orderstatus, percentile_disc(0.5) within group (order by o_totalprice),"
+        + " percentile_disc(0.9) within group (order by o_totalprice desc) from orders group by o_orderstatus";
+    List<List<Object>> actual = squall(sql);
+    assertThat(ResultRows.difference(actual, duckDb(sql), false)).isNull();
+    for (List<Object> row : actual) {
+      assertThat(row.get(1)).isInstanceOfSatisfying(BigDecimal.class, d -> assertThat(d.scale()).isEqualTo(2));
+      assertThat(row.get(2)).isInstanceOf(BigDecimal.class);
+    }
   }
 
   static Stream<Arguments> scalarSubQueries() {

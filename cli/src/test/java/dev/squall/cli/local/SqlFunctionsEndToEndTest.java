@@ -90,6 +90,17 @@ class SqlFunctionsEndToEndTest {
                 + ieee("d", "=", "'nan'::double") + ", " + ieee("'nan'::double", ">", "'infinity'::double")
                 + ", row_number() over (order by case when k % 7 = 0 then 'nan'::double else d end nulls first, k) from "
                 + DUCK_CUSTOMERS),
+        // Trino's IS [NOT] DISTINCT FROM: NULL is not distinct from NULL and distinct from any value,
+        // NaN is not distinct from NaN and distinct from every number. The oracle spells that rule
+        // out in DuckDB's terms (isnan) instead of relying on DuckDB's own operator.
+        Arguments.of("IS [NOT] DISTINCT FROM takes NaN as not distinct from NaN",
+            "select k, x is distinct from y, x is not distinct from y, x is distinct from nan(), y is not distinct from null"
+                + " from (select k, case when k % 7 = 0 then nan() else d end x,"
+                + " case when k % 3 = 0 then nan() when k % 4 = 0 then null else d end y from " + CUSTOMERS + ") v",
+            "select k, " + distinct("x", "y") + ", not " + distinct("x", "y") + ", " + distinct("x", "'nan'::double")
+                + ", y is null from (select k, case when k % 7 = 0 then 'nan'::double else d end x,"
+                + " case when k % 3 = 0 then 'nan'::double when k % 4 = 0 then null else d end y from " + DUCK_CUSTOMERS
+                + ") v"),
         Arguments.of("mod, %, power, roots, logarithms, pi",
             "select k, mod(k, 7), k % 7, a % 3, power(k, 2), power(d, 0.5), sqrt(k), cbrt(a), exp(k / 500e0),"
                 + " ln(k), log10(k), log2(k), pi() from " + CUSTOMERS,
@@ -359,6 +370,13 @@ class SqlFunctionsEndToEndTest {
   private static String ieee(String x, String op, String y) {
     return "case when " + x + " is null or " + y + " is null then null when isnan(" + x + ") or isnan(" + y + ") then "
         + op.equals("<>") + " else " + x + " " + op + " " + y + " end";
+  }
+
+  /** Trino's {@code x IS DISTINCT FROM y} for DOUBLE operands, in DuckDB (whose {@code =} takes NaN = NaN). */
+  private static String distinct(String x, String y) {
+    return "case when " + x + " is null or " + y + " is null then (" + x + " is null) <> (" + y + " is null)"
+        + " when isnan(" + x + ") or isnan(" + y + ") then not (isnan(" + x + ") and isnan(" + y + ")) else " + x + " <> "
+        + y + " end";
   }
 
   private void assertSameAnswer(String label, String squallSql, String duckSql) throws Exception {

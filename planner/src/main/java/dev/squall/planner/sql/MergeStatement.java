@@ -89,8 +89,7 @@ public record MergeStatement(SqlIdentifier target, SqlIdentifier targetAlias, Fr
         return query ? parser.parseQuery() : parser.parseExpression();
       } catch (SqlParseException e) {
         SqlParserPos pos = e.getPos();
-        String message = e.getMessage() == null ? "" : e.getMessage().split("\n")[0];
-        throw new PlanningException(Code.SYNTAX_ERROR, "Syntax error in MERGE: " + message,
+        throw new PlanningException(Code.SYNTAX_ERROR, "Syntax error in MERGE: " + SqlFrontEnd.syntaxMessage(e),
             pos == null || pos.getLineNum() == 0 ? position.getLineNum() : pos.getLineNum(),
             pos == null || pos.getColumnNum() == 0 ? position.getColumnNum() : pos.getColumnNum(), e);
       }

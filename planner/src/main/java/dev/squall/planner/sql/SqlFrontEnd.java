@@ -100,8 +100,9 @@ public final class SqlFrontEnd {
 
   /**
    * Calcite's implicit type coercion, except where Trino refuses the types at analysis: into the
-   * arguments of aggregate functions ({@code sum(varchar_column)}), and between strings and
-   * numbers in comparisons and IN lists ({@code n_name = 1}). Those are refused at validation with
+   * arguments of aggregate functions ({@code sum(varchar_column)}), between strings and numbers in
+   * comparisons and IN lists ({@code n_name = 1}), and into arithmetic and function arguments
+   * ({@link StringNumberCasts}). Those are refused at validation with
    * their position instead of casting every string to a number in the tasks.
    */
   private static TypeCoercion coercion(RelDataTypeFactory typeFactory, SqlValidator validator) {
@@ -109,8 +110,17 @@ public final class SqlFrontEnd {
       @Override
       public boolean builtinFunctionCoercion(SqlCallBinding binding, List<RelDataType> operandTypes,
           List<SqlTypeFamily> expectedFamilies) {
-        return !(binding.getOperator() instanceof SqlAggFunction)
-            && super.builtinFunctionCoercion(binding, operandTypes, expectedFamilies);
+        if (binding.getOperator() instanceof SqlAggFunction) {
+          return false;
+        }
+        StringNumberCasts.checkArguments(binding.getCall(), operandTypes, expectedFamilies);
+        return super.builtinFunctionCoercion(binding, operandTypes, expectedFamilies);
+      }
+
+      @Override
+      public boolean binaryArithmeticCoercion(SqlCallBinding binding) {
+        StringNumberCasts.checkArithmetic(binding.getCall(), binding.collectOperandTypes());
+        return super.binaryArithmeticCoercion(binding);
       }
 
       // Calcite's own operand check lets strings meet numbers, so refusing to coerce is not enough.
@@ -216,10 +226,18 @@ public final class SqlFrontEnd {
       return SqlParser.create(sql, parserConfig()).parseQuery();
     } catch (SqlParseException e) {
       SqlParserPos pos = e.getPos();
-      String message = e.getMessage() == null ? "" : e.getMessage().split("\n")[0];
+      String message = syntaxMessage(e);
       if (message.isEmpty() || message.startsWith("Non-query expression")) {
         // Calcite read an expression where a statement must start (e.g. "selec *").
         String first = sql.strip().split("[\\s(]+", 2)[0];
+        if (first.equalsIgnoreCase("use")) {
+          // Trino's USE sets a session's schema; a Squall query carries its own.
+          throw new PlanningException(Code.UNSUPPORTED, "Unsupported SQL: USE is not supported by Squall, which keeps no"
+              + " session; give each query its schema with the default_schema query property (squall query -P"
+              + " default_schema=tpch, or \"properties\": {\"default_schema\": \"tpch\"} over HTTP) or qualify table"
+              + " names (tpch.nation)", pos == null || pos.getLineNum() == 0 ? 1 : pos.getLineNum(),
+              pos == null || pos.getColumnNum() == 0 ? 1 : pos.getColumnNum());
+        }
         message = "'" + first + "' does not start a statement; expected SELECT, WITH, VALUES, INSERT, DELETE, UPDATE,"
             + " MERGE, CREATE, ALTER, DROP, SHOW, DESCRIBE or EXPLAIN";
         if (first.equalsIgnoreCase("vacuum") || first.equalsIgnoreCase("optimize")) {
@@ -230,6 +248,15 @@ public final class SqlFrontEnd {
       throw new PlanningException(Code.SYNTAX_ERROR, "Syntax error: " + message,
           pos == null || pos.getLineNum() == 0 ? 1 : pos.getLineNum(), pos == null || pos.getColumnNum() == 0 ? 1 : pos.getColumnNum(), e);
     }
+  }
+
+  /**
+   * The first line of Calcite's syntax error without the position it repeats ({@code Encountered
+   * "x" at line 1, column 37.}): the error carries the position itself, shown once as line:column.
+   */
+  static String syntaxMessage(SqlParseException e) {
+    return e.getMessage() == null ? ""
+        : e.getMessage().split("\n")[0].replaceFirst(" at line \\d+, column \\d+\\.?$", "");
   }
 
   /**
@@ -258,7 +285,7 @@ public final class SqlFrontEnd {
       throw new PlanningException(Code.VALIDATION_ERROR, "Invalid query: " + e.getMessage(), 0, 0, e);
     }
     SqlToRelConverter converter = new SqlToRelConverter(null, validator, catalogReader, cluster,
-        WideJunctions.CONVERTLETS,
+        Convertlets.INSTANCE,
         SqlToRelConverter.config()
             .withExpand(false)
             .withTrimUnusedFields(false)

@@ -139,11 +139,15 @@ public final class TrinoFunctions implements SqlOperatorTable {
     functions.put("ARBITRARY", SqlStdOperatorTable.ANY_VALUE);
     // STRING_AGG(x, separator [ORDER BY ...]), as in DuckDB and PostgreSQL; LISTAGG is Calcite's.
     functions.put("STRING_AGG", SqlLibraryOperators.STRING_AGG);
-    // PERCENTILE_CONT / PERCENTILE_DISC (p) WITHIN GROUP (ORDER BY x) over a numeric x, DOUBLE for
-    // both: Calcite's own (percentile functions) derive the type from the ORDER BY column, which its
-    // rule-time re-inference of aggregate types cannot see.
-    functions.put("PERCENTILE_CONT", percentile("PERCENTILE_CONT"));
-    functions.put("PERCENTILE_DISC", percentile("PERCENTILE_DISC"));
+    // PERCENTILE_CONT / PERCENTILE_DISC (p) WITHIN GROUP (ORDER BY x) over a numeric x: Calcite's own
+    // (percentile functions) derive the type from the ORDER BY column, which its rule-time
+    // re-inference of aggregate types cannot see.
+    functions.put("PERCENTILE_CONT", percentile("PERCENTILE_CONT", ReturnTypes.DOUBLE,
+        OperandTypes.UNIT_INTERVAL_NUMERIC_LITERAL));
+    // PERCENTILE_DISC(p, x) answers a value of x: x is added from the ORDER BY (PercentileOperators).
+    functions.put("PERCENTILE_DISC", percentile("PERCENTILE_DISC", ReturnTypes.ARG1,
+        OperandTypes.sequence("PERCENTILE_DISC(<FRACTION>, <NUMERIC>)", OperandTypes.UNIT_INTERVAL_NUMERIC_LITERAL,
+            OperandTypes.NUMERIC)));
     functions.put("COUNT_IF", new Aggregate("COUNT_IF", SqlKind.OTHER_FUNCTION, ReturnTypes.BIGINT, OperandTypes.BOOLEAN));
     functions.put("APPROX_COUNT_DISTINCT",
         new Aggregate("APPROX_COUNT_DISTINCT", SqlKind.OTHER_FUNCTION, ReturnTypes.BIGINT, OperandTypes.ANY));
@@ -158,9 +162,9 @@ public final class TrinoFunctions implements SqlOperatorTable {
   }
 
   /** Of kind OTHER_FUNCTION: Calcite gives its percentile kinds a type binding that needs its own operators. */
-  private static SqlAggFunction percentile(String name) {
+  private static SqlAggFunction percentile(String name, SqlReturnTypeInference returns, SqlOperandTypeChecker operands) {
     return org.apache.calcite.sql.fun.SqlBasicAggFunction.create(name, SqlKind.OTHER_FUNCTION,
-            ReturnTypes.DOUBLE.andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.UNIT_INTERVAL_NUMERIC_LITERAL)
+            returns.andThen(SqlTypeTransforms.FORCE_NULLABLE), operands)
         .withFunctionType(SqlFunctionCategory.SYSTEM)
         .withGroupOrder(Optionality.MANDATORY);
   }
