@@ -117,7 +117,7 @@ class GroupingSetsPlanningTest {
     PlanningException e = catchThrowableOfType(PlanningException.class,
         () -> Planning.sf1("select percentile_disc(0.5) within group (order by o_orderdate) from orders"));
     assertThat(e.code()).isEqualTo(PlanningException.Code.VALIDATION_ERROR);
-    assertThat(e.reason()).contains("PERCENTILE_DISC").contains("numeric");
+    assertThat(e.reason()).contains("for function percentile_disc").contains("DATE").contains("NUMERIC");
   }
 
   @Test
