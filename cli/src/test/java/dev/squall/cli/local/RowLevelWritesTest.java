@@ -51,8 +51,9 @@ class RowLevelWritesTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String JSON_TYPE = "application/json";
   /** Several scan and writer tasks per job. */
+  /** Small tasks, and the planned writer tasks kept (adaptive coalescing off): several tasks write. */
   private static final Map<String, String> SMALL_TASKS = Map.of("target_split_size_bytes", "65536",
-      "target_bytes_per_task", "65536");
+      "target_bytes_per_task", "65536", "adaptive_target_partition_bytes", "0");
   private static final String COLUMNS = "o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_orderdate";
 
   /**
