@@ -2,6 +2,7 @@ package dev.squall.coordinator;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.squall.coordinator.api.Caller;
+import dev.squall.coordinator.api.PublicErrors;
 import dev.squall.coordinator.api.QueryAnswer;
 import dev.squall.coordinator.api.QueryNotFinishedException;
 import dev.squall.coordinator.api.QueryNotFoundException;
@@ -72,7 +73,13 @@ public final class QueryCoordinator implements QueryService {
 
   @Override
   public Submission submit(Caller caller, String queryId, String sql, Map<String, String> properties, boolean async) {
-    QueryProperties.validate(settings.queryLimits(), properties);
+    try {
+      QueryProperties.validate(settings.queryLimits(), properties);
+    } catch (SquallException e) {
+      // Refused before a job exists, but answered as a failed job's error is: with a reference id.
+      throw new SquallException(e.code(), PublicErrors.withReference("query " + queryId, e.code().name(),
+          e.getMessage()), e.line(), e.column(), e);
+    }
     JobRecord job = store.create(new NewJob(queryId, sql, properties, caller.id()), clock.instant());
     if (async) {
       self.resume(queryId);

@@ -56,6 +56,16 @@ class ExplainTest {
   }
 
   @Test
+  void unnamedColumnsReadAsTheResultNamesThem() throws Exception {
+    String sql = "select n_regionkey, count(*), max(n_name) as top, min(n_nationkey) + 1 from nation group by n_regionkey";
+    String text = Planning.sf1("explain " + sql).explain();
+    assertThat(text).contains("_col1").contains("_col3").doesNotContain("EXPR$");
+    String json = Planning.sf1("explain (format json) " + sql).explain();
+    assertThat(json).contains("_col1").contains("_col3").doesNotContain("EXPR$");
+    assertThat(new ObjectMapper().readTree(json)).isNotNull();
+  }
+
+  @Test
   void explainPrefixIsBlankedSoThatPositionsStay() {
     ExplainStatement s = ExplainStatement.parse("  explain (format json)\nselect 1");
     assertThat(s.format()).isEqualTo(ExplainStatement.Format.JSON);

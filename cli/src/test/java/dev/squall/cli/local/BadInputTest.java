@@ -144,7 +144,9 @@ class BadInputTest {
   @Test
   void unknownQueryPropertyIsRefused() throws Exception {
     JsonNode e = error(stack.post("select 1", Map.of("no_such_setting", "1"), JSON_TYPE), 400);
-    assertThat(e.get("message").asText()).contains("no_such_setting");
+    assertThat(e.get("code").asText()).isEqualTo("USER_ERROR");
+    // As every failed query's message does, it ends with a reference to the coordinator's log.
+    assertThat(e.get("message").asText()).contains("no_such_setting").containsPattern("\\(reference [0-9a-f]{12}\\)$");
   }
 
   @Test
@@ -152,7 +154,7 @@ class BadInputTest {
     JsonNode wrapped = error(stack.post("select 1", Map.of("max_tasks_per_stage", "4294967297"), JSON_TYPE), 400);
     assertThat(wrapped.get("code").asText()).isEqualTo("USER_ERROR");
     assertThat(wrapped.get("message").asText()).contains("max_tasks_per_stage").contains("from 1 to 10000")
-        .contains("4294967297");
+        .contains("4294967297").containsPattern("\\(reference [0-9a-f]{12}\\)$");
     JsonNode broadcast = error(stack.post("select 1", Map.of("broadcast_threshold_bytes", "9999999999999"), JSON_TYPE), 400);
     assertThat(broadcast.get("message").asText()).contains("broadcast_threshold_bytes").contains("from 0 to 536870912");
     JsonNode split = error(stack.post("select 1", Map.of("target_split_size_bytes", "1"), JSON_TYPE), 400);

@@ -81,8 +81,6 @@ class SqlFunctionsEndToEndTest {
         // DuckDB instead has NaN = NaN and NaN the largest, so its side guards each comparison with
         // isnan), and ORDER BY sorts NaN above every number, as DuckDB does.
         Arguments.of("NaN compares as IEEE 754 and sorts above every number",
-            // if(k > 0, nan()) is NaN on every row but not the same expression as nan(): the planner
-            // simplifies x = x to x IS NOT NULL (docs/sql.md).
             "select k, if(k > 0, nan()) = nan(), if(k > 0, nan()) <> nan(), nan() > d, nan() < d, d = nan(), nan() > infinity(),"
                 + " row_number() over (order by case when k % 7 = 0 then nan() else d end nulls first, k) from " + CUSTOMERS,
             "select k, " + ieee("'nan'::double", "=", "'nan'::double") + ", " + ieee("'nan'::double", "<>", "'nan'::double")
@@ -90,6 +88,15 @@ class SqlFunctionsEndToEndTest {
                 + ieee("d", "=", "'nan'::double") + ", " + ieee("'nan'::double", ">", "'infinity'::double")
                 + ", row_number() over (order by case when k % 7 = 0 then 'nan'::double else d end nulls first, k) from "
                 + DUCK_CUSTOMERS),
+        // A REAL or DOUBLE expression compared with itself, over NaN, NULL and numbers, and over
+        // constants: IEEE 754 as in Trino (the planner must not simplify x = x to x IS NOT NULL).
+        Arguments.of("a floating expression compared with itself follows IEEE 754",
+            "select k, x = x, x <> x, x < x, x >= x, nan() = nan(), nan() <> nan(), nan() <= nan(), 1e0 = 1e0,"
+                + " cast(null as double) = cast(null as double), k = k from (select k,"
+                + " case when k % 7 = 0 then nan() else d end x from " + CUSTOMERS + ") v",
+            "select k, " + ieee("x", "=", "x") + ", " + ieee("x", "<>", "x") + ", " + ieee("x", "<", "x") + ", "
+                + ieee("x", ">=", "x") + ", false, true, false, true, null::boolean, k = k from (select k,"
+                + " case when k % 7 = 0 then 'nan'::double else d end x from " + DUCK_CUSTOMERS + ") v"),
         // Trino's IS [NOT] DISTINCT FROM: NULL is not distinct from NULL and distinct from any value,
         // NaN is not distinct from NaN and distinct from every number. The oracle spells that rule
         // out in DuckDB's terms (isnan) instead of relying on DuckDB's own operator.

@@ -52,6 +52,11 @@ class WindowFunctionsEndToEndTest {
                 + " cume_dist() over (partition by s order by d), ntile(4) over " + byCustomer + "),"
                 + " ntile(3) over (partition by s order by k), rank() over (order by s desc) from " + ORDERS,
             null),
+        // Trino and DuckDB read ntile's bucket count on each row: NULL where it is NULL.
+        Arguments.of("ntile with a bucket count read from each row",
+            "select k, ntile(case when k % 5 = 0 then null else k % 4 + 1 end) over " + byCustomer + "),"
+                + " ntile(c % 3 + 1) over (partition by s order by k), ntile(c) over (order by k) from " + ORDERS,
+            null),
         Arguments.of("lag, lead, first, last and nth value over NULLs",
             "select k, lag(p) over " + byCustomer + "), lead(p, 2, 0) over " + byCustomer + "),"
                 + " lag(s, 1, 'none') over " + byCustomer + "), first_value(p) over " + byCustomer + "),"
@@ -114,6 +119,15 @@ class WindowFunctionsEndToEndTest {
     assertThat(actual).as("%s: rows", label).isNotEmpty();
     boolean ordered = squall.contains(" order by r,");
     assertThat(ResultRows.difference(actual, expected, ordered)).as("%s differs from DuckDB", label).isNull();
+  }
+
+  @Test
+  void ntileOfACountBelowOneIsAUserErrorInTrinosWords() throws Exception {
+    java.net.http.HttpResponse<byte[]> r = stack.post("select k, ntile(k % 4) over (order by k) from " + ORDERS,
+        Map.of("default_schema", "tpch"), "application/json");
+    String body = new String(r.body(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(r.statusCode()).as(body).isEqualTo(400);
+    assertThat(body).contains("USER_ERROR").contains("Buckets must be greater than 0");
   }
 
   @Test

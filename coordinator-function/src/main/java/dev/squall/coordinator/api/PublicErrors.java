@@ -77,9 +77,23 @@ public final class PublicErrors {
     if (detail != null && REFERENCED.matcher(detail).find()) {
       return scrub(detail); // logged under its reference already
     }
+    return referenced(subject, code, detail, scrub(detail));
+  }
+
+  /**
+   * A message that holds no internal detail (a refused query property, say) with a new reference id,
+   * under which it is logged: errors answered before a job exists read as a failed job's do.
+   *
+   * @param subject what failed, for the log (e.g. "query 1234")
+   */
+  public static String withReference(String subject, String code, String message) {
+    return referenced(subject, code, message, message);
+  }
+
+  private static String referenced(String subject, String code, String logged, String shown) {
     String reference = newReference();
-    LOG.warn("{} failed with {} (reference {}): {}", subject, code, reference, detail);
-    return scrub(detail) + " (reference " + reference + ")";
+    LOG.warn("{} failed with {} (reference {}): {}", subject, code, reference, logged);
+    return shown + " (reference " + reference + ")";
   }
 
   /**

@@ -72,7 +72,7 @@ public final class ExplainRenderer {
           .append(": ").append(partitioning(edge.getPartitioning()))
           .append(edge.getCombineGroup() > 0 ? " combined in groups of " + edge.getCombineGroup() : "").append('\n');
     }
-    return out.toString();
+    return asTrinoNames(out.toString());
   }
 
   /**
@@ -129,7 +129,7 @@ public final class ExplainRenderer {
           t.getPut(), t.getGet(), t.getList(), t.getHead(), t.getDelete(), k.getPut(), k.getGet(), k.getList(),
           k.getHead(), k.getDelete(), c.getJobStoreReads(), c.getJobStoreWrites(), c.getBytesScanned()));
     }
-    return out.toString();
+    return asTrinoNames(out.toString());
   }
 
   private static void analyzedOperator(Operator op, Map<Integer, Edge> inputs, int indent,
@@ -184,7 +184,7 @@ public final class ExplainRenderer {
       }
     }
     try {
-      return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root);
+      return asTrinoNames(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException("Cannot render EXPLAIN JSON", e);
     }
@@ -345,6 +345,17 @@ public final class ExplainRenderer {
           + (k.getNullsFirst() ? " NULLS FIRST" : " NULLS LAST"));
     }
     return "by " + out;
+  }
+
+  /** Calcite's name of an unnamed column, {@code EXPR$<select-list index>}. */
+  private static final java.util.regex.Pattern CALCITE_UNNAMED = java.util.regex.Pattern.compile("\\bEXPR\\$(\\d+)\\b");
+
+  /**
+   * The text with Calcite's names of unnamed columns ({@code EXPR$1}) as Trino's, {@code _col1}, the
+   * name the query's result gives the same select-list column (at every step that computes it).
+   */
+  static String asTrinoNames(String text) {
+    return CALCITE_UNNAMED.matcher(text).replaceAll("_col$1");
   }
 
   /** An edge's partitioning as text, e.g. {@code hash([0, 1], partitions=8)}. */

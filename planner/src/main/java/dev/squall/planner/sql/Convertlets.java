@@ -15,6 +15,10 @@ import org.apache.calcite.sql2rel.SqlRexConvertletTable;
  * ({@code RelOptUtil.isDistinctFrom}), which over REAL and DOUBLE takes Trino's IEEE {@code <>},
  * so two NaNs were distinct. Trino's IS DISTINCT FROM takes NaN as not distinct from NaN, as the
  * engine's operator does (Java's {@code Double.compare}).
+ *
+ * <p>A comparison of a REAL or DOUBLE expression with itself is guarded from Calcite's simplifier
+ * ({@link FloatSelfComparisons}). A {@link FunctionAlias} ({@code SUBSTR}) becomes a call of the
+ * function it stands for.
  */
 public final class Convertlets implements SqlRexConvertletTable {
   public static final Convertlets INSTANCE = new Convertlets();
@@ -32,6 +36,14 @@ public final class Convertlets implements SqlRexConvertletTable {
         }
         return cx.getRexBuilder().makeCall(c.getOperator(), left, right);
       };
+    }
+    if (FloatSelfComparisons.isComparison(call.getKind())) {
+      return (cx, c) -> FloatSelfComparisons.guard(cx.getRexBuilder(),
+          WideJunctions.CONVERTLETS.get(c).convertCall(cx, c));
+    }
+    if (call.getOperator() instanceof FunctionAlias alias) {
+      return (cx, c) -> cx.getRexBuilder().makeCall(alias.target(),
+          c.getOperandList().stream().map(cx::convertExpression).toList());
     }
     return WideJunctions.CONVERTLETS.get(call);
   }

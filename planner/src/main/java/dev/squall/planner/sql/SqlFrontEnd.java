@@ -274,13 +274,18 @@ public final class SqlFrontEnd {
     SqlNode validated;
     try {
       validated = validator.validate(parsed);
+      ConstantCasts.check(validated, validator);
+      OrdinalClauses.check(validated);
     } catch (PlanningException e) {
       throw e; // raised while resolving a name, e.g. an unknown time travel snapshot
     } catch (CalciteContextException e) {
       String reason = e.getCause() != null && e.getCause().getMessage() != null
           ? e.getCause().getMessage() : e.getMessage();
       Code code = classify(reason);
-      throw new PlanningException(code, ValidationMessages.trino(reason, code), e.getPosLine(), e.getPosColumn(), e);
+      String message = reason.equals(OrdinalClauses.CALCITE_MESSAGE)
+          ? OrdinalClauses.message(parsed, e.getPosLine(), e.getPosColumn()).orElse(reason)
+          : ValidationMessages.trino(reason, code);
+      throw new PlanningException(code, message, e.getPosLine(), e.getPosColumn(), e);
     } catch (RuntimeException e) {
       throw new PlanningException(Code.VALIDATION_ERROR, "Invalid query: " + e.getMessage(), 0, 0, e);
     }

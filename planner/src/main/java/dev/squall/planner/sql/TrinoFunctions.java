@@ -76,7 +76,8 @@ public final class TrinoFunctions implements SqlOperatorTable {
     add("REVERSE", VARCHAR, CHARS);
     add("CHR", VARCHAR, OperandTypes.family(SqlTypeFamily.INTEGER));
     add("CODEPOINT", ReturnTypes.INTEGER_NULLABLE, CHARS);
-    functions.put("SUBSTR", SqlStdOperatorTable.SUBSTRING);
+    // Planned as SUBSTRING; errors say substr, as written.
+    functions.put("SUBSTR", new FunctionAlias("SUBSTR", SqlStdOperatorTable.SUBSTRING));
     add("LPAD", VARCHAR, OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER, SqlTypeFamily.CHARACTER));
     add("RPAD", VARCHAR, OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER, SqlTypeFamily.CHARACTER));
     add("LTRIM", VARCHAR, CHARS);
@@ -137,6 +138,7 @@ public final class TrinoFunctions implements SqlOperatorTable {
     functions.put("EVERY", new SqlMinMaxAggFunction("EVERY", SqlKind.MIN, OperandTypes.BOOLEAN));
     functions.put("BOOL_OR", new SqlMinMaxAggFunction("BOOL_OR", SqlKind.MAX, OperandTypes.BOOLEAN));
     functions.put("ARBITRARY", SqlStdOperatorTable.ANY_VALUE);
+    functions.put("NTILE", new Ntile());
     // STRING_AGG(x, separator [ORDER BY ...]), as in DuckDB and PostgreSQL; LISTAGG is Calcite's.
     functions.put("STRING_AGG", SqlLibraryOperators.STRING_AGG);
     // PERCENTILE_CONT / PERCENTILE_DISC (p) WITHIN GROUP (ORDER BY x) over a numeric x: Calcite's own
@@ -159,6 +161,24 @@ public final class TrinoFunctions implements SqlOperatorTable {
     }
     functions.put("APPROX_PERCENTILE", new Aggregate("APPROX_PERCENTILE", SqlKind.OTHER_FUNCTION,
         TrinoFunctions::percentileType, OperandTypes.family(SqlTypeFamily.NUMERIC, SqlTypeFamily.NUMERIC)));
+  }
+
+  /**
+   * NTILE(n) whose bucket count is any integer expression, read on each row as in Trino (Calcite's
+   * takes a positive literal only); BIGINT, NULL where n is NULL.
+   */
+  private static final class Ntile extends org.apache.calcite.sql.fun.SqlNtileAggFunction {
+    @Override
+    public boolean checkOperandTypes(org.apache.calcite.sql.SqlCallBinding binding, boolean throwOnFailure) {
+      return OperandTypes.family(SqlTypeFamily.INTEGER).checkOperandTypes(binding, throwOnFailure);
+    }
+
+    @Override
+    public RelDataType inferReturnType(org.apache.calcite.sql.SqlOperatorBinding binding) {
+      RelDataTypeFactory factory = binding.getTypeFactory();
+      return factory.createTypeWithNullability(factory.createSqlType(SqlTypeName.BIGINT),
+          binding.getOperandType(0).isNullable());
+    }
   }
 
   /** Of kind OTHER_FUNCTION: Calcite gives its percentile kinds a type binding that needs its own operators. */

@@ -17,7 +17,7 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
  * Checks window function calls before validation, where their positions are still known:
- * NTILE's bucket count must be a number literal; it and NTH_VALUE's index must be positive, LAG's and LEAD's offset zero or
+ * NTILE's bucket count and NTH_VALUE's index must be positive, LAG's and LEAD's offset zero or
  * more (when written as number literals; other constants are checked when the window is
  * translated), and IGNORE NULLS and frame EXCLUDE clauses, which the window operator does not
  * compute, are refused whole.
@@ -63,10 +63,7 @@ final class WindowArguments extends SqlBasicVisitor<Void> {
             List.of(SqlLiteral.createExactNumeric("0", window.getParserPosition())), window.getParserPosition()));
       }
       switch (name) {
-        case "NTILE" -> {
-          literalCount(function);
-          atLeast(function, 0, 1, "The bucket count of NTILE");
-        }
+        case "NTILE" -> atLeast(function, 0, 1, "The bucket count of NTILE");
         case "LAG", "LEAD" -> atLeast(function, 1, 0, "The offset of " + name);
         case "NTH_VALUE" -> atLeast(function, 1, 1, "The index of NTH_VALUE");
         default -> { }
@@ -75,19 +72,6 @@ final class WindowArguments extends SqlBasicVisitor<Void> {
     if (over.operandCount() > 1 && over.operand(1) instanceof SqlWindow window && window.getExclude() != null
         && !SqlWindow.isExcludeNoOthers(window.getExclude())) {
       throw unsupported("EXCLUDE in a window frame", window.getExclude().getParserPosition());
-    }
-  }
-
-  /**
-   * Refuses NTILE whose bucket count is not a number literal ({@code ntile(n_regionkey)}): Squall
-   * deals each partition into one count of buckets, where Trino reads the count on every row.
-   */
-  private static void literalCount(SqlCall ntile) {
-    if (ntile.operandCount() == 1 && literalValue(ntile.operand(0)) == null) {
-      SqlParserPos pos = ntile.operand(0).getParserPosition();
-      throw new PlanningException(PlanningException.Code.UNSUPPORTED, "Unsupported SQL: the bucket count of NTILE"
-          + " must be a number literal, as in ntile(4); a count read from each row is not supported by Squall",
-          pos.getLineNum(), pos.getColumnNum());
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.squall.planner.translate;
 
 import dev.squall.planner.PlanningException;
+import dev.squall.planner.sql.FloatSelfComparisons;
 import dev.squall.planner.sql.WideJunctions;
 import dev.squall.proto.v1.Call;
 import dev.squall.proto.v1.DataType;
@@ -79,7 +80,7 @@ public final class RexTranslator {
     if (kind == SqlKind.SEARCH) {
       return SargExpander.expand(call);
     }
-    if (kind == SqlKind.PLUS_PREFIX) {
+    if (kind == SqlKind.PLUS_PREFIX || FloatSelfComparisons.isSame(call.getOperator())) {
       return toProto(call.getOperands().get(0));
     }
     if (kind == SqlKind.EXTRACT) {

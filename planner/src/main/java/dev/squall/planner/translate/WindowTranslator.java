@@ -93,7 +93,13 @@ public final class WindowTranslator {
         .setType(TypeTranslator.toProto(call.getType()));
     switch (function) {
       case ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST -> { }
-      case NTILE -> c.setOffset(positiveCount(operands.get(0), sqlName));
+      case NTILE -> {
+        if (isConstant(operands.get(0))) {
+          c.setOffset(positiveCount(operands.get(0), sqlName));
+        } else {
+          c.addArgs(column(operands.get(0), sqlName)); // read on each row, as Trino does
+        }
+      }
       case LAG, LEAD -> {
         c.addArgs(column(operands.get(0), sqlName));
         c.setOffset(operands.size() > 1 ? count(operands.get(1), sqlName, 0) : 1);
@@ -179,6 +185,10 @@ public final class WindowTranslator {
           "The count argument of " + function + " must be " + (min == 0 ? "zero or more" : "positive"));
     }
     return value;
+  }
+
+  private boolean isConstant(RexNode node) {
+    return node instanceof RexLiteral || (node instanceof RexInputRef ref && ref.getIndex() >= inputWidth);
   }
 
   private RexLiteral constant(RexNode node, String what) {

@@ -126,8 +126,9 @@ public final class RowDeletePlanner {
         }
       }
       if (index < 0) {
-        throw error(Code.UNKNOWN_COLUMN, "Column '" + resolved.identifier() + "." + name + "' cannot be resolved",
-            item.getParserPosition());
+        // Named as written, as Trino names it (a qualified name keeps its qualifier).
+        String written = item instanceof SqlIdentifier id ? String.join(".", id.names) : name;
+        throw error(Code.UNKNOWN_COLUMN, "Column '" + written + "' cannot be resolved", item.getParserPosition());
       }
       if (values[index] != null) {
         throw error(Code.VALIDATION_ERROR, "Column '" + name + "' is set twice", item.getParserPosition());

@@ -156,7 +156,15 @@ class EverydayEdgesTest {
         "merge into tpch.nation2 t using nation s on t.n_nationkey = s.n_nationkey when matched then delete")) {
       assertThat(refused(sql).reason()).as(sql).isEqualTo("Table 'tpch.nation2' does not exist");
     }
-    assertThat(refused("update nation set n_nope = 1").reason()).endsWith("n_nope' cannot be resolved");
+    PlanningException set = refused("update nation\nset n_name = 'x', n_nope = 1");
+    assertThat(set.reason()).isEqualTo("Column 'n_nope' cannot be resolved");
+    assertThat(set.line()).isEqualTo(2);
+    assertThat(set.column()).isEqualTo(19);
+    assertThat(refused("update nation n set n.n_nope = 1").reason()).isEqualTo("Column 'n.n_nope' cannot be resolved");
+    PlanningException where = refused("update nation set n_name = 'x'\nwhere n_nope = 1");
+    assertThat(where.reason()).isEqualTo("Column 'n_nope' cannot be resolved");
+    assertThat(where.line()).isEqualTo(2);
+    assertThat(where.column()).isEqualTo(7);
     for (String sql : List.of("select * from nation2", "select n_nope from nation", "drop table nation2",
         "update nation set n_nope = 1", "delete from nation2")) {
       assertThat(refused(sql).reason()).as(sql).doesNotContain("not found");

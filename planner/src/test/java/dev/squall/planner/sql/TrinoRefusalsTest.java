@@ -47,7 +47,11 @@ class TrinoRefusalsTest {
   @ParameterizedTest
   @CsvSource(delimiter = '#', value = {
       "select length(123) from nation#Unexpected parameters (INTEGER) for function length. Expected: length(VARCHAR)",
-      "select substr(1, 2) from nation#Unexpected parameters (INTEGER, INTEGER) for function substring. Expected:"
+      "select substr(1, 2) from nation#Unexpected parameters (INTEGER, INTEGER) for function substr. Expected:"
+          + " substr(VARCHAR, NUMERIC)",
+      "select SUBSTR(n_nationkey, 2, 1) from nation#Unexpected parameters (BIGINT, INTEGER, INTEGER) for function"
+          + " substr. Expected: substr(VARCHAR, INTEGER, INTEGER)",
+      "select substring(1, 2) from nation#Unexpected parameters (INTEGER, INTEGER) for function substring. Expected:"
           + " substring(VARCHAR, NUMERIC)",
       "select 'a' || 1 from nation#Unexpected parameters (VARCHAR, INTEGER) for function concat. Expected:"
           + " concat(VARCHAR, VARCHAR)",
@@ -86,10 +90,56 @@ class TrinoRefusalsTest {
   }
 
   @Test
-  void ntileOfAColumnIsRefusedAtItsArgument() {
-    assertRefused("select n_name,\n  ntile(n_regionkey) over (order by n_name) from nation", Code.UNSUPPORTED,
-        "Unsupported SQL: the bucket count of NTILE must be a number literal, as in ntile(4); a count read from each"
-            + " row is not supported by Squall", 2, 9);
+  void substrWithAWrongArgumentCountIsNamedAsWritten() {
+    PlanningException e = refused("select substr(n_name) from nation");
+    assertThat(e.reason()).containsIgnoringCase("substr'").doesNotContainIgnoringCase("substring");
+    assertThat(e.column()).isEqualTo(8);
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "select n_name, n_nationkey from nation order by 5|ORDER BY position 5 is not in select list|1|49",
+      "select n_name from nation\\norder by n_name, 0|ORDER BY position 0 is not in select list|2|18",
+      "select n_name, n_nationkey from nation order by 3 desc nulls first|ORDER BY position 3 is not in select list|1|49",
+      "select n_regionkey, count(*) from nation group by 5|GROUP BY position 5 is not in select list|1|51",
+      "select n_regionkey, count(*) from nation group by rollup (n_regionkey, 4)|GROUP BY position 4 is not in select"
+          + " list|1|72",
+  })
+  void aPositionPastTheSelectListIsNamedWithItsClause(String sql, String message, int line, int column) {
+    assertRefused(sql.replace("\\n", "\n"), Code.VALIDATION_ERROR, message, line, column);
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "select cast('abc' as integer)|Cannot cast 'abc' to INTEGER|8",
+      "select n_name,\\n  cast('1.5' as bigint) from nation|Cannot cast '1.5' to BIGINT|3",
+      "select n_name from nation where n_nationkey > cast('x1' as decimal(10, 2))|Cannot cast 'x1' to DECIMAL(10, 2)|47",
+      "select 1 + cast('one' as double)|Cannot cast 'one' to DOUBLE|12",
+      "select cast('maybe' as boolean)|Cannot cast 'maybe' to BOOLEAN|8",
+  })
+  void aConstantCastThatCannotSucceedIsRefusedAtItsPosition(String sql, String message, int column) {
+    String text = sql.replace("\\n", "\n");
+    assertRefused(text, Code.VALIDATION_ERROR, message, text.contains("\n") ? 2 : 1, column);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "select cast(' 12 ' as integer), cast('-3' as bigint), cast('1e3' as double), cast('NaN' as double),"
+          + " cast(' 2.50' as decimal(10, 2)), cast('Yes' as boolean), cast('2020-01-01' as date)",
+      "select case when n_nationkey < 0 then cast('abc' as integer) end from nation",
+      "select try(cast('abc' as integer)), if(false, cast('x' as bigint)), coalesce(1, cast('y' as integer))",
+      "select try_cast('abc' as integer)",
+  })
+  void constantCastsThatMaySucceedOrNeverRunStillPlan(String sql) {
+    assertThat(Planning.sf1(sql)).isNotNull();
+  }
+
+  @Test
+  void ntileReadsItsBucketCountFromAColumn() {
+    assertThat(Planning.sf1("select n_name, ntile(n_regionkey) over (order by n_name),"
+        + " ntile(n_nationkey % 4 + 1) over (partition by n_regionkey order by n_name) from nation")).isNotNull();
+    assertRefused("select ntile(n_name) over (order by n_name) from nation", Code.VALIDATION_ERROR,
+        "Unexpected parameters (VARCHAR) for function ntile. Expected: ntile(INTEGER)", 1, 8);
   }
 
   @Test

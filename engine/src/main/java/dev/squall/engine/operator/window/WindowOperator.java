@@ -89,7 +89,7 @@ public final class WindowOperator extends BatchOperator {
       SqlType type = types.get(inputWidth + c);
       Column arg = call.getArgsCount() == 0 ? null : sorted[call.getArgs(0)];
       Column result = switch (call.getFunction()) {
-        case ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, NTILE -> RankFunctions.compute(call, layout, type);
+        case ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, NTILE -> RankFunctions.compute(call, layout, arg, type);
         case LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTH_VALUE -> ValueFunctions.compute(call, layout, frames, arg, type);
         case SUM, SUM0, AVG, COUNT, COUNT_STAR, MIN, MAX -> FrameAggregates.compute(call, layout, frames, arg, type);
         default -> throw EngineException.badPlan("window function " + call.getFunction());
