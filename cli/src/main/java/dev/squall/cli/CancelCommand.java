@@ -1,5 +1,6 @@
 package dev.squall.cli;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -13,8 +14,10 @@ import picocli.CommandLine.Option;
  * {@code squall cancel [--wait] ID}: {@code DELETE /v1/queries/{id}}. Prints
  * {@code cancel requested for query <id> (<STATE>)}; with {@code --wait}, polls until the job is
  * terminal (at most {@code --timeout}) and prints {@code query <id> cancelled} or how it ended.
+ * A query that had already finished, in any final state (SUCCEEDED, FAILED, CANCELLED), is answered
+ * {@code query <id> already finished: <STATE>; nothing to cancel} on standard error.
  * Exit 0 when the cancel was recorded (and, with --wait, the job is CANCELLED); 1 when the job
- * had already finished (409), is unknown, or ended otherwise; 3 when --wait ran out.
+ * had already finished, is unknown, or ended otherwise; 3 when --wait ran out.
  */
 @Command(name = "cancel", mixinStandardHelpOptions = true, description = "Cancel a running query.")
 final class CancelCommand implements Callable<Integer> {
@@ -46,14 +49,18 @@ final class CancelCommand implements Callable<Integer> {
     QueryClient client = endpoint.client(Duration.ofSeconds(30));
     HttpResponse<byte[]> r = client.cancel(queryId);
     if (r.statusCode() == 409) {
-      err.println("query " + queryId + " had already finished; nothing to cancel");
-      return ExitCodes.FAILED;
+      return alreadyFinished(queryId, finalState(client, queryId));
     }
     if (r.statusCode() != 202 && r.statusCode() != 200) {
       AnswerPrinter.printError(r.statusCode(), r.body(), err);
       return ExitCodes.FAILED;
     }
     JobStatus status = JobStatus.parse(r.body());
+    if (status.state().isTerminal()) {
+      // A cancel request leaves the job running until its coordinator stops it: a final state here
+      // was reached before this request (the service answers a cancelled query's cancel with 202).
+      return alreadyFinished(queryId, status.state().name());
+    }
     out.println("cancel requested for query " + queryId + " (" + status.state() + ")");
     if (!await) {
       return ExitCodes.OK;
@@ -67,5 +74,20 @@ final class CancelCommand implements Callable<Integer> {
     } catch (JobFollower.StatusRefused e) {
       return ExitCodes.FAILED;
     }
+  }
+
+  /** Says the query had finished before the cancel, the same way whatever its final state. */
+  private int alreadyFinished(String queryId, String state) {
+    err.println("query " + queryId + " already finished" + (state == null ? "" : ": " + state) + "; nothing to cancel");
+    return ExitCodes.FAILED;
+  }
+
+  /**
+   * The state of a query the service refused to cancel as finished (409), from its status; null when
+   * the status cannot be read.
+   */
+  private static String finalState(QueryClient client, String queryId) throws IOException, InterruptedException {
+    HttpResponse<byte[]> s = client.status(QueryClient.statusPath(queryId));
+    return s.statusCode() == 200 ? JobStatus.parse(s.body()).state().name() : null;
   }
 }

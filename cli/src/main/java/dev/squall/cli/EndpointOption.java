@@ -27,6 +27,9 @@ final class EndpointOption {
       description = "Send 'Authorization: Bearer <token>' (a JWT authorizer; default: $SQUALL_BEARER_TOKEN).")
   String bearerToken;
 
+  /** Delay cap of the first re-send of a throttled request (see {@link QueryClient}); tests shorten it. */
+  Duration throttleBaseDelay = QueryClient.THROTTLE_BASE_DELAY;
+
   /**
    * A client of the endpoint authenticated as the options say.
    *
@@ -34,7 +37,8 @@ final class EndpointOption {
    *     has no region
    */
   QueryClient client(Duration timeout) {
-    return new QueryClient(endpoint, timeout, Duration.ofSeconds(10), signer(System.getenv()));
+    return new QueryClient(endpoint, timeout, Duration.ofSeconds(10), signer(System.getenv()))
+        .withThrottleRetries(QueryClient.THROTTLE_RETRIES, throttleBaseDelay);
   }
 
   RequestSigner signer(Map<String, String> env) {

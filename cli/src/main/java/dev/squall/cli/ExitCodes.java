@@ -12,6 +12,12 @@ final class ExitCodes {
   static final int USAGE = 2;
   /** The query had not finished within {@code --timeout}, or {@code --no-wait} found it running; it keeps running. */
   static final int NOT_FINISHED = 3;
+  /**
+   * The service throttled a request (HTTP 429) every time the CLI sent it (the first time and
+   * {@link QueryClient#THROTTLE_RETRIES} re-sends): the account's Lambda concurrency or the API's
+   * rate limit is used up. A throttled submission never ran; try again later.
+   */
+  static final int THROTTLED = 4;
   /** Ctrl-C: the query was cancelled (128 + SIGINT, as shells report an interrupted command). */
   static final int INTERRUPTED = 130;
 

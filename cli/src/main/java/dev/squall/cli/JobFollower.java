@@ -59,6 +59,7 @@ final class JobFollower {
    * @throws IOException also when the deadline passed before any status was read
    * @throws StatusRefused when the service answered a status poll with a 4xx (printed)
    * @throws IOException when {@link #MAX_FAILED_POLLS} polls in a row failed
+   * @throws ThrottledException when a poll was throttled through all its re-sends
    */
   JobStatus await(String statusPath, Instant since, Instant deadline) throws IOException, InterruptedException, StatusRefused {
     Duration wait = PollSchedule.FIRST;
@@ -68,6 +69,10 @@ final class JobFollower {
       HttpResponse<byte[]> r = null;
       try {
         r = polls.status(statusPath);
+      } catch (ThrottledException e) {
+        // Already sent again with backoff for about half a minute: polling on would only add to it.
+        display.close();
+        throw e;
       } catch (IOException e) {
         // Connection refused, reset or timed out: the endpoint may be restarting; try again.
         if (++failures >= MAX_FAILED_POLLS) {

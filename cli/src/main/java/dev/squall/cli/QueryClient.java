@@ -174,27 +174,38 @@ final class QueryClient {
    * Many Requests: API Gateway or Lambda throttled the coordinator, which therefore never ran) is
    * sent again, at most {@link #THROTTLE_RETRIES} times, after the answer's {@code Retry-After}
    * seconds or else a full-jitter backoff from {@link #THROTTLE_BASE_DELAY} capped at
-   * {@link #THROTTLE_MAX_DELAY}; the last 429 is returned to the caller. Other answers are never
-   * sent again: a submission that reached the coordinator must not run twice.
+   * {@link #THROTTLE_MAX_DELAY}. Other answers are never sent again: a submission that reached the
+   * coordinator must not run twice.
+   *
+   * @throws ThrottledException when the last re-send is answered 429 too
    */
   private HttpResponse<byte[]> send(String method, String path, String accept, byte[] body)
       throws IOException, InterruptedException {
+    long start = System.nanoTime();
     for (int retry = 0; ; retry++) {
       HttpResponse<byte[]> response = sendOnce(method, path, accept, body);
-      if (response.statusCode() != 429 || retry >= throttleRetries) {
+      if (response.statusCode() != 429) {
         return response;
+      }
+      if (retry >= throttleRetries) {
+        throw new ThrottledException(retry + 1, Duration.ofNanos(System.nanoTime() - start));
       }
       Thread.sleep(throttleDelay(response, retry).toMillis());
     }
   }
 
-  /** The pause before re-send {@code retry} (0-based) of a throttled request. */
+  /**
+   * The pause before re-send {@code retry} (0-based) of a throttled request: the answer's {@code
+   * Retry-After} seconds (at most {@link #THROTTLE_MAX_DELAY}) when it gives them, else a random
+   * pause below a cap that starts at the base delay and doubles per re-send up to
+   * {@link #THROTTLE_MAX_DELAY} ("full jitter").
+   */
   private Duration throttleDelay(HttpResponse<byte[]> throttled, int retry) {
-    long capMs = Math.min(THROTTLE_MAX_DELAY.toMillis(), throttleBaseDelay.toMillis() << Math.min(retry, 20));
-    var retryAfter = throttled.headers().firstValue("Retry-After");
-    if (retryAfter.isPresent() && retryAfter.get().strip().matches("\\d{1,4}")) {
-      return Duration.ofSeconds(Math.min(Long.parseLong(retryAfter.get().strip()), THROTTLE_MAX_DELAY.toSeconds()));
+    var retryAfter = throttled.headers().firstValue("Retry-After").map(String::strip);
+    if (retryAfter.isPresent() && retryAfter.get().matches("\\d{1,4}")) {
+      return Duration.ofSeconds(Math.min(Long.parseLong(retryAfter.get()), THROTTLE_MAX_DELAY.toSeconds()));
     }
+    long capMs = Math.min(THROTTLE_MAX_DELAY.toMillis(), throttleBaseDelay.toMillis() << Math.min(retry, 20));
     return Duration.ofMillis(capMs <= 0 ? 0 : java.util.concurrent.ThreadLocalRandom.current().nextLong(capMs));
   }
 

@@ -23,10 +23,15 @@ public final class SquallCli implements Runnable {
   /**
    * Failures a user can act on (server unreachable, port taken, timeouts, bad values) are one line
    * on standard error naming the problem, not a stack trace; {@code SQUALL_DEBUG=1} shows the trace.
+   * Exit 1, or {@link ExitCodes#THROTTLED} for a request throttled through every re-send.
    */
   private static int report(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
     if (System.getenv("SQUALL_DEBUG") != null) {
       e.printStackTrace();
+    }
+    if (e instanceof ThrottledException) {
+      cmd.getErr().println("squall " + cmd.getCommandName() + ": " + e.getMessage());
+      return ExitCodes.THROTTLED;
     }
     String what = e instanceof java.net.ConnectException
         ? "cannot reach the Squall endpoint (is `squall local` running, and is --endpoint right?)"

@@ -230,7 +230,8 @@ class AsyncQueryEndToEndTest {
 
     CliRun cancelFinished = squall("cancel", id);
     assertThat(cancelFinished.exitCode()).isEqualTo(ExitCodes.FAILED);
-    assertThat(cancelFinished.err()).isEqualTo("query " + id + " had already finished; nothing to cancel\n");
+    assertThat(cancelFinished.err()).isEqualTo("query " + id + " already finished: SUCCEEDED; nothing to cancel\n");
+    assertThat(cancelFinished.outText()).isEmpty();
   }
 
   /** A result over the inline cap is served by URL; --format json follows it instead of printing "rows": []. */
@@ -289,6 +290,11 @@ class AsyncQueryEndToEndTest {
       CliRun result = squall("result", id);
       assertThat(result.exitCode()).isEqualTo(ExitCodes.FAILED);
       assertThat(result.err()).startsWith("error ");
+      // A second cancel finds the query finished, as for a query that succeeded.
+      CliRun again = squall("cancel", id);
+      assertThat(again.exitCode()).isEqualTo(ExitCodes.FAILED);
+      assertThat(again.err()).isEqualTo("query " + id + " already finished: CANCELLED; nothing to cancel\n");
+      assertThat(again.outText()).isEmpty();
     } finally {
       taskDelayMillis.set(0);
     }

@@ -18,6 +18,14 @@ import picocli.CommandLine;
  */
 record CliRun(int exitCode, byte[] out, String err) {
   static CliRun of(String... args) {
+    return withThrottleBaseDelay(QueryClient.THROTTLE_BASE_DELAY, args);
+  }
+
+  /**
+   * As {@link #of}, with the client's first re-send after a 429 within {@code delay} (doubling per
+   * re-send up to {@link QueryClient#THROTTLE_MAX_DELAY}), so that a throttled request gives up fast.
+   */
+  static CliRun withThrottleBaseDelay(java.time.Duration delay, String... args) {
     ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
     ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
     StringWriter picocliErr = new StringWriter();
@@ -29,15 +37,19 @@ record CliRun(int exitCode, byte[] out, String err) {
     QueryCommand query = cli.getSubcommands().get("query").getCommand();
     query.out = out;
     query.err = err;
+    query.endpoint.throttleBaseDelay = delay;
     StatusCommand status = cli.getSubcommands().get("status").getCommand();
     status.out = out;
     status.err = err;
+    status.endpoint.throttleBaseDelay = delay;
     ResultCommand result = cli.getSubcommands().get("result").getCommand();
     result.out = out;
     result.err = err;
+    result.endpoint.throttleBaseDelay = delay;
     CancelCommand cancel = cli.getSubcommands().get("cancel").getCommand();
     cancel.out = out;
     cancel.err = err;
+    cancel.endpoint.throttleBaseDelay = delay;
     int code = cli.execute(args);
     return new CliRun(code, outBytes.toByteArray(), errBytes.toString(StandardCharsets.UTF_8) + picocliErr);
   }

@@ -74,11 +74,8 @@ final class BenchmarkRunner {
     int runs = args.length > 1 ? Integer.parseInt(args[1]) : 1;
     Path dir = args.length > 2 ? Path.of(args[2]) : Files.createTempDirectory("squall-bench");
     List<String> queries = args.length > 3 ? List.of(args[3].split(",")) : workload.queryNames();
-    String properties = "{\"default_schema\":\"" + workload.schema() + "\"" + PROPERTIES_REST;
-    try (LocalDeployment stack = LocalDeployment.start(LocalDeployment.Options.defaults().withDataDir(dir)
-        .withIntegrationTimeout(Duration.ofMinutes(15))
-        // Timed end to end in one request: the synchronous wait covers the longest query.
-        .withJobSettings(JobSettings.defaults().withSyncWait(Duration.ofMinutes(14))))) {
+    String properties = properties(workload);
+    try (LocalDeployment stack = startStack(dir)) {
       long load = System.nanoTime();
       workload.load(stack, sf);
       System.out.printf(Locale.ROOT, "%s SF %s loaded (or found) in %.1f s%n", workload.name(), sf, (System.nanoTime() - load) / 1e9);
@@ -107,10 +104,7 @@ final class BenchmarkRunner {
         for (int r = 0; r <= runs && failure == null; r++) {
           long t = System.nanoTime();
           try {
-            HttpResponse<byte[]> resp = http.send(HttpRequest.newBuilder(URI.create(stack.gatewayEndpoint() + "/v1/queries"))
-                .timeout(Duration.ofMinutes(15)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"sql\":" + quote(sql) + ",\"properties\":" + properties + "}"))
-                .build(), HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> resp = post(http, stack, sql, properties);
             double ms = (System.nanoTime() - t) / 1e6;
             if (resp.statusCode() != 200) {
               String body = new String(resp.body(), StandardCharsets.UTF_8);
@@ -195,6 +189,33 @@ final class BenchmarkRunner {
       throw new IllegalStateException("the DuckDB process exited with " + exit);
     }
     return out;
+  }
+
+  /**
+   * The local stack over the data directory, set up for benchmark queries: each query is timed end
+   * to end in one synchronous request, so the gateway and the synchronous wait cover the longest.
+   */
+  static LocalDeployment startStack(Path dir) throws Exception {
+    return LocalDeployment.start(LocalDeployment.Options.defaults().withDataDir(dir)
+        .withIntegrationTimeout(Duration.ofMinutes(15))
+        .withJobSettings(JobSettings.defaults().withSyncWait(Duration.ofMinutes(14))));
+  }
+
+  /** The query properties (JSON object) every benchmark query is sent with: schema, split and task sizes. */
+  static String properties(BenchmarkWorkload workload) {
+    return "{\"default_schema\":\"" + workload.schema() + "\"" + PROPERTIES_REST;
+  }
+
+  /**
+   * Sends one query synchronously to the stack's gateway; the answer's header {@code
+   * x-squall-summary} carries the job summary when it is 200.
+   */
+  static HttpResponse<byte[]> post(HttpClient http, LocalDeployment stack, String sql, String properties)
+      throws java.io.IOException, InterruptedException {
+    return http.send(HttpRequest.newBuilder(URI.create(stack.gatewayEndpoint() + "/v1/queries"))
+        .timeout(Duration.ofMinutes(15)).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"sql\":" + quote(sql) + ",\"properties\":" + properties + "}"))
+        .build(), HttpResponse.BodyHandlers.ofByteArray());
   }
 
   private static String quote(String s) {
