@@ -2,6 +2,7 @@ package dev.squall.planner.catalog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.squall.planner.meta.ColumnStatistics;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
@@ -73,6 +74,10 @@ class ThetaStatisticsFileTest {
     ColumnNdvs ndvs = ColumnNdvs.of(table, table.currentSnapshot());
     assertThat(ndvs.ndv(1)).isEqualTo(3000L);
     assertThat(ndvs.ndv(2)).isEqualTo(7L);
+    // SHOW STATS FOR t: distinct_values_count (column 2) from the same figures.
+    List<List<Object>> stats = ColumnStatistics.of(table, table.currentSnapshot(), table.schema()).rows();
+    assertThat(stats.get(0)).containsSequence("k", null, 3000.0);
+    assertThat(stats.get(1)).containsSequence("s", null, 7.0);
   }
 
   @Test
