@@ -141,6 +141,17 @@ class CombiningExchangeEndToEndTest {
   }
 
   @Test
+  void explainPromisesTheLeafTasksThatRun() throws Exception {
+    // A 1-byte target split would make the estimate from bytes thousands of tasks; a split never
+    // goes below a row group, so the scan runs one task per data file.
+    Map<String, String> properties = new HashMap<>(properties("off"));
+    properties.put("max_tasks_per_stage", "1000");
+    HttpResponse<byte[]> response = stack.post("EXPLAIN " + QUERY, properties, "application/json");
+    assertThat(response.statusCode()).as(new String(response.body())).isEqualTo(200);
+    assertThat(new String(response.body())).contains("Stage 0: tasks=" + MAPS + " ");
+  }
+
+  @Test
   void explainShowsTheCombinerStage() throws Exception {
     HttpResponse<byte[]> response = stack.post("EXPLAIN " + QUERY, properties("on"), "application/json");
     assertThat(response.statusCode()).as(new String(response.body())).isEqualTo(200);

@@ -104,7 +104,11 @@ public final class JobPlanner {
         throw SquallException.userError("EXPLAIN ANALYZE runs queries only, not EXPLAIN, DDL or writes");
       }
       if (planned.isExplain()) {
-        return new Planned(null, explain(planned, combining(properties)));
+        // Leaf task counts as a run has them: the planner's estimate from bytes cannot know that a
+        // split never goes below a row group.
+        StageGraph graph = new SplitPlanner(catalog, plannerSettings.targetSplitSizeBytes())
+            .plan(planned.stageGraph()).applyTo(planned.stageGraph());
+        return new Planned(null, explain(planned, graph, combining(properties)));
       }
       if (planned.isDdl()) {
         return new Planned(new JobPlan(jobId, planned.stageGraph(), Map.of(), settings.shuffleBucket(),
@@ -137,12 +141,12 @@ public final class JobPlanner {
   }
 
   /**
-   * EXPLAIN of the graph with its combining exchanges, chosen from the planner's estimated task
-   * counts (a run chooses again from the split count of its leaf stages).
+   * EXPLAIN of the graph with leaf task counts from split planning ({@code split}) and its
+   * combining exchanges, chosen from those counts as a run chooses them.
    */
-  private static String explain(PlannedQuery planned, CombiningExchanges.Settings combining) {
-    StageGraph graph = CombiningExchanges.apply(planned.stageGraph(), combining);
-    if (graph == planned.stageGraph()) {
+  private static String explain(PlannedQuery planned, StageGraph split, CombiningExchanges.Settings combining) {
+    StageGraph graph = CombiningExchanges.apply(split, combining);
+    if (graph.equals(planned.stageGraph())) {
       return planned.explain();
     }
     String header = planned.write().map(w -> w.describe()).orElse(null);

@@ -121,6 +121,20 @@ public final class IcebergTable extends AbstractTable {
   }
 
   /**
+   * The distinct values of column {@code column} (row-type index) in the snapshot read, from the
+   * snapshot's Puffin statistics file ({@link ColumnNdvs}, written by ANALYZE), at least 1 and at
+   * most the row count; null when the snapshot has no such figure for the column.
+   */
+  public Double distinctValues(int column) {
+    List<Types.NestedField> columns = schema().columns();
+    if (column < 0 || column >= columns.size()) {
+      return null;
+    }
+    Long ndv = ColumnNdvs.of(table(), snapshot()).ndv(columns.get(column).fieldId());
+    return ndv == null ? null : Math.max(1.0, Math.min(ndv, Math.max(1.0, statistics().rowCount())));
+  }
+
+  /**
    * An upper bound on the distinct values of column {@code column} (row-type index) in the current
    * snapshot: the width of its value range from the manifests' bounds ({@link ColumnRanges}),
    * capped at the row count; null when unknown (not integral, or a file without bounds).

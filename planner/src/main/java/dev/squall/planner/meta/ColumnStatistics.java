@@ -1,5 +1,6 @@
 package dev.squall.planner.meta;
 
+import dev.squall.planner.catalog.ColumnNdvs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -12,12 +13,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.calcite.sql.type.SqlTypeName;
-import org.apache.iceberg.BlobMetadata;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
-import org.apache.iceberg.StatisticsFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Comparators;
@@ -29,7 +28,7 @@ import org.apache.iceberg.types.Types;
  * {@code SHOW STATS FOR t}, from Iceberg metadata alone, with Trino's columns: one row per
  * top-level column ({@code column_name}, {@code data_size} = the column's bytes in the data files,
  * {@code distinct_values_count} from a Puffin theta sketch's {@code ndv} property when the snapshot
- * has one, {@code nulls_fraction} from the data files' null counts, {@code low_value} and
+ * has one ({@link ColumnNdvs}), {@code nulls_fraction} from the data files' null counts, {@code low_value} and
  * {@code high_value} from their lower and upper bounds for numbers, dates and timestamps), then a
  * row with a NULL column name and the snapshot's {@code row_count}. Row-level deletes are not
  * subtracted, as in Trino. A figure the metadata lacks is NULL.
@@ -80,14 +79,15 @@ public final class ColumnStatistics {
         throw new UncheckedIOException("reading the data files of " + table.name() + " failed", e);
       }
     }
-    Map<Integer, Long> ndv = distinctCounts(table, snapshot);
+    ColumnNdvs ndvs = ColumnNdvs.of(table, snapshot);
     List<List<Object>> out = new ArrayList<>();
     for (Types.NestedField f : columns) {
       int id = f.fieldId();
       List<Object> row = new ArrayList<>();
       row.add(f.name());
       row.add(sizes.containsKey(id) ? sizes.get(id).doubleValue() : null);
-      row.add(ndv.containsKey(id) ? ndv.get(id).doubleValue() : null);
+      Long ndv = ndvs.ndv(id);
+      row.add(ndv == null ? null : ndv.doubleValue());
       row.add(nullsFraction(rows, nulls.get(id), complete.getOrDefault(id, true)));
       row.add(null);
       row.add(render(f.type(), lows.get(id)));
@@ -130,30 +130,6 @@ public final class ColumnStatistics {
     if (current == null || sign * cmp.compare(value, current) > 0) {
       into.put(id, value);
     }
-  }
-
-  /** Distinct counts by field id from the snapshot's Puffin theta sketches (their "ndv" property). */
-  private static Map<Integer, Long> distinctCounts(Table table, Snapshot snapshot) {
-    Map<Integer, Long> ndv = new HashMap<>();
-    if (snapshot == null) {
-      return ndv;
-    }
-    for (StatisticsFile file : table.statisticsFiles()) {
-      if (file.snapshotId() != snapshot.snapshotId()) {
-        continue;
-      }
-      for (BlobMetadata blob : file.blobMetadata()) {
-        String value = blob.properties().get("ndv");
-        if (blob.type().equals("apache-datasketches-theta-v1") && value != null && blob.fields().size() == 1) {
-          try {
-            ndv.put(blob.fields().get(0), Long.parseLong(value));
-          } catch (NumberFormatException e) {
-            // A malformed figure is as good as none.
-          }
-        }
-      }
-    }
-    return ndv;
   }
 
   /** Bounds of numbers, dates and timestamps as text; other types have none (string bounds may be truncated). */

@@ -14,11 +14,13 @@ import org.apache.calcite.util.ImmutableBitSet;
 
 /**
  * Distinct values of columns of an Iceberg table scan, for join estimates ({@link JoinRowCount}):
- * a unique key's count is the row count; otherwise the product of each column's bound from its
- * value range ({@link IcebergTable#distinctValuesBound}), capped at the row count. A predicate
+ * a unique key's count is the row count; otherwise the product of each column's distinct values,
+ * capped at the row count: the NDV of the snapshot's Puffin statistics file where ANALYZE (or
+ * another engine) wrote one ({@link IcebergTable#distinctValues}), else the bound from its value
+ * range ({@link IcebergTable#distinctValuesBound}). A predicate
  * scales the result by the expected distinct values left in the selected rows (Calcite's
  * {@link RelMdUtil#numDistinctVals}). Unknown (null, so Calcite's default applies) when a column
- * has no range.
+ * has neither.
  */
 public final class ScanDistinctRowCount implements MetadataHandler<BuiltInMetadata.DistinctRowCount> {
   /** The provider to chain before Calcite's defaults. */
@@ -50,7 +52,8 @@ public final class ScanDistinctRowCount implements MetadataHandler<BuiltInMetada
     }
     double domain = 1.0;
     for (int column : groupKey) {
-      Double bound = table.distinctValuesBound(column);
+      Double ndv = table.distinctValues(column);
+      Double bound = ndv != null ? ndv : table.distinctValuesBound(column);
       if (bound == null) {
         return null;
       }

@@ -40,17 +40,26 @@ public final class TpchCatalog {
 
   /** Creates the catalog at scale factor {@code sf} (1 = 6M lineitem rows). */
   public static InMemoryCatalog create(double sf) {
+    return create(sf, true);
+  }
+
+  /**
+   * Creates the catalog at scale factor {@code sf}; without identifier fields when
+   * {@code identifierFields} is false, as tables that other engines create usually are (the
+   * planner then knows no unique key).
+   */
+  public static InMemoryCatalog create(double sf, boolean identifierFields) {
     InMemoryCatalog catalog = new InMemoryCatalog();
     catalog.initialize("squall-test", Map.of());
     catalog.createNamespace(TPCH);
-    table(catalog, "region", regionSchema(), 5, 1_200, 1);
-    table(catalog, "nation", nationSchema(), 25, 2_400, 1);
-    table(catalog, "supplier", supplierSchema(), Math.round(10_000 * sf), Math.round(800_000 * sf), 1);
-    table(catalog, "customer", customerSchema(), Math.round(150_000 * sf), Math.round(12_000_000 * sf), 1);
-    table(catalog, "part", partSchema(), Math.round(200_000 * sf), Math.round(7_000_000 * sf), 1);
-    table(catalog, "partsupp", partsuppSchema(), Math.round(800_000 * sf), Math.round(40_000_000 * sf), 2);
-    table(catalog, "orders", ordersSchema(), Math.round(1_500_000 * sf), Math.round(55_000_000 * sf), 2);
-    lineitem(catalog, Math.round(6_001_215 * sf), Math.round(180_000_000 * sf));
+    table(catalog, "region", regionSchema(), 5, 1_200, 1, identifierFields);
+    table(catalog, "nation", nationSchema(), 25, 2_400, 1, identifierFields);
+    table(catalog, "supplier", supplierSchema(), Math.round(10_000 * sf), Math.round(800_000 * sf), 1, identifierFields);
+    table(catalog, "customer", customerSchema(), Math.round(150_000 * sf), Math.round(12_000_000 * sf), 1, identifierFields);
+    table(catalog, "part", partSchema(), Math.round(200_000 * sf), Math.round(7_000_000 * sf), 1, identifierFields);
+    table(catalog, "partsupp", partsuppSchema(), Math.round(800_000 * sf), Math.round(40_000_000 * sf), 2, identifierFields);
+    table(catalog, "orders", ordersSchema(), Math.round(1_500_000 * sf), Math.round(55_000_000 * sf), 2, identifierFields);
+    lineitem(catalog, Math.round(6_001_215 * sf), Math.round(180_000_000 * sf), identifierFields);
     return catalog;
   }
 
@@ -66,7 +75,9 @@ public final class TpchCatalog {
         .withFileSizeInBytes(100).withRecordCount(1).withReferencedDataFile(file.location()).build()).commit();
   }
 
-  private static void table(InMemoryCatalog catalog, String name, Schema schema, long rows, long bytes, int files) {
+  private static void table(InMemoryCatalog catalog, String name, Schema keyed, long rows, long bytes, int files,
+      boolean identifierFields) {
+    Schema schema = identifierFields ? keyed : new Schema(keyed.columns());
     Table table = catalog.createTable(TableIdentifier.of(TPCH, name), schema, PartitionSpec.unpartitioned());
     Map<Integer, ByteBuffer> lower = new HashMap<>();
     Map<Integer, ByteBuffer> upper = new HashMap<>();
@@ -90,8 +101,8 @@ public final class TpchCatalog {
     append.commit();
   }
 
-  private static void lineitem(InMemoryCatalog catalog, long rows, long bytes) {
-    Schema schema = lineitemSchema();
+  private static void lineitem(InMemoryCatalog catalog, long rows, long bytes, boolean identifierFields) {
+    Schema schema = identifierFields ? lineitemSchema() : new Schema(lineitemSchema().columns());
     Table table = catalog.createTable(TableIdentifier.of(TPCH, "lineitem"), schema, PartitionSpec.unpartitioned());
     int shipdate = schema.findField("l_shipdate").fieldId();
     AppendFiles append = table.newAppend();
