@@ -135,13 +135,7 @@ public record CreateTableAsStatement(List<NamePart> name, List<PartitionItem> pa
         cursor.reset(i);
         DdlParser.WithClause with = DdlParser.withClause(cursor, properties);
         i = cursor.position();
-        if (with.partitioning() != null) {
-          if (!partitionBy.isEmpty()) {
-            throw new PlanningException(Code.VALIDATION_ERROR, "partitioning is given twice: by PARTITIONED BY"
-                + " and by the partitioning property", t.line(), t.column());
-          }
-          partitionBy = with.partitioning();
-        }
+        partitionBy = with.partitioning(partitionBy, t);
         sortedBy = with.sortedBy();
         t = peek();
       }

@@ -189,13 +189,7 @@ final class DdlParser {
     List<SortItem> sortedBy = List.of();
     if (c.peek() != null && c.peek().isKeyword("WITH")) {
       WithClause with = withClause(c, properties);
-      if (with.partitioning() != null) {
-        if (!partitionBy.isEmpty()) {
-          throw new PlanningException(Code.VALIDATION_ERROR, "partitioning is given twice: by PARTITIONED BY"
-              + " and by the partitioning property", partitioned.line(), partitioned.column());
-        }
-        partitionBy = with.partitioning();
-      }
+      partitionBy = with.partitioning(partitionBy, partitioned);
       sortedBy = with.sortedBy();
     }
     Token as = c.peek();
@@ -237,7 +231,23 @@ final class DdlParser {
    * @param partitioning the {@code partitioning} items; null when the property is absent
    * @param sortedBy the {@code sorted_by} items; empty when absent
    */
-  record WithClause(List<PartitionItem> partitioning, List<SortItem> sortedBy) {}
+  record WithClause(List<PartitionItem> partitioning, List<SortItem> sortedBy) {
+    /**
+     * The table's partition items: PARTITIONED BY's or the partitioning property's.
+     *
+     * @throws PlanningException VALIDATION_ERROR at {@code at} when both give them
+     */
+    List<PartitionItem> partitioning(List<PartitionItem> partitionBy, Token at) {
+      if (partitioning == null) {
+        return partitionBy;
+      }
+      if (!partitionBy.isEmpty()) {
+        throw new PlanningException(Code.VALIDATION_ERROR, "partitioning is given twice: by PARTITIONED BY"
+            + " and by the partitioning property", at.line(), at.column());
+      }
+      return partitioning;
+    }
+  }
 
   /**
    * {@code WITH (name = value, ...)} at the cursor, its Iceberg properties put into
