@@ -25,9 +25,11 @@ import dev.squall.planner.write.PartitionClustering;
 import dev.squall.planner.write.RowDeletePlanner;
 import dev.squall.planner.write.RowDeleteScans;
 import dev.squall.planner.write.WritePlanner;
+import dev.squall.planner.write.WriteSortOrder;
 import dev.squall.planner.write.WriteTarget;
 import dev.squall.proto.v1.DdlRecord;
 import dev.squall.proto.v1.Schema;
+import dev.squall.proto.v1.SortKey;
 import dev.squall.proto.v1.StageGraph;
 import java.util.List;
 import java.util.Optional;
@@ -174,13 +176,18 @@ public final class DistributedPlanner {
       StageGraph graph;
       if (write.isPresent() && write.get().isRowDelete()) {
         // One writer task holds every position of a data file: a deletion vector covers a whole file.
+        // New rows (UPDATE, MERGE) are written in the table's sort order; positions need no order.
+        var deletes = write.get().rowDelete().getDeleteFiles();
+        List<SortKey> sorted = deletes.hasUpdatedRows() ? WriteSortOrder.keys(write.get().writeOrder(),
+            write.get().schema(), deletes.getMerge() ? 3 : 2) : List.of();
         if (merge.isPresent() && merge.get().clauses().stream().anyMatch(c -> !c.matched())) {
           // A MERGE's inserted rows have no data file: they spread over the writer tasks by value.
           MergePlanner.InsertSpread spread = MergePlanner.spreadInserts(optimized, frontEnd.relBuilder());
           graph = new StageGraphTranslator(settings).translateClustered(spread.plan(), names, spread.keys(),
-              names.size());
+              names.size(), sorted);
         } else {
-          graph = new StageGraphTranslator(settings).translateClustered(optimized, names, List.of(0));
+          graph = new StageGraphTranslator(settings).translateClustered(optimized, names, List.of(0),
+              names.size(), sorted);
         }
         graph = RowDeleteScans.skip(graph, RowDeletePlanner.removedPaths(write.get().rowDelete()));
       } else if (write.isPresent()) {
@@ -188,14 +195,21 @@ public final class DistributedPlanner {
         WriteTarget target = write.get();
         Optional<PartitionClustering.Keys> clustering =
             PartitionClustering.of(optimized, target.schema(), target.spec(), frontEnd.relBuilder());
+        // Within a partition value, rows go in the table's sort order.
+        List<SortKey> sorted = WriteSortOrder.keys(target.writeOrder(), target.schema(), 0);
         if (clustering.isPresent()) {
+          List<SortKey> keys = new java.util.ArrayList<>(clustering.get().sortKeys());
+          keys.addAll(sorted);
           graph = new StageGraphTranslator(settings).translateClustered(clustering.get().plan(), names,
-              clustering.get().keys(), clustering.get().tableColumns(), clustering.get().sortKeys());
+              clustering.get().keys(), clustering.get().tableColumns(), keys);
         } else if (target.isRewrite()) {
           // Optimize of an unpartitioned table: rows gather into as few writer tasks as their bytes
           // need, instead of one file per scan task.
           graph = new StageGraphTranslator(settings).translateClustered(optimized, names,
-              java.util.stream.IntStream.range(0, names.size()).boxed().toList());
+              java.util.stream.IntStream.range(0, names.size()).boxed().toList(), names.size(), sorted);
+        } else if (!sorted.isEmpty()) {
+          graph = new StageGraphTranslator(settings).translateClustered(optimized, names, List.of(), names.size(),
+              sorted);
         } else {
           graph = new StageGraphTranslator(settings).translate(optimized, names);
         }

@@ -640,6 +640,12 @@ class RowLevelWritesTest {
       }
       // Every data file was rewritten without the rows its delete files deleted.
       assertThat(deleteFiles(t)).as(name).isEmpty();
+      // ... and the delete files went with the data files they applied to: none is left live in the
+      // table's metadata (as its files table and snapshot summary count them).
+      assertThat(t.currentSnapshot().summary()).as(name).containsEntry("total-delete-files", "0")
+          .containsEntry("total-position-deletes", "0");
+      assertThat(squallRows("select count(*) from tpch.\"" + name + "$files\" where content <> 0"))
+          .as(name).containsExactly(List.of(0L));
       assertSameRows(name);
     }
   }

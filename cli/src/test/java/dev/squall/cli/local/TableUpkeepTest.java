@@ -467,4 +467,131 @@ class TableUpkeepTest {
     }
     return path;
   }
+
+  private static final String ORDERS = "o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_orderdate";
+
+  /**
+   * Every data file of the table's current snapshot, read whole in file order by Iceberg's own
+   * Parquet reader, is in the table's sort order (Iceberg's comparator for it) and says so
+   * ({@code sort_order_id}).
+   *
+   * @return the number of data files
+   */
+  private static int assertEveryDataFileSorted(Table t) throws IOException {
+    org.apache.iceberg.SortOrder order = t.sortOrder();
+    assertThat(order.isSorted()).isTrue();
+    java.util.Comparator<org.apache.iceberg.StructLike> inOrder =
+        org.apache.iceberg.SortOrderComparators.forSchema(t.schema(), order);
+    int files = 0;
+    try (CloseableIterable<FileScanTask> tasks = t.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        files++;
+        assertThat(task.file().sortOrderId()).as(task.file().location()).isEqualTo(order.orderId());
+        try (CloseableIterable<org.apache.iceberg.data.Record> rows = org.apache.iceberg.parquet.Parquet
+            .read(t.io().newInputFile(task.file().location())).project(t.schema())
+            .createReaderFunc(s -> org.apache.iceberg.data.parquet.GenericParquetReaders.buildReader(t.schema(), s))
+            .build()) {
+          org.apache.iceberg.data.Record previous = null;
+          long n = 0;
+          for (org.apache.iceberg.data.Record row : rows) {
+            if (previous != null) {
+              assertThat(inOrder.compare(previous, row)).as(task.file().location() + " row " + n + ": " + previous
+                  + " then " + row).isLessThanOrEqualTo(0);
+            }
+            previous = row.copy();
+            n++;
+          }
+          assertThat(n).isEqualTo(task.file().recordCount());
+        }
+      }
+    }
+    return files;
+  }
+
+  /** Runs {@code sql} on Squall and on DuckDB, {@code {t}} standing for the table; the answers agree. */
+  private void onBoth(String name, String sql) throws Exception {
+    JsonNode answer = run(sql.replace("{t}", "tpch." + name), SMALL_TASKS);
+    long expected = queries.duckUpdate(sql.replace("tpch.", "").replace("{t}", name));
+    assertThat(answer.at("/rows/0/0").asLong()).as(sql).isEqualTo(expected);
+  }
+
+  private void assertSameOrders(String name) throws Exception {
+    assertThat(ResultRows.difference(squallRows("select " + ORDERS + " from tpch." + name),
+        duckRows("select " + ORDERS + " from " + name), false)).isNull();
+  }
+
+  @Test
+  void everyWriterWritesEachDataFileInTheTablesSortOrder() throws Exception {
+    String name = "s_orders";
+    run("create table tpch." + name + " (o_orderkey bigint, o_custkey bigint, o_orderstatus varchar,"
+        + " o_totalprice decimal(15, 2), o_orderdate date) with (format_version = 2,"
+        + " partitioning = ARRAY['year(o_orderdate)'], sorted_by = ARRAY['o_orderstatus', 'o_totalprice DESC'])",
+        Map.of());
+    String shown = (String) squallRows("show create table tpch." + name).get(0).get(0);
+    assertThat(shown).contains("sorted_by = ARRAY['o_orderstatus', 'o_totalprice DESC']");
+    queries.duckUpdate("create or replace table " + name + " as select " + ORDERS + " from orders where false");
+    onBoth(name, "insert into {t} select " + ORDERS + " from tpch.orders");
+    assertThat(assertEveryDataFileSorted(table("tpch." + name))).isGreaterThan(1);
+    // Merge-on-read: the updated and inserted rows are new data files, sorted.
+    onBoth(name, "update {t} set o_totalprice = o_totalprice + 1 where o_orderkey % 5 = 0");
+    onBoth(name, "merge into {t} t using (select o_orderkey + 1000000 k, o_custkey, o_totalprice, o_orderdate"
+        + " from tpch.orders where o_orderkey % 3 = 0) s on t.o_orderkey = s.k"
+        + " when not matched then insert values (s.k, s.o_custkey, 'N', s.o_totalprice, s.o_orderdate)");
+    assertEveryDataFileSorted(table("tpch." + name));
+    assertSameOrders(name);
+    // Copy-on-write rewrites keep the order; optimize writes it too.
+    table("tpch." + name).updateProperties().set("write.delete.mode", "copy-on-write")
+        .set("write.update.mode", "copy-on-write").commit();
+    onBoth(name, "delete from {t} where o_orderkey % 7 = 0");
+    onBoth(name, "update {t} set o_orderstatus = 'U' where o_orderkey % 11 = 0");
+    assertEveryDataFileSorted(table("tpch." + name));
+    assertSameOrders(name);
+    run("alter table tpch." + name + " execute optimize", Map.of());
+    assertThat(table("tpch." + name).currentSnapshot().operation()).isEqualTo("replace");
+    assertEveryDataFileSorted(table("tpch." + name));
+    assertSameOrders(name);
+  }
+
+  @Test
+  void createTableAsWritesInItsSortOrderAndKeepsOneFilePerMonth() throws Exception {
+    run("create table tpch.s_li with (partitioning = ARRAY['month(l_shipdate)'],"
+        + " sorted_by = ARRAY['l_partkey', 'l_comment DESC NULLS FIRST']) as select * from tpch.lineitem", SMALL_TASKS);
+    Table t = table("tpch.s_li");
+    assertThat(t.sortOrder().fields()).hasSize(2);
+    long months = ((Number) duckRows("select count(distinct date_trunc('month', l_shipdate)) from lineitem")
+        .get(0).get(0)).longValue();
+    assertThat(assertEveryDataFileSorted(t)).isEqualTo((int) months);
+    assertThat(ResultRows.difference(squallRows(contentsByMonth("tpch.s_li")), duckRows(contentsByMonth("lineitem")),
+        false)).isNull();
+    // Unpartitioned: each writer task sorts its own rows.
+    run("create table tpch.s_unp with (sorted_by = ARRAY['o_totalprice DESC']) as select " + ORDERS
+        + " from tpch.orders", SMALL_TASKS);
+    assertEveryDataFileSorted(table("tpch.s_unp"));
+    assertThat(ResultRows.difference(squallRows("select " + ORDERS + " from tpch.s_unp"),
+        duckRows("select " + ORDERS + " from orders"), false)).isNull();
+  }
+
+  @Test
+  void aSortOrderSetThroughIcebergIsHonouredAndATableWithoutOneIsWrittenAsBefore() throws Exception {
+    String name = "s_api";
+    run("create table tpch." + name + " (o_orderkey bigint, o_custkey bigint, o_orderstatus varchar,"
+        + " o_totalprice decimal(15, 2), o_orderdate date) with (format_version = 2)", Map.of());
+    queries.duckUpdate("create or replace table " + name + " as select " + ORDERS + " from orders where false");
+    onBoth(name, "insert into {t} select " + ORDERS + " from tpch.orders where o_orderkey % 2 = 0");
+    Table t = table("tpch." + name);
+    try (CloseableIterable<FileScanTask> tasks = t.newScan().planFiles()) {
+      tasks.forEach(task -> assertThat(task.file().sortOrderId()).isZero());
+    }
+    String explain = squallRows("explain insert into tpch." + name + " select " + ORDERS + " from tpch.orders")
+        .toString();
+    assertThat(explain).doesNotContainIgnoringCase("sort");
+
+    t.replaceSortOrder().asc("o_custkey").desc("o_orderkey").commit();
+    onBoth(name, "insert into {t} select " + ORDERS + " from tpch.orders where o_orderkey % 2 = 1");
+    // The files written before the sort order are rewritten sorted by copy-on-write.
+    table("tpch." + name).updateProperties().set("write.delete.mode", "copy-on-write").commit();
+    onBoth(name, "delete from {t} where o_orderkey % 9 = 0");
+    assertEveryDataFileSorted(table("tpch." + name));
+    assertSameOrders(name);
+  }
 }

@@ -8,6 +8,8 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.SortOrderParser;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
@@ -183,7 +185,9 @@ public final class DdlCommitter {
     PartitionSpec spec = PartitionSpecParser.fromJson(schema, ddl.getPartitionSpecJson());
     Map<String, String> properties = new HashMap<>(ddl.getPropertiesMap());
     properties.put(CREATED_BY_JOB, jobId);
-    catalog.buildTable(id, schema).withPartitionSpec(spec).withProperties(properties).create();
+    SortOrder order = ddl.getSortOrderJson().isEmpty() ? SortOrder.unsorted()
+        : SortOrderParser.fromJson(schema, ddl.getSortOrderJson());
+    catalog.buildTable(id, schema).withPartitionSpec(spec).withSortOrder(order).withProperties(properties).create();
   }
 
   private SupportsNamespaces namespaces() {

@@ -105,7 +105,8 @@ public final class IcebergCommitter {
 
   /**
    * Commits a row-level delete once: one {@code RowDelta} adding the delete files, removing whole
-   * data files and replaced deletion vectors, validated against every commit since the snapshot
+   * data files and replaced deletion vectors, and removing the delete files that applied only to
+   * removed data files ({@link #replaced}; a copy-on-write rewrite applied them), validated against every commit since the snapshot
    * the job read ({@code validateFromSnapshot}, the conflict filter, no conflicting data or delete
    * files, the removed and referenced data files still there). A conflicting concurrent commit
    * fails the commit as a {@link WriteCommitException#targetConflict}: nothing was committed and
@@ -126,7 +127,22 @@ public final class IcebergCommitter {
       files.deletes().forEach(delta::addDeletes);
       files.added().forEach(delta::addRows);
       files.removed().forEach(delta::removeRows);
-      files.replaced().forEach(delta::removeDeletes);
+      // Delete files of removed data files only go with them (copy-on-write applied them).
+      Set<String> removedDeletes = new HashSet<>();
+      files.replaced().forEach(d -> {
+        if (removedDeletes.add(d.location())) {
+          delta.removeDeletes(d);
+        }
+      });
+      if (!files.removed().isEmpty() && target.baseSnapshotId().isPresent()) {
+        Set<String> removedPaths = new HashSet<>();
+        files.removed().forEach(f -> removedPaths.add(f.location()));
+        for (DeleteFile d : replaced(table, target.baseSnapshotId().getAsLong(), removedPaths).obsoleteDeletes()) {
+          if (removedDeletes.add(d.location())) {
+            delta.removeDeletes(d);
+          }
+        }
+      }
       target.baseSnapshotId().ifPresent(delta::validateFromSnapshot);
       Set<String> referenced = new HashSet<>();
       files.deletes().forEach(d -> {
@@ -188,38 +204,14 @@ public final class IcebergCommitter {
     long base = target.baseSnapshotId().getAsLong();
     RewriteFiles rewrite;
     try {
-      List<DataFile> replaced = new ArrayList<>();
-      Set<String> found = new HashSet<>();
-      Map<String, DeleteFile> deletes = new HashMap<>();
-      Set<String> stillApplying = new HashSet<>();
-      try (var tasks = table.newScan().useSnapshot(base).planFiles()) {
-        for (var task : tasks) {
-          boolean rewritten = paths.contains(task.file().location());
-          if (rewritten && found.add(task.file().location())) {
-            replaced.add(task.file());
-          }
-          for (DeleteFile delete : task.deletes()) {
-            deletes.putIfAbsent(delete.location(), delete);
-            if (!rewritten) {
-              stillApplying.add(delete.location());
-            }
-          }
-        }
-      }
+      Replaced replaced = replaced(table, base, paths);
       rewrite = table.newRewrite().validateFromSnapshot(base);
-      replaced.forEach(rewrite::deleteFile);
-      // A delete file that applies only to rewritten data files is obsolete: the rewrite applied it.
-      for (Map.Entry<String, DeleteFile> delete : deletes.entrySet()) {
-        if (!stillApplying.contains(delete.getKey())) {
-          rewrite.deleteFile(delete.getValue());
-        }
-      }
+      replaced.dataFiles().forEach(rewrite::deleteFile);
+      replaced.obsoleteDeletes().forEach(rewrite::deleteFile);
       files.forEach(rewrite::addFile);
       rewrite.set(JOB_ID_PROPERTY, jobId).set(ROWS_PROPERTY, Long.toString(recordCount(files)));
     } catch (ValidationException e) {
       throw conflict(target, e);
-    } catch (java.io.IOException e) {
-      throw refusedBeforeCommit(target.table(), jobId, new java.io.UncheckedIOException(e));
     } catch (RuntimeException e) {
       throw refusedBeforeCommit(target.table(), jobId, e);
     }
@@ -234,6 +226,57 @@ public final class IcebergCommitter {
     Snapshot committed = jobSnapshot(table, jobId).orElseThrow(() -> new IllegalStateException(
         "Committed job " + jobId + " to " + target.table() + " but its snapshot is not in the table"));
     return new CommitOutcome(committed.snapshotId(), recordCount(files), false);
+  }
+
+  /**
+   * Data files of a snapshot that a commit replaces or removes, and the delete files that become
+   * obsolete with them.
+   *
+   * @param dataFiles the snapshot's data files among the paths asked for
+   * @param obsoleteDeletes delete files (position delete files, deletion vectors, equality delete
+   *     files) that the snapshot pairs with those data files only: once they are gone the delete
+   *     files apply to nothing (the rewrite applied them) and would stay live in the table's
+   *     metadata. A delete file that also applies to a data file left alone is not among them.
+   */
+  record Replaced(List<DataFile> dataFiles, List<DeleteFile> obsoleteDeletes) {}
+
+  /**
+   * The data files at {@code paths} in snapshot {@code snapshotId} of {@code table}, and the delete
+   * files obsolete once they are removed ({@link Replaced}); pairs as the snapshot's scan planning
+   * makes them ({@code planFiles}). Used by every commit that removes data files: optimize's
+   * rewrite and a row-level write's row delta (copy-on-write rewrites, files removed whole).
+   *
+   * @throws java.io.UncheckedIOException when the snapshot's manifests cannot be read
+   */
+  static Replaced replaced(Table table, long snapshotId, Set<String> paths) {
+    List<DataFile> dataFiles = new ArrayList<>();
+    Set<String> found = new HashSet<>();
+    Map<String, DeleteFile> deletes = new HashMap<>();
+    Set<String> stillApplying = new HashSet<>();
+    try (var tasks = table.newScan().useSnapshot(snapshotId).planFiles()) {
+      for (var task : tasks) {
+        boolean removed = paths.contains(task.file().location());
+        if (removed && found.add(task.file().location())) {
+          dataFiles.add(task.file());
+        }
+        for (DeleteFile delete : task.deletes()) {
+          if (removed) {
+            deletes.putIfAbsent(delete.location(), delete);
+          } else {
+            stillApplying.add(delete.location());
+          }
+        }
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    List<DeleteFile> obsolete = new ArrayList<>();
+    deletes.forEach((location, delete) -> {
+      if (!stillApplying.contains(location)) {
+        obsolete.add(delete);
+      }
+    });
+    return new Replaced(dataFiles, obsolete);
   }
 
   /**
@@ -375,6 +418,7 @@ public final class IcebergCommitter {
     try {
       create = catalog.buildTable(target.table(), target.schema())
           .withPartitionSpec(target.spec())
+          .withSortOrder(target.sortOrder())
           .withLocation(target.location())
           .withProperties(target.properties())
           .createTransaction();

@@ -114,7 +114,6 @@ public final class WriteFinalizer {
         }
       }
     }
-    List<DataFile> rewrittenOriginals = List.copyOf(removed);
     for (String json : record.getRemovedDataFilesJsonList()) {
       DataFile file = (DataFile) parse(json, specs);
       removed.add(file);
@@ -132,13 +131,8 @@ public final class WriteFinalizer {
         replaced.add(earlier);
       }
     }
-    // A rewritten data file's deletion vector goes with it (a vector of a removed file is invalid).
-    for (DataFile original : rewrittenOriginals) {
-      DeleteFile earlier = vectors.get(original.location());
-      if (earlier != null) {
-        replaced.add(earlier);
-      }
-    }
+    // A rewritten data file's delete files (its deletion vector, position delete files that applied
+    // to it only) go with it: the commit finds them (IcebergCommitter.replaced).
     Expression filter = ExpressionParser.fromJson(record.getConflictFilterJson(), target.schema());
     CommitOutcome outcome = committer.commitRowDelta(target, jobId,
         new IcebergCommitter.RowDeltaFiles(deletes, added, removed, replaced, filter, rows));

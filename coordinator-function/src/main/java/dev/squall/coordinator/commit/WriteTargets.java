@@ -9,6 +9,8 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.SortOrderParser;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 
@@ -26,7 +28,8 @@ public final class WriteTargets {
         .setTable(target.table().name())
         .setCreate(target.createsTable())
         .setDataFiles(target.toDataFileWrite())
-        .putAllTableProperties(target.properties());
+        .putAllTableProperties(target.properties())
+        .setSortOrderJson(target.sortOrder().isUnsorted() ? "" : SortOrderParser.toJson(target.sortOrder()));
     target.baseSnapshotId().ifPresent(b::setBaseSnapshotId);
     if (target.rowDelete() != null) {
       b.setRowDelete(target.rowDelete());
@@ -45,6 +48,7 @@ public final class WriteTargets {
         TableIdentifier.of(Namespace.of(r.getNamespaceList().toArray(String[]::new)), r.getTable()),
         r.getCreate(), schema, spec, files.getTableLocation(), r.getTablePropertiesMap(),
         r.hasBaseSnapshotId() ? OptionalLong.of(r.getBaseSnapshotId()) : OptionalLong.empty(),
-        r.hasRowDelete() ? r.getRowDelete() : null, r.hasRewrite() ? r.getRewrite() : null);
+        r.hasRowDelete() ? r.getRowDelete() : null, r.hasRewrite() ? r.getRewrite() : null,
+        r.getSortOrderJson().isEmpty() ? SortOrder.unsorted() : SortOrderParser.fromJson(schema, r.getSortOrderJson()));
   }
 }

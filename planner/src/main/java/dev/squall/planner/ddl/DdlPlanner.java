@@ -8,7 +8,9 @@ import dev.squall.planner.sql.DdlStatement;
 import dev.squall.planner.sql.DdlStatement.ColumnDefinition;
 import dev.squall.planner.sql.SqlFrontEnd;
 import dev.squall.planner.write.PartitionSpecFactory;
+import dev.squall.planner.write.SortOrderFactory;
 import dev.squall.planner.write.WritePlanner;
+import dev.squall.planner.write.WriteSortOrder;
 import dev.squall.proto.v1.DdlRecord;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -21,6 +23,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
@@ -182,8 +185,10 @@ public final class DdlPlanner {
     }
     Schema schema = new Schema(fields);
     PartitionSpec spec = PartitionSpecFactory.build(schema, s.partitionBy());
+    SortOrder order = SortOrderFactory.build(schema, s.sortedBy());
     return target(DdlRecord.newBuilder().setKind(DdlRecord.Kind.CREATE_TABLE), id)
         .setSchemaJson(SchemaParser.toJson(schema)).setPartitionSpecJson(PartitionSpecParser.toJson(spec))
+        .setSortOrderJson(WriteSortOrder.json(order))
         .putAllProperties(s.properties()).setIfExistsClause(s.ifNotExists())
         .setDescription("CREATE TABLE " + id).build();
   }

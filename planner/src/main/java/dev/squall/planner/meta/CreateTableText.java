@@ -5,7 +5,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.iceberg.NullOrder;
 import org.apache.iceberg.PartitionField;
+import org.apache.iceberg.SortDirection;
+import org.apache.iceberg.SortField;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.types.Types;
@@ -13,7 +16,7 @@ import org.apache.iceberg.types.Types;
 /**
  * The text of {@code SHOW CREATE TABLE}: a CREATE TABLE statement in the syntax Squall accepts,
  * which makes a table of the same columns (types in Trino's names, NOT NULL, COMMENT), partitioning
- * (PARTITIONED BY with Iceberg's transforms) and format version. The location is not shown: it
+ * (PARTITIONED BY with Iceberg's transforms), sort order ({@code sorted_by}) and format version. The location is not shown: it
  * names storage, and a new table gets its own.
  */
 public final class CreateTableText {
@@ -58,11 +61,38 @@ public final class CreateTableText {
     if (table instanceof org.apache.iceberg.HasTableOperations ops) {
       with.put("format_version", Integer.toString(ops.operations().current().formatVersion()));
     }
+    if (!table.sortOrder().isUnsorted()) {
+      with.put("sorted_by", sortedBy(table));
+    }
     sb.append("\nWITH (\n");
     List<String> items = new ArrayList<>();
     with.forEach((k, v) -> items.add("   " + k + " = " + v));
     sb.append(String.join(",\n", items)).append("\n)");
     return sb.toString();
+  }
+
+  /**
+   * The table's sort order as Trino's {@code sorted_by} array: {@code ARRAY['a', 'b DESC']}, with
+   * NULLS FIRST or LAST only where it differs from the direction's default (first ascending, last
+   * descending). A field of another transform than identity is shown as {@code day(c)} and so on,
+   * which CREATE TABLE refuses (Squall sorts by columns).
+   */
+  private static String sortedBy(Table table) {
+    List<String> items = new ArrayList<>();
+    for (SortField field : table.sortOrder().fields()) {
+      String column = identifier(table.schema().findColumnName(field.sourceId()));
+      String item = field.transform().isIdentity() ? column
+          : field.transform().toString().toLowerCase(Locale.ROOT) + "(" + column + ")";
+      boolean descending = field.direction() == SortDirection.DESC;
+      if (descending) {
+        item += " DESC";
+      }
+      if ((field.nullOrder() == NullOrder.NULLS_FIRST) == descending) {
+        item += field.nullOrder() == NullOrder.NULLS_FIRST ? " NULLS FIRST" : " NULLS LAST";
+      }
+      items.add(quote(item));
+    }
+    return "ARRAY[" + String.join(", ", items) + "]";
   }
 
   /** A column name, double-quoted when it is not a plain lower-case identifier. */

@@ -5,13 +5,15 @@ import dev.squall.planner.PlanningException.Code;
 import dev.squall.planner.sql.HeaderTokenizer.Kind;
 import dev.squall.planner.sql.HeaderTokenizer.Token;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code CREATE TABLE name [PARTITIONED BY (item, ...)] AS query}, parsed by Squall because
+ * {@code CREATE TABLE name [PARTITIONED BY (item, ...)] [WITH (property = value, ...)] AS query}, parsed by Squall because
  * Calcite's core grammar has no CREATE TABLE. Only the header is parsed here; the query keeps its
  * place in the text: {@link #query()} is the statement with the header blanked out (line breaks
  * kept), so that Calcite's line and column numbers for errors inside the query are those of the
@@ -19,13 +21,18 @@ import java.util.Set;
  *
  * <p>A partition item is a column ({@code identity}), {@code year(col)}, {@code month(col)},
  * {@code day(col)}, {@code hour(col)}, {@code bucket(N, col)} or {@code truncate(N, col)} (Iceberg's
- * partition transforms). {@code IF NOT EXISTS}, column lists and table properties are refused.
+ * partition transforms). WITH takes CREATE TABLE's properties ({@link DdlStatement}: format,
+ * format_version, partitioning, sorted_by, quoted Iceberg properties). {@code IF NOT EXISTS} and
+ * column lists are refused.
  *
  * @param name the table name as written: one or more parts, the last being the table
- * @param partitionBy the PARTITIONED BY items in order (empty when absent)
+ * @param partitionBy the PARTITIONED BY items (or the partitioning property's) in order (empty when absent)
  * @param query the statement text with everything up to and including {@code AS} blanked
+ * @param properties the Iceberg table properties of WITH
+ * @param sortedBy the sorted_by items in order: the table's sort order (empty: unsorted)
  */
-public record CreateTableAsStatement(List<NamePart> name, List<PartitionItem> partitionBy, String query) {
+public record CreateTableAsStatement(List<NamePart> name, List<PartitionItem> partitionBy, String query,
+    Map<String, String> properties, List<SortItem> sortedBy) {
   /** Transforms accepted in PARTITIONED BY, by lower-case name; identity is a bare column. */
   public static final Set<String> TRANSFORMS = Set.of("year", "month", "day", "hour", "bucket", "truncate");
 
@@ -42,6 +49,17 @@ public record CreateTableAsStatement(List<NamePart> name, List<PartitionItem> pa
    * @param column1 column of the item's first token
    */
   public record PartitionItem(String transform, NamePart column, long argument, int line, int column1) {}
+
+  /**
+   * One {@code sorted_by} item: a field of the table's sort order.
+   *
+   * @param column the column as written
+   * @param descending DESC
+   * @param nullsFirst whether NULLs sort first (as given, else first ascending and last descending)
+   * @param line line of the item
+   * @param column1 column of the item
+   */
+  public record SortItem(NamePart column, boolean descending, boolean nullsFirst, int line, int column1) {}
 
   /**
    * Parses {@code sql} when it is a CREATE statement.
@@ -110,16 +128,28 @@ public record CreateTableAsStatement(List<NamePart> name, List<PartitionItem> pa
         partitionBy = partitionItems();
         t = peek();
       }
+      Map<String, String> properties = new LinkedHashMap<>();
+      List<SortItem> sortedBy = List.of();
+      if (t != null && t.isKeyword("WITH")) {
+        TokenCursor cursor = new TokenCursor(sql, "CREATE TABLE statement", tokens);
+        cursor.reset(i);
+        DdlParser.WithClause with = DdlParser.withClause(cursor, properties);
+        i = cursor.position();
+        partitionBy = with.partitioning(partitionBy, t);
+        sortedBy = with.sortedBy();
+        t = peek();
+      }
       if (t == null || !t.isKeyword("AS")) {
         throw syntax(t, "expected AS after the table name"
-            + (partitionBy.isEmpty() ? " or PARTITIONED BY" : " and PARTITIONED BY"));
+            + (partitionBy.isEmpty() ? ", PARTITIONED BY or WITH" : ", PARTITIONED BY and WITH"));
       }
       i++;
       int queryStart = t.offset() + t.text().length();
       if (sql.substring(queryStart).isBlank()) {
         throw syntax(t, "expected a query after AS");
       }
-      return new CreateTableAsStatement(List.copyOf(name), partitionBy, blank(sql, queryStart));
+      return new CreateTableAsStatement(List.copyOf(name), partitionBy, blank(sql, queryStart), Map.copyOf(properties),
+          sortedBy);
     }
 
     private List<PartitionItem> partitionItems() {

@@ -4,6 +4,7 @@ import dev.squall.planner.PlanningException;
 import dev.squall.planner.PlanningException.Code;
 import dev.squall.planner.sql.CreateTableAsStatement.NamePart;
 import dev.squall.planner.sql.CreateTableAsStatement.PartitionItem;
+import dev.squall.planner.sql.CreateTableAsStatement.SortItem;
 import dev.squall.planner.sql.DdlStatement.AddColumn;
 import dev.squall.planner.sql.DdlStatement.ColumnDefinition;
 import dev.squall.planner.sql.DdlStatement.CreateSchema;
@@ -185,25 +186,17 @@ final class DdlParser {
       c.expectKeyword("BY");
       partitionBy = CreateTableAsStatement.partitionItems(sql, c);
     }
-    if (c.acceptKeyword("WITH")) {
-      c.expectPunctuation('(');
-      do {
-        List<PartitionItem> items = property(c, properties);
-        if (!items.isEmpty()) {
-          if (!partitionBy.isEmpty()) {
-            throw new PlanningException(Code.VALIDATION_ERROR, "partitioning is given twice: by PARTITIONED BY"
-                + " and by the partitioning property", partitioned.line(), partitioned.column());
-          }
-          partitionBy = items;
-        }
-      } while (c.acceptPunctuation(','));
-      c.expectPunctuation(')');
+    List<SortItem> sortedBy = List.of();
+    if (c.peek() != null && c.peek().isKeyword("WITH")) {
+      WithClause with = withClause(c, properties);
+      partitionBy = with.partitioning(partitionBy, partitioned);
+      sortedBy = with.sortedBy();
     }
     Token as = c.peek();
     if (as != null && as.isKeyword("AS")) {
       throw TokenCursor.unsupported(as, "CREATE TABLE with both column definitions and AS is not supported");
     }
-    return new CreateTable(name, ifNotExists, List.copyOf(columns), partitionBy, properties);
+    return new CreateTable(name, ifNotExists, List.copyOf(columns), partitionBy, properties, sortedBy);
   }
 
   private static ColumnDefinition column(TokenCursor c) {
@@ -232,11 +225,99 @@ final class DdlParser {
       + "(?:,\\s*(\\d+)\\s*)?\\)\\s*", Pattern.CASE_INSENSITIVE);
   private static final Pattern IDENTITY = Pattern.compile("\\s*(\"?)([^\",()]+)\\1\\s*");
 
-  /** One WITH property into {@code properties}; returns the partition items of {@code partitioning}. */
-  private static List<PartitionItem> property(TokenCursor c, Map<String, String> properties) {
-    Token at = c.peek();
-    NamePart key = c.namePart("a table property name");
-    c.expectPunctuation('=');
+  /**
+   * What a {@code WITH (...)} clause of CREATE TABLE gives besides Iceberg properties.
+   *
+   * @param partitioning the {@code partitioning} items; null when the property is absent
+   * @param sortedBy the {@code sorted_by} items; empty when absent
+   */
+  record WithClause(List<PartitionItem> partitioning, List<SortItem> sortedBy) {
+    /**
+     * The table's partition items: PARTITIONED BY's or the partitioning property's.
+     *
+     * @throws PlanningException VALIDATION_ERROR at {@code at} when both give them
+     */
+    List<PartitionItem> partitioning(List<PartitionItem> partitionBy, Token at) {
+      if (partitioning == null) {
+        return partitionBy;
+      }
+      if (!partitionBy.isEmpty()) {
+        throw new PlanningException(Code.VALIDATION_ERROR, "partitioning is given twice: by PARTITIONED BY"
+            + " and by the partitioning property", at.line(), at.column());
+      }
+      return partitioning;
+    }
+  }
+
+  /**
+   * {@code WITH (name = value, ...)} at the cursor, its Iceberg properties put into
+   * {@code properties}; the cursor ends after its ')'.
+   */
+  static WithClause withClause(TokenCursor c, Map<String, String> properties) {
+    c.expectKeyword("WITH");
+    c.expectPunctuation('(');
+    List<PartitionItem> partitioning = null;
+    List<SortItem> sortedBy = List.of();
+    do {
+      Token at = c.peek();
+      NamePart key = c.namePart("a table property name");
+      c.expectPunctuation('=');
+      String name = key.text().toLowerCase(Locale.ROOT);
+      if (name.equals("partitioning")) {
+        partitioning = stringArray(c).stream().map(DdlParser::partitionItem).toList();
+      } else if (name.equals("sorted_by")) {
+        sortedBy = stringArray(c).stream().map(DdlParser::sortItem).toList();
+      } else {
+        property(c, at, key, properties);
+      }
+    } while (c.acceptPunctuation(','));
+    c.expectPunctuation(')');
+    return new WithClause(partitioning, sortedBy);
+  }
+
+  /** {@code ARRAY['a', 'b', ...]} at the cursor: its strings' tokens. */
+  private static List<Token> stringArray(TokenCursor c) {
+    c.expectKeyword("ARRAY");
+    c.expectPunctuation('[');
+    List<Token> items = new ArrayList<>();
+    if (!c.acceptPunctuation(']')) {
+      do {
+        Token at = c.peek();
+        if (at == null || at.kind() != Kind.STRING) {
+          throw c.syntax(at, "expected a quoted array item");
+        }
+        items.add(c.next());
+      } while (c.acceptPunctuation(','));
+      c.expectPunctuation(']');
+    }
+    return items;
+  }
+
+  private static final Pattern SORT_ITEM = Pattern.compile("\\s*(?:\"((?:[^\"]|\"\")+)\"|([^\\s\"(),]+))"
+      + "(?:\\s+(ASC|DESC))?(?:\\s+NULLS\\s+(FIRST|LAST))?\\s*", Pattern.CASE_INSENSITIVE);
+
+  /**
+   * One item of Trino's {@code sorted_by} array: {@code 'col'}, {@code 'col DESC'},
+   * {@code 'col ASC NULLS LAST'}, ... (NULLs come first ascending and last descending unless given).
+   */
+  private static SortItem sortItem(Token at) {
+    String text = at.text();
+    Matcher m = SORT_ITEM.matcher(text);
+    if (!m.matches()) {
+      throw new PlanningException(text.contains("(") ? Code.UNSUPPORTED : Code.VALIDATION_ERROR, "sorted_by item '"
+          + text + "' is not a column with ASC or DESC and NULLS FIRST or LAST"
+          + (text.contains("(") ? "; Squall sorts by columns, not by transforms of them" : ""), at.line(), at.column());
+    }
+    boolean quoted = m.group(1) != null;
+    NamePart column = new NamePart(quoted ? m.group(1).replace("\"\"", "\"") : m.group(2), quoted, at.line(),
+        at.column());
+    boolean descending = "DESC".equalsIgnoreCase(m.group(3));
+    boolean nullsFirst = m.group(4) == null ? !descending : m.group(4).equalsIgnoreCase("FIRST");
+    return new SortItem(column, descending, nullsFirst, at.line(), at.column());
+  }
+
+  /** One Iceberg property (or Trino's format, format_version) into {@code properties}. */
+  private static void property(TokenCursor c, Token at, NamePart key, Map<String, String> properties) {
     String name = key.text().toLowerCase(Locale.ROOT);
     if (key.quoted() && key.text().contains(".")) {
       Token value = c.next();
@@ -244,7 +325,7 @@ final class DdlParser {
         throw c.syntax(value, "expected a property value");
       }
       properties.put(key.text(), value.text());
-      return List.of();
+      return;
     }
     switch (name) {
       case "format" -> {
@@ -255,7 +336,6 @@ final class DdlParser {
               value.line(), value.column());
         }
         properties.put("write.format.default", "parquet");
-        return List.of();
       }
       case "format_version" -> {
         Token value = c.next();
@@ -264,30 +344,16 @@ final class DdlParser {
               + value.text(), value.line(), value.column());
         }
         properties.put("format-version", value.text());
-        return List.of();
-      }
-      case "partitioning" -> {
-        c.expectKeyword("ARRAY");
-        c.expectPunctuation('[');
-        List<PartitionItem> items = new ArrayList<>();
-        if (!c.acceptPunctuation(']')) {
-          do {
-            items.add(partitionItem(c));
-          } while (c.acceptPunctuation(','));
-          c.expectPunctuation(']');
-        }
-        return items;
       }
       default -> throw new PlanningException(Code.VALIDATION_ERROR, "Unknown table property '" + key.text()
-          + "'; Squall knows format, format_version, partitioning and quoted Iceberg property names such as"
+          + "'; Squall knows format, format_version, partitioning, sorted_by and quoted Iceberg property names such as"
           + " \"write.parquet.compression-codec\"", at.line(), at.column());
     }
   }
 
   /** One item of Trino's {@code partitioning} array: 'col', 'day(col)', 'bucket(col, n)', 'truncate(col, n)'. */
-  private static PartitionItem partitionItem(TokenCursor c) {
-    Token at = c.peek();
-    String text = c.string("a quoted partition item");
+  private static PartitionItem partitionItem(Token at) {
+    String text = at.text();
     Matcher m = TRANSFORM.matcher(text);
     if (m.matches()) {
       String transform = m.group(1).toLowerCase(Locale.ROOT);

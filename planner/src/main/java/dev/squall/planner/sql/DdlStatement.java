@@ -3,6 +3,7 @@ package dev.squall.planner.sql;
 import dev.squall.planner.PlanningException;
 import dev.squall.planner.sql.CreateTableAsStatement.NamePart;
 import dev.squall.planner.sql.CreateTableAsStatement.PartitionItem;
+import dev.squall.planner.sql.CreateTableAsStatement.SortItem;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,7 +27,8 @@ import org.apache.iceberg.types.Type;
  *
  * Column types: {@link ColumnTypes}. Properties: {@code format = 'PARQUET'},
  * {@code format_version = 1|2|3}, {@code partitioning = ARRAY['col', 'day(ts)', 'bucket(col, 8)',
- * 'truncate(col, 4)', ...]} (Trino's form, instead of PARTITIONED BY), and any Iceberg table property
+ * 'truncate(col, 4)', ...]} (Trino's form, instead of PARTITIONED BY), {@code sorted_by = ARRAY['col',
+ * 'col DESC', 'col ASC NULLS LAST', ...]} (the table's sort order), and any Iceberg table property
  * as a quoted name containing a dot ({@code "write.parquet.compression-codec" = 'zstd'}).
  * {@code CREATE TABLE t AS query} is {@link CreateTableAsStatement}'s. Everything else (views,
  * CASCADE, SET PROPERTIES, ...) is refused whole as UNSUPPORTED at its position.
@@ -41,9 +43,17 @@ public sealed interface DdlStatement {
 
   /**
    * @param properties Iceberg table properties (Trino's {@code format_version} as {@code format-version})
+   * @param sortedBy the {@code sorted_by} items in order: the table's sort order (empty: unsorted)
    */
   record CreateTable(List<NamePart> name, boolean ifNotExists, List<ColumnDefinition> columns,
-      List<PartitionItem> partitionBy, Map<String, String> properties) implements DdlStatement {}
+      List<PartitionItem> partitionBy, Map<String, String> properties, List<SortItem> sortedBy)
+      implements DdlStatement {
+    /** A table without a sort order. */
+    public CreateTable(List<NamePart> name, boolean ifNotExists, List<ColumnDefinition> columns,
+        List<PartitionItem> partitionBy, Map<String, String> properties) {
+      this(name, ifNotExists, columns, partitionBy, properties, List.of());
+    }
+  }
 
   record DropTable(List<NamePart> name, boolean ifExists) implements DdlStatement {}
 

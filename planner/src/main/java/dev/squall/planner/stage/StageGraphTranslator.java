@@ -98,14 +98,19 @@ public final class StageGraphTranslator {
    * As {@link #translateClustered(RelNode, List, List, int)}, with each root task sorting its rows on
    * {@code sortKeys} (columns of {@code plan}, the trailing ones included) before the trailing
    * columns are dropped: a partitioned write sorts on its partition values, so that its writer task
-   * meets each value in one run and writes it into one file at a time. The engine's sort is
-   * memory-accounted and spills.
+   * meets each value in one run and writes it into one file at a time, and then on the table's sort
+   * order. With no {@code keys} no edge is added and each root task sorts its own rows. The engine's
+   * sort is memory-accounted and spills.
    *
    * @throws PlanningException as {@link #translate}
    */
   public StageGraph translateClustered(RelNode plan, List<String> outputNames, List<Integer> keys,
       int outputColumns, List<SortKey> sortKeys) {
     StageDraft root = visit(plan);
+    if (keys.isEmpty()) {
+      // Nothing to cluster on: each root task sorts its own rows (an unpartitioned sorted write).
+      return rooted(plan, root, outputNames, outputColumns, sortKeys);
+    }
     if (!root.distribution().groupsAreLocal(keys)) {
       int tasks = taskCounts.forBytes(root.bytes());
       StageDraft clustered = StageDraft.intermediate(tasks, tasks == 1 ? Distribution.SINGLE : Distribution.hashOn(keys));
@@ -113,6 +118,12 @@ public final class StageGraphTranslator {
       clustered.setEstimates(root.rows(), root.bytes());
       root = clustered;
     }
+    return rooted(plan, root, outputNames, outputColumns, sortKeys);
+  }
+
+  /** The root stage sorted on {@code sortKeys}, then cut to its first {@code outputColumns} columns. */
+  private StageGraph rooted(RelNode plan, StageDraft root, List<String> outputNames, int outputColumns,
+      List<SortKey> sortKeys) {
     if (!sortKeys.isEmpty()) {
       root.setRoot(Operator.newBuilder().setOutputSchema(root.root().getOutputSchema())
           .setSort(dev.squall.proto.v1.Sort.newBuilder().setInput(root.root()).addAllKeys(sortKeys)).build());

@@ -93,7 +93,8 @@ public final class OptimizePlanner {
     WriteTarget target = new WriteTarget(resolved.identifier(), false, table.schema(), table.spec(), table.location(),
         table.properties(), current == null ? OptionalLong.empty() : OptionalLong.of(current.snapshotId()), null,
         RewriteRecord.newBuilder().addAllDataFilePaths(rewritten)
-            .setDescription(TableProcedures.optimizeDescription(statement, resolved)).build());
+            .setDescription(TableProcedures.optimizeDescription(statement, resolved)).build())
+        .withSortOrder(table.sortOrder());
     return new Planned(new WritePlanner.PlannedWrite(plan, target), skipped);
   }
 

@@ -124,7 +124,8 @@ public final class PartitionClustering {
     }
   }
 
-  private static int columnOf(Schema schema, int fieldId) {
+  /** Index of the top-level column with that field id in {@code schema}, -1 when none. */
+  static int columnOf(Schema schema, int fieldId) {
     List<Types.NestedField> columns = schema.columns();
     for (int i = 0; i < columns.size(); i++) {
       if (columns.get(i).fieldId() == fieldId) {

@@ -154,12 +154,14 @@ public final class RowDeletePlanner {
 
   /**
    * How the new rows of an UPDATE or MERGE are written: as data files of the table's current spec
-   * (not clustered: they arrive hashed on the data file they replace).
+   * (not clustered: they arrive hashed on the data file they replace), sorted by the table's sort
+   * order.
    */
   static DataFileWrite rewrittenRows(IcebergTable resolved) {
     Table table = resolved.table();
     return new WriteTarget(resolved.identifier(), false, table.schema(), table.spec(), table.location(),
-        table.properties(), OptionalLong.empty()).toDataFileWrite().toBuilder().setClustered(false).build();
+        table.properties(), OptionalLong.empty()).withSortOrder(table.sortOrder()).toDataFileWrite().toBuilder()
+        .setClustered(false).build();
   }
 
   /**
@@ -322,10 +324,11 @@ public final class RowDeletePlanner {
     }
     tasks.setMerge(merge);
     tasks.setCopyOnWrite(copyOnWrite);
+    tasks.setSortOrderJson(WriteSortOrder.json(WriteSortOrder.writable(table.sortOrder(), schema, table.spec())));
     record.setDeleteFiles(tasks);
     WriteTarget target = new WriteTarget(resolved.identifier(), false, schema, table.spec(), table.location(),
         table.properties(), current == null ? OptionalLong.empty() : OptionalLong.of(current.snapshotId()),
-        record.build());
+        record.build()).withSortOrder(table.sortOrder());
     return new WritePlanner.PlannedWrite(plan, target);
   }
 

@@ -10,9 +10,11 @@ import dev.squall.planner.sql.CreateTableAsStatement.NamePart;
 import dev.squall.planner.sql.SqlFrontEnd;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.apache.calcite.rel.RelNode;
@@ -28,6 +30,7 @@ import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Catalog;
@@ -142,7 +145,8 @@ public final class WritePlanner {
     RelNode plan = ColumnAssignment.project(frontEnd.relBuilder(), query, schema, sourceOfColumn, source);
     Snapshot current = table.currentSnapshot();
     WriteTarget target = new WriteTarget(resolved.identifier(), false, schema, table.spec(), table.location(),
-        table.properties(), current == null ? OptionalLong.empty() : OptionalLong.of(current.snapshotId()));
+        table.properties(), current == null ? OptionalLong.empty() : OptionalLong.of(current.snapshotId()))
+        .withSortOrder(table.sortOrder());
     return new PlannedWrite(plan, target);
   }
 
@@ -183,10 +187,12 @@ public final class WritePlanner {
     }
     Schema schema = new Schema(columns);
     PartitionSpec spec = PartitionSpecFactory.build(schema, statement.partitionBy());
+    SortOrder order = SortOrderFactory.build(schema, statement.sortedBy());
 
     Transaction create;
     try {
-      create = catalog.buildTable(id, schema).withPartitionSpec(spec).createTransaction();
+      create = catalog.buildTable(id, schema).withPartitionSpec(spec).withSortOrder(order)
+          .withProperties(statement.properties()).createTransaction();
     } catch (AlreadyExistsException e) {
       NamePart last = statement.name().get(statement.name().size() - 1);
       throw new PlanningException(Code.TABLE_EXISTS, "Table '" + id + "' already exists", last.line(),
@@ -195,8 +201,11 @@ public final class WritePlanner {
     // The transaction's table is the metadata the catalog would create: ids reassigned, location
     // and default properties chosen. It is dropped uncommitted.
     Table planned = create.table();
+    // The metadata keeps format-version out of its properties; the commit's create needs it again.
+    Map<String, String> properties = new HashMap<>(planned.properties());
+    properties.putAll(statement.properties());
     WriteTarget target = new WriteTarget(id, true, planned.schema(), planned.spec(), planned.location(),
-        planned.properties(), OptionalLong.empty());
+        properties, OptionalLong.empty()).withSortOrder(planned.sortOrder());
     int[] identity = new int[columns.size()];
     for (int c = 0; c < identity.length; c++) {
       identity[c] = c;

@@ -11,6 +11,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
@@ -33,6 +34,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
  *     and what its commit removes whole; null for INSERT and CTAS
  * @param rewrite for optimize: the data files its commit replaces by the files the writer tasks
  *     write (one {@code RewriteFiles}); null otherwise
+ * @param sortOrder the table's sort order (for CTAS: the new table's); unsorted when none. Data
+ *     files are written in {@link #writeOrder()}
  */
 public record WriteTarget(
     TableIdentifier table,
@@ -43,7 +46,8 @@ public record WriteTarget(
     Map<String, String> properties,
     OptionalLong baseSnapshotId,
     RowDeleteRecord rowDelete,
-    RewriteRecord rewrite) {
+    RewriteRecord rewrite,
+    SortOrder sortOrder) {
 
   /** File format of the data files Squall writes. */
   public static final String FILE_FORMAT = "parquet";
@@ -58,6 +62,25 @@ public record WriteTarget(
     Objects.requireNonNull(location, "location");
     properties = Map.copyOf(properties);
     Objects.requireNonNull(baseSnapshotId, "baseSnapshotId");
+    sortOrder = sortOrder == null ? SortOrder.unsorted() : sortOrder;
+  }
+
+  /** A target written unsorted. */
+  public WriteTarget(TableIdentifier table, boolean createsTable, Schema schema, PartitionSpec spec, String location,
+      Map<String, String> properties, OptionalLong baseSnapshotId, RowDeleteRecord rowDelete, RewriteRecord rewrite) {
+    this(table, createsTable, schema, spec, location, properties, baseSnapshotId, rowDelete, rewrite,
+        SortOrder.unsorted());
+  }
+
+  /** This target for a table sorted by {@code order}. */
+  public WriteTarget withSortOrder(SortOrder order) {
+    return new WriteTarget(table, createsTable, schema, spec, location, properties, baseSnapshotId, rowDelete, rewrite,
+        order);
+  }
+
+  /** The order each data file's rows are written in: {@link #sortOrder()} where the writer can sort by it. */
+  public SortOrder writeOrder() {
+    return WriteSortOrder.writable(sortOrder, schema, spec);
   }
 
   /** A target without a rewrite: INSERT, CREATE TABLE AS, DELETE, UPDATE. */
@@ -88,7 +111,8 @@ public record WriteTarget(
    * format {@value #FILE_FORMAT} and the table properties named {@code write.*} (compression,
    * row group size, metrics modes, data path, location provider). Other properties stay on the
    * coordinator: nothing of the catalog reaches a task. {@code clustered} is set when the writer
-   * stage's sort on the partition values ({@link PartitionClustering}) brings each value in one run.
+   * stage's sort on the partition values ({@link PartitionClustering}) brings each value in one run;
+   * {@code sort_order_json} when the rows come sorted by {@link #writeOrder()} within each value.
    */
   public DataFileWrite toDataFileWrite() {
     Map<String, String> fileProperties = new TreeMap<>();
@@ -104,6 +128,7 @@ public record WriteTarget(
         .setFileFormat(FILE_FORMAT)
         .putAllProperties(fileProperties)
         .setClustered(PartitionClustering.sortsIntoRuns(spec))
+        .setSortOrderJson(WriteSortOrder.json(writeOrder()))
         .build();
   }
 

@@ -6,11 +6,16 @@ import dev.squall.planner.PlannedQuery;
 import dev.squall.planner.PlanningException;
 import dev.squall.planner.PlanningException.Code;
 import dev.squall.planner.testing.Planning;
+import dev.squall.planner.write.WriteTarget;
 import dev.squall.proto.v1.DdlRecord;
+import dev.squall.proto.v1.Operator;
+import dev.squall.proto.v1.StageGraph;
 import java.util.List;
 import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.SortOrderParser;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 
@@ -128,6 +133,55 @@ class DdlPlanningTest {
     Schema schema = SchemaParser.fromJson(r.getSchemaJson());
     assertThat(PartitionSpecParser.fromJson(schema, r.getPartitionSpecJson()).fields())
         .extracting(f -> f.transform().toString()).containsExactly("bucket[8]", "identity");
+  }
+
+  @Test
+  void sortedByBecomesTheTablesSortOrderAndRefusesWhatIsNotAColumnAtItsPosition() {
+    DdlRecord r = ddl("create table tpch.t3 (a bigint, s varchar, d date)\n"
+        + "with (sorted_by = ARRAY['s', 'a DESC', '\"D\" asc nulls last', ])".replace(", ])", "])"));
+    Schema schema = SchemaParser.fromJson(r.getSchemaJson());
+    SortOrder order = SortOrderParser.fromJson(schema, r.getSortOrderJson());
+    assertThat(order.fields()).extracting(f -> schema.findColumnName(f.sourceId()) + " " + f.direction() + " "
+        + f.nullOrder()).containsExactly("s ASC NULLS FIRST", "a DESC NULLS LAST", "d ASC NULLS LAST");
+    assertThat(order.fields()).allMatch(f -> f.transform().isIdentity());
+    assertThat(ddl("create table tpch.t3 (a bigint)").getSortOrderJson()).isEmpty();
+
+    PlanningException transform = refused("create table tpch.t3 (a bigint)\nwith (sorted_by = ARRAY['a', 'bucket(a, 4)'])");
+    assertThat(transform.code()).isEqualTo(Code.UNSUPPORTED);
+    assertThat(transform.getMessage()).contains("'bucket(a, 4)'");
+    assertThat(List.of(transform.line(), transform.column())).containsExactly(2, 30);
+    PlanningException unknown = refused("create table tpch.t3 (a bigint) with (sorted_by = ARRAY['b'])");
+    assertThat(unknown.code()).isEqualTo(Code.UNKNOWN_COLUMN);
+    assertThat(List.of(unknown.line(), unknown.column())).containsExactly(1, 57);
+    assertThat(refused("create table tpch.t3 (a bigint) with (sorted_by = ARRAY['a', 'A desc'])").code())
+        .isEqualTo(Code.VALIDATION_ERROR);
+    assertThat(refused("create table tpch.t3 (a bigint) with (sorted_by = ARRAY['a sideways'])").code())
+        .isEqualTo(Code.VALIDATION_ERROR);
+  }
+
+  @Test
+  void createTableAsTakesWithPropertiesAndSortsEachWriterTasksRowsByPartitionThenSortOrder() {
+    PlannedQuery q = Planning.sf1("create table tpch.t5 with (format_version = 3, partitioning = ARRAY['month(o_orderdate)'],"
+        + " sorted_by = ARRAY['o_custkey DESC']) as select o_orderkey, o_custkey, o_orderdate from tpch.orders");
+    WriteTarget target = q.write().orElseThrow();
+    assertThat(target.properties()).containsEntry("format-version", "3");
+    assertThat(target.sortOrder().fields()).hasSize(1);
+    assertThat(target.toDataFileWrite().getSortOrderJson()).isNotEmpty();
+    StageGraph graph = q.stageGraph();
+    Operator root = graph.getStagesList().stream().filter(st -> st.getStageId() == graph.getRootStageId())
+        .findFirst().orElseThrow().getFragment();
+    while (!root.hasSort()) {
+      root = root.hasProject() ? root.getProject().getInput() : Operator.getDefaultInstance();
+      assertThat(root).isNotEqualTo(Operator.getDefaultInstance());
+    }
+    // Year and month of o_orderdate (appended columns 3 and 4), then o_custkey descending.
+    assertThat(root.getSort().getKeysList()).extracting(k -> k.getColumn() + (k.getDescending() ? " desc" : ""))
+        .containsExactly("3", "4", "1 desc");
+
+    // An unsorted table's write has no sort.
+    PlannedQuery plain = Planning.sf1("create table tpch.t6 as select o_orderkey from tpch.orders");
+    assertThat(plain.write().orElseThrow().toDataFileWrite().getSortOrderJson()).isEmpty();
+    assertThat(plain.stageGraph().toString()).doesNotContain("sort {");
   }
 
   @Test

@@ -13,6 +13,8 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.SortOrderComparators;
 import org.apache.iceberg.data.BaseDeleteLoader;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
@@ -29,9 +31,12 @@ import org.apache.iceberg.util.LocationUtil;
 /**
  * Copy-on-write: writes each data file that holds rows to delete again without them, and without
  * the rows its existing delete files (position delete files, a deletion vector) delete already.
- * Rows are read and written with Iceberg's generic Parquet reader and writer, in file order, one
- * data file at a time, into the original's partition and spec; a file left with no row is not
- * written. The coordinator replaces each original by its rewrite in the statement's commit.
+ * Rows are read and written with Iceberg's generic Parquet reader and writer, one data file at a
+ * time, into the original's partition and spec; a file left with no row is not written. The rows
+ * keep their file order when the original was written in the table's sort order (or the table has
+ * none); otherwise the kept rows are sorted by it in memory ({@link SortOrderComparators}), so every
+ * rewrite is in the table's sort order and says so. The coordinator replaces each original by its
+ * rewrite in the statement's commit.
  */
 final class CopyOnWriteRewriter {
   /** Sequence numbers of rewritten files: above an UPDATE's new data files (0 and on). */
@@ -42,6 +47,8 @@ final class CopyOnWriteRewriter {
   private final Map<String, String> properties;
   private final LocationProvider locations;
   private final DataFileNames names;
+  /** The table's sort order as writers can sort by it (unsorted: none). */
+  private final SortOrder order;
   private final List<DeleteFile> existingDeletes = new ArrayList<>();
   private final List<String> created = new ArrayList<>();
   private int seq = FIRST_SEQ;
@@ -56,6 +63,7 @@ final class CopyOnWriteRewriter {
     this.schema = schema;
     this.properties = Map.copyOf(write.getPropertiesMap());
     this.names = names;
+    this.order = WriteTarget.sortOrder(schema, write.getSortOrderJson(), "DeleteFileWrite");
     this.locations = org.apache.iceberg.LocationProviders.locationsFor(
         LocationUtil.stripTrailingSlash(write.getTableLocation()), properties);
     List<String> jsons = new ArrayList<>(write.getPositionDeletesJsonList());
@@ -111,32 +119,34 @@ final class CopyOnWriteRewriter {
   }
 
   private DataFile rewrite(DataFile original, PartitionSpec spec, PositionDeleteIndex deleted) throws IOException {
+    // A file written in another order (or none) has its kept rows sorted before they are written.
+    List<Record> toSort = order.isUnsorted() || Integer.valueOf(order.orderId()).equals(original.sortOrderId())
+        ? null : new ArrayList<>();
     DataWriter<Record> writer = null;
-    String location = null;
-    try (CloseableIterable<Record> rows = Parquet.read(io.newInputFile(original.location()))
-        .project(schema)
-        .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(schema, fileSchema))
-        .build()) {
-      long position = 0;
-      for (Record row : rows) {
-        if (!deleted.isDeleted(position)) {
-          if (writer == null) {
-            String name = names.fileName(seq++);
-            location = spec.isUnpartitioned() ? locations.newDataLocation(name)
-                : locations.newDataLocation(spec, original.partition(), name);
-            created.add(location);
-            writer = Parquet.writeData(io.newOutputFile(location))
-                .schema(schema)
-                .withSpec(spec)
-                .withPartition(original.partition())
-                .createWriterFunc(GenericParquetWriter::create)
-                .setAll(properties)
-                .overwrite()
-                .build();
+    try {
+      try (CloseableIterable<Record> rows = Parquet.read(io.newInputFile(original.location()))
+          .project(schema)
+          .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(schema, fileSchema))
+          .build()) {
+        long position = 0;
+        for (Record row : rows) {
+          if (deleted.isDeleted(position++)) {
+            continue;
           }
+          if (toSort != null) {
+            toSort.add(row.copy());
+            continue;
+          }
+          writer = writer == null ? open(original, spec) : writer;
           writer.write(row);
         }
-        position++;
+      }
+      if (toSort != null && !toSort.isEmpty()) {
+        toSort.sort(SortOrderComparators.forSchema(schema, order));
+        writer = open(original, spec);
+        for (Record row : toSort) {
+          writer.write(row);
+        }
       }
     } finally {
       if (writer != null) {
@@ -144,6 +154,23 @@ final class CopyOnWriteRewriter {
       }
     }
     return writer == null ? null : writer.toDataFile();
+  }
+
+  /** A new data file of the attempt in the original's partition and spec. */
+  private DataWriter<Record> open(DataFile original, PartitionSpec spec) throws IOException {
+    String name = names.fileName(seq++);
+    String location = spec.isUnpartitioned() ? locations.newDataLocation(name)
+        : locations.newDataLocation(spec, original.partition(), name);
+    created.add(location);
+    return Parquet.writeData(io.newOutputFile(location))
+        .schema(schema)
+        .withSpec(spec)
+        .withPartition(original.partition())
+        .withSortOrder(order)
+        .createWriterFunc(GenericParquetWriter::create)
+        .setAll(properties)
+        .overwrite()
+        .build();
   }
 
   /** Deletes every file this attempt rewrote (best effort). */

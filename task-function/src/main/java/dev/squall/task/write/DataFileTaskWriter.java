@@ -340,7 +340,8 @@ public final class DataFileTaskWriter implements AutoCloseable {
         .withFormat(FileFormat.PARQUET)
         .withFileSizeInBytes(file.writer.length())
         .withMetrics(file.writer.metrics())
-        .withSplitOffsets(file.writer.splitOffsets());
+        .withSplitOffsets(file.writer.splitOffsets())
+        .withSortOrder(target.sortOrder());
     if (!target.spec().isUnpartitioned()) {
       builder.withPartition(file.partition);
     }

@@ -10,20 +10,34 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.SortOrderParser;
 
 /**
  * The table a writer task writes to, decoded from the wire's {@link DataFileWrite}: its location,
- * Iceberg schema and partition spec (from their Iceberg JSON), file format and the table properties
- * that shape data files. No catalog is involved: everything the writer needs travels in the spec.
+ * Iceberg schema and partition spec (from their Iceberg JSON), file format, the table properties
+ * that shape data files and the sort order the rows come in. No catalog is involved: everything the writer needs travels in the spec.
  *
  * @param tableLocation the table's root location, e.g. {@code s3://bucket/warehouse/db/t}
  * @param schema the table schema with its field ids
  * @param spec the partition spec data files are written for (its spec id goes into the commit messages)
  * @param format the data file format; only Parquet is written
  * @param properties table properties (e.g. {@code write.parquet.compression-codec})
+ * @param sortOrder the order the rows arrive in within each partition value, recorded in every data
+ *     file ({@code sort_order_id}); unsorted when they arrive in no order
  */
 public record WriteTarget(String tableLocation, Schema schema, PartitionSpec spec, FileFormat format,
-    Map<String, String> properties) {
+    Map<String, String> properties, SortOrder sortOrder) {
+
+  /** A target whose rows arrive in no order. */
+  public WriteTarget(String tableLocation, Schema schema, PartitionSpec spec, FileFormat format,
+      Map<String, String> properties) {
+    this(tableLocation, schema, spec, format, properties, SortOrder.unsorted());
+  }
+
+  public WriteTarget {
+    sortOrder = sortOrder == null ? SortOrder.unsorted() : sortOrder;
+  }
 
   /**
    * Decodes the wire form.
@@ -54,7 +68,21 @@ public record WriteTarget(String tableLocation, Schema schema, PartitionSpec spe
       throw bad("data file format '" + formatName + "' is not supported; writer tasks write parquet");
     }
     String location = write.getTableLocation().replaceAll("/+$", "");
-    return new WriteTarget(location, schema, spec, FileFormat.PARQUET, Map.copyOf(write.getPropertiesMap()));
+    return new WriteTarget(location, schema, spec, FileFormat.PARQUET, Map.copyOf(write.getPropertiesMap()),
+        sortOrder(schema, write.getSortOrderJson(), "DataFileWrite"));
+  }
+
+  /**
+   * A sort order of the wire ({@code sort_order_json}; empty: unsorted).
+   *
+   * @throws EngineException INTERNAL_ERROR naming the field when it does not parse
+   */
+  static SortOrder sortOrder(Schema schema, String json, String message) {
+    try {
+      return json.isEmpty() ? SortOrder.unsorted() : SortOrderParser.fromJson(schema, json);
+    } catch (RuntimeException e) {
+      throw bad(message + ".sort_order_json is not a sort order of the table schema: " + e.getMessage());
+    }
   }
 
   private static EngineException bad(String message) {
