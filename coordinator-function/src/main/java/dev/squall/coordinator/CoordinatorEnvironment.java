@@ -42,7 +42,7 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * {@code SQUALL_MAX_CONCURRENT_TASKS} (per coordinator invocation, default 64), {@code
  * SQUALL_ACCOUNT_CONCURRENT_TASKS} (all jobs of all coordinators together, counted in the job
  * store, default 800, 1-10,000), {@code SQUALL_PIPELINE_MAX_TASKS} (largest graph {@code scheduling=auto}
- * runs pipelined, default 64, 0-10,000), {@code SQUALL_TASK_MEMORY_MB} (the task
+ * runs pipelined, default 0, 0-10,000), {@code SQUALL_TASK_MEMORY_MB} (the task
  * function's memory size, default 2048; tasks budget 60% of it), {@code SQUALL_TASK_TIMEOUT_SECONDS}
  * (the task function's timeout, default 300; synchronous task Invoke calls wait that long plus
  * {@link #TASK_INVOKE_MARGIN} and are never retried by the SDK, see {@link TaskLambdaClients}), {@code SQUALL_SYNC_WAIT_SECONDS}

@@ -44,7 +44,7 @@ public record JobSettings(Duration syncWait, Duration lease, Duration handOffMar
    * 25 s sync wait, 30 s lease, hand over 90 s before the limit, 5 s grace, 250 ms cancel poll,
    * 2 minutes of planning, 50 invocations, 800 concurrent tasks per account, slots leased for 16
    * minutes (Lambda's longest task, 15 minutes, plus a margin), a priority level gained per minute
-   * of waiting, graphs of up to 64 tasks pipelined.
+   * of waiting, no graph pipelined under {@code scheduling=auto}.
    */
   public static JobSettings defaults() {
     return new JobSettings(Duration.ofSeconds(25), Duration.ofSeconds(30), Duration.ofSeconds(90),

@@ -23,8 +23,8 @@ import java.util.Locale;
  *     nothing is pipelined
  */
 public record Pipelining(Mode mode, int maxTasks, int slotCapacity, WinnerBoard board) {
-  /** Default of {@code SQUALL_PIPELINE_MAX_TASKS}. */
-  public static final int DEFAULT_MAX_TASKS = 64;
+  /** Default of {@code SQUALL_PIPELINE_MAX_TASKS}: 0, so auto runs stage by stage until pipelining pays (docs/benchmarks.md). */
+  public static final int DEFAULT_MAX_TASKS = 0;
 
   /** Stage by stage, always. */
   public static final Pipelining STAGED = new Pipelining(Mode.STAGED, 0, 0, null);
