@@ -2,6 +2,7 @@ package dev.squall.coordinator;
 
 import dev.squall.coordinator.api.SquallException;
 import dev.squall.coordinator.job.SlotPriority;
+import dev.squall.coordinator.scheduler.Pipelining;
 import dev.squall.planner.PlannerSettings;
 import dev.squall.planner.stage.CombiningExchanges;
 import java.util.LinkedHashMap;
@@ -35,6 +36,8 @@ import java.util.function.BiFunction;
  *   <li>{@code adaptive_target_partition_bytes} 0 .. 64 GiB: shuffle bytes a task reads at about
  *       when a stage's hash partitions are coalesced at run time; 0 turns coalescing off (the
  *       deployment's {@code SQUALL_ADAPTIVE_TARGET_PARTITION_BYTES} unless given);
+ *   <li>{@code scheduling} {@code auto}, {@code pipelined} or {@code staged}: whether consumer stages
+ *       start while their producers run ({@link Pipelining}; auto unless given);
  *   <li>{@code default_schema} a namespace of the catalog (checked when the query is planned).
  * </ul>
  *
@@ -167,6 +170,26 @@ public final class QueryProperties {
     }
   }
 
+  /** Whether stages run pipelined: {@code auto} (the default), {@code pipelined} or {@code staged}. */
+  public static final String SCHEDULING = "scheduling";
+
+  /**
+   * The scheduling mode a job's properties set ({@link Pipelining.Mode#AUTO} unless given).
+   *
+   * @throws SquallException USER_ERROR for a value other than auto, pipelined or staged
+   */
+  public static Pipelining.Mode scheduling(Map<String, String> properties) {
+    String v = properties.get(SCHEDULING);
+    if (v == null) {
+      return Pipelining.Mode.AUTO;
+    }
+    try {
+      return Pipelining.Mode.parse(v);
+    } catch (IllegalArgumentException e) {
+      throw SquallException.userError("query property '%s': %s", SCHEDULING, e.getMessage());
+    }
+  }
+
   private QueryProperties() {}
 
   /**
@@ -198,10 +221,14 @@ public final class QueryProperties {
         shuffleCombine(properties);
         continue;
       }
+      if (name.equals(SCHEDULING)) {
+        scheduling(properties);
+        continue;
+      }
       Numeric n = numeric.get(name);
       if (n == null) {
-        throw SquallException.userError("unknown query property '%s' (known: default_schema, %s, %s, %s)", name,
-            String.join(", ", numeric.keySet()), PlannerSettings.MIN_RETENTION_PROPERTY, SHUFFLE_COMBINE);
+        throw SquallException.userError("unknown query property '%s' (known: default_schema, %s, %s, %s, %s)", name,
+            String.join(", ", numeric.keySet()), PlannerSettings.MIN_RETENTION_PROPERTY, SHUFFLE_COMBINE, SCHEDULING);
       }
       s = n.set().apply(s, inRange(name, e.getValue(), n));
     }

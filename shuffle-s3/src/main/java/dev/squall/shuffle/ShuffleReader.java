@@ -47,7 +47,7 @@ public final class ShuffleReader implements Iterator<VectorSchemaRoot>, AutoClos
   private final BufferAllocator allocator;
   private final List<ShuffleSegment> segments;
   private final RangeFetcher fetcher;
-  private final ShuffleMetrics metrics = new ShuffleMetrics();
+  private final ShuffleMetrics metrics;
   private int nextSegment;
   private ShuffleSegment current;
   private ArrowStreamReader decoder;
@@ -56,7 +56,9 @@ public final class ShuffleReader implements Iterator<VectorSchemaRoot>, AutoClos
   private boolean loaded;
   private boolean closed;
 
-  private ShuffleReader(S3Client s3, BufferAllocator allocator, List<ShuffleSegment> segments, ShuffleReaderOptions options) {
+  private ShuffleReader(S3Client s3, BufferAllocator allocator, List<ShuffleSegment> segments, ShuffleReaderOptions options,
+      ShuffleMetrics metrics) {
+    this.metrics = metrics;
     this.allocator = allocator.newChildAllocator("shuffle-reader", 0, Long.MAX_VALUE);
     List<ShuffleSegment> nonEmpty = new ArrayList<>();
     for (ShuffleSegment segment : segments) {
@@ -81,13 +83,22 @@ public final class ShuffleReader implements Iterator<VectorSchemaRoot>, AutoClos
    * @param allocator parent allocator; decoded batches live in a child allocator freed on close
    */
   public static ShuffleReader open(S3Client s3, BufferAllocator allocator, ShuffleInput input, ShuffleReaderOptions options) {
-    return new ShuffleReader(s3, allocator, input.getSegmentsList(), options);
+    if (input.hasPipelined()) {
+      throw new IllegalArgumentException("a pipelined shuffle input is read with PipelinedShuffleReader");
+    }
+    return new ShuffleReader(s3, allocator, input.getSegmentsList(), options, new ShuffleMetrics());
   }
 
   /** As {@link #open(S3Client, BufferAllocator, ShuffleInput, ShuffleReaderOptions)}, over a list of segments. */
   public static ShuffleReader open(S3Client s3, BufferAllocator allocator, List<ShuffleSegment> segments,
       ShuffleReaderOptions options) {
-    return new ShuffleReader(s3, allocator, segments, options);
+    return new ShuffleReader(s3, allocator, segments, options, new ShuffleMetrics());
+  }
+
+  /** As {@link #open(S3Client, BufferAllocator, List, ShuffleReaderOptions)}, counting into {@code metrics}. */
+  static ShuffleReader open(S3Client s3, BufferAllocator allocator, List<ShuffleSegment> segments,
+      ShuffleReaderOptions options, ShuffleMetrics metrics) {
+    return new ShuffleReader(s3, allocator, segments, options, metrics);
   }
 
   /** Live counters: bytes and rows read, GET requests. */

@@ -5,11 +5,14 @@ import dev.squall.engine.input.InputProvider;
 import dev.squall.proto.v1.ScanInput;
 import dev.squall.proto.v1.TaskInput;
 import dev.squall.proto.v1.TaskSpec;
+import dev.squall.shuffle.PipelinedShuffleReader;
 import dev.squall.shuffle.ShuffleMetrics;
 import dev.squall.shuffle.ShuffleReader;
 import dev.squall.shuffle.ShuffleReaderOptions;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -20,17 +23,21 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * The inputs of one task attempt as the engine sees them: scan inputs are the spec's Iceberg splits
  * read through {@code fileIO}; shuffle inputs are {@link ShuffleReader}s over the winning map
- * outputs' byte ranges. Keeps every reader's metrics for the task result.
+ * outputs' byte ranges, or {@link PipelinedShuffleReader}s that learn the winners as the coordinator
+ * publishes them (pipelined scheduling). Keeps every reader's metrics for the task result.
  */
 final class TaskInputs implements InputProvider {
   private final TaskSpec spec;
   private final FileIO fileIO;
   private final S3Client s3;
   private final ShuffleReaderOptions shuffleOptions;
-  private final List<ShuffleReader> readers = new ArrayList<>();
+  private final BooleanSupplier stop;
+  private final List<ShuffleMetrics> readers = new ArrayList<>();
 
-  TaskInputs(TaskSpec spec, FileIO fileIO, S3Client s3, ShuffleReaderOptions shuffleOptions) {
+  /** @param stop the task's cancel probe, asked while a pipelined input waits for winners */
+  TaskInputs(TaskSpec spec, FileIO fileIO, S3Client s3, ShuffleReaderOptions shuffleOptions, BooleanSupplier stop) {
     this.spec = spec;
+    this.stop = stop;
     this.fileIO = fileIO;
     this.s3 = s3;
     this.shuffleOptions = shuffleOptions;
@@ -64,8 +71,20 @@ final class TaskInputs implements InputProvider {
     if (!in.hasShuffle()) {
       throw new IllegalArgumentException("input " + inputIndex + " is not a shuffle input but " + in.getKindCase());
     }
-    ShuffleReader reader = ShuffleReader.open(s3, allocator, in.getShuffle(), shuffleOptions);
-    readers.add(reader);
+    Iterator<VectorSchemaRoot> reader;
+    AutoCloseable closer;
+    if (in.getShuffle().hasPipelined()) {
+      PipelinedShuffleReader pipelined = PipelinedShuffleReader.open(s3, allocator, in.getShuffle().getSchema(),
+          in.getShuffle().getPipelined(), shuffleOptions, stop);
+      readers.add(pipelined.metrics());
+      reader = pipelined;
+      closer = pipelined;
+    } else {
+      ShuffleReader plain = ShuffleReader.open(s3, allocator, in.getShuffle(), shuffleOptions);
+      readers.add(plain.metrics());
+      reader = plain;
+      closer = plain;
+    }
     return new BatchSource() {
       @Override
       public boolean hasNext() {
@@ -79,7 +98,13 @@ final class TaskInputs implements InputProvider {
 
       @Override
       public void close() {
-        reader.close();
+        try {
+          closer.close();
+        } catch (RuntimeException e) {
+          throw e;
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
       }
     };
   }
@@ -102,6 +127,6 @@ final class TaskInputs implements InputProvider {
 
   /** Sum of the shuffle readers' counters so far. */
   List<ShuffleMetrics> readerMetrics() {
-    return readers.stream().map(ShuffleReader::metrics).toList();
+    return List.copyOf(readers);
   }
 }

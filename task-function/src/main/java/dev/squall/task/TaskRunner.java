@@ -161,7 +161,7 @@ public final class TaskRunner {
       }
       return finish(result, start, cpuStart, requests);
     }
-    TaskInputs inputs = new TaskInputs(spec, fileIO, s3, shuffleOptions);
+    TaskInputs inputs = new TaskInputs(spec, fileIO, s3, shuffleOptions, cancelled);
     // Every spill file of the attempt is deleted when it ends, fails or is cancelled.
     TaskSpill spillFiles = new TaskSpill(spill);
     try (spillFiles; BufferAllocator allocator = rootAllocator.newChildAllocator(

@@ -124,6 +124,7 @@ public final class JsonResultWriter {
     node.put("wallMillis", s.getWallMillis());
     node.put("taskMemoryBudgetBytes", s.getTaskMemoryBudgetBytes());
     node.put("bytesSpilled", s.getBytesSpilled());
+    node.put("scheduling", s.getScheduling());
     if (s.hasCost()) {
       node.set("cost", cost(s.getCost()));
     }

@@ -14,6 +14,7 @@ import dev.squall.coordinator.finalize.ResultCollector;
 import dev.squall.coordinator.scheduler.JobFailedException;
 import dev.squall.coordinator.scheduler.JobPlan;
 import dev.squall.coordinator.scheduler.JobSuspendedException;
+import dev.squall.coordinator.scheduler.Pipelining;
 import dev.squall.coordinator.scheduler.StageScheduler;
 import dev.squall.jobstore.JobError;
 import dev.squall.jobstore.JobRecord;
@@ -217,7 +218,7 @@ public final class JobDriver {
             changed -> {
               plans.save(changed);
               ran.set(changed);
-            });
+            }, pipeliningFor(job, plan));
         winners = scheduler.run(plan, prior, control, Duration.between(clock.instant(), deadlineOf(job)));
         plan = ran.get(); // with the tasks coalesced stages ran
         job = store.transition(keeper.lease(), JobState.RUNNING, JobState.FINALIZING,
@@ -329,6 +330,18 @@ public final class JobDriver {
     return new StoreTaskSlots(store, clock, job.jobId(), QueryProperties.maxConcurrentTasks(job.properties()),
         settings.accountConcurrentTasks(), settings.taskSlotLease(),
         new SlotPriority(QueryProperties.priority(job.properties()), settings.priorityAging()));
+  }
+
+  /**
+   * Whether the job's stages may run pipelined: its {@code scheduling} property, the deployment's
+   * largest pipelined graph, the slots it may hold at once (its own cap and the account's), and
+   * the S3 board where recorded winners are published for consumers started early.
+   */
+  private Pipelining pipeliningFor(JobRecord job, JobPlan plan) {
+    int own = QueryProperties.maxConcurrentTasks(job.properties());
+    int capacity = own > 0 ? Math.min(own, settings.accountConcurrentTasks()) : settings.accountConcurrentTasks();
+    return new Pipelining(QueryProperties.scheduling(job.properties()), settings.pipelineMaxTasks(), capacity,
+        new S3WinnerBoard(s3, plan.shuffleBucket(), plan.jobPrefix(), () -> putCancelMarker(job.jobId())));
   }
 
   private JobRecord current(String jobId, JobRecord fallback) {

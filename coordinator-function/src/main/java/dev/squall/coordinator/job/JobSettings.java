@@ -1,5 +1,6 @@
 package dev.squall.coordinator.job;
 
+import dev.squall.coordinator.scheduler.Pipelining;
 import java.time.Duration;
 
 /**
@@ -27,10 +28,12 @@ import java.time.Duration;
  *     lapse
  * @param priorityAging how long a waiting task attempt waits before it ranks one priority level
  *     higher for account slots ({@link SlotPriority}); zero for never
+ * @param pipelineMaxTasks largest stage graph (tasks of all stages) that query property
+ *     {@code scheduling=auto} runs pipelined ({@code SQUALL_PIPELINE_MAX_TASKS}; {@link Pipelining})
  */
 public record JobSettings(Duration syncWait, Duration lease, Duration handOffMargin, Duration suspendGrace,
     Duration cancelPoll, Duration planningTimeout, int maxInvocations, int accountConcurrentTasks,
-    Duration taskSlotLease, Duration priorityAging) {
+    Duration taskSlotLease, Duration priorityAging, int pipelineMaxTasks) {
   /** The account cap unless configured: well under Lambda's default account concurrency of 1,000. */
   public static final int DEFAULT_ACCOUNT_CONCURRENT_TASKS = 800;
   /** Upper end of the account cap's range (the job store's largest slot pool). */
@@ -41,12 +44,12 @@ public record JobSettings(Duration syncWait, Duration lease, Duration handOffMar
    * 25 s sync wait, 30 s lease, hand over 90 s before the limit, 5 s grace, 250 ms cancel poll,
    * 2 minutes of planning, 50 invocations, 800 concurrent tasks per account, slots leased for 16
    * minutes (Lambda's longest task, 15 minutes, plus a margin), a priority level gained per minute
-   * of waiting.
+   * of waiting, no graph pipelined under {@code scheduling=auto}.
    */
   public static JobSettings defaults() {
     return new JobSettings(Duration.ofSeconds(25), Duration.ofSeconds(30), Duration.ofSeconds(90),
         Duration.ofSeconds(5), Duration.ofMillis(250), Duration.ofMinutes(2), 50, DEFAULT_ACCOUNT_CONCURRENT_TASKS,
-        Duration.ofMinutes(16), SlotPriority.DEFAULT_AGING);
+        Duration.ofMinutes(16), SlotPriority.DEFAULT_AGING, Pipelining.DEFAULT_MAX_TASKS);
   }
 
   /** These settings with another account-wide task cap and slot lease. */
@@ -56,37 +59,37 @@ public record JobSettings(Duration syncWait, Duration lease, Duration handOffMar
           + MAX_ACCOUNT_CONCURRENT_TASKS + ")");
     }
     return new JobSettings(syncWait, lease, handOffMargin, suspendGrace, cancelPoll, planningTimeout, maxInvocations,
-        tasks, slotLease, priorityAging);
+        tasks, slotLease, priorityAging, pipelineMaxTasks);
   }
 
   public JobSettings withPlanningTimeout(Duration d) {
     return new JobSettings(syncWait, lease, handOffMargin, suspendGrace, cancelPoll, d, maxInvocations,
-        accountConcurrentTasks, taskSlotLease, priorityAging);
+        accountConcurrentTasks, taskSlotLease, priorityAging, pipelineMaxTasks);
   }
 
   public JobSettings withMaxInvocations(int n) {
     return new JobSettings(syncWait, lease, handOffMargin, suspendGrace, cancelPoll, planningTimeout, n,
-        accountConcurrentTasks, taskSlotLease, priorityAging);
+        accountConcurrentTasks, taskSlotLease, priorityAging, pipelineMaxTasks);
   }
 
   public JobSettings withSyncWait(Duration d) {
     return new JobSettings(d, lease, handOffMargin, suspendGrace, cancelPoll, planningTimeout, maxInvocations,
-        accountConcurrentTasks, taskSlotLease, priorityAging);
+        accountConcurrentTasks, taskSlotLease, priorityAging, pipelineMaxTasks);
   }
 
   public JobSettings withLease(Duration d) {
     return new JobSettings(syncWait, d, handOffMargin, suspendGrace, cancelPoll, planningTimeout, maxInvocations,
-        accountConcurrentTasks, taskSlotLease, priorityAging);
+        accountConcurrentTasks, taskSlotLease, priorityAging, pipelineMaxTasks);
   }
 
   public JobSettings withSuspendGrace(Duration d) {
     return new JobSettings(syncWait, lease, handOffMargin, d, cancelPoll, planningTimeout, maxInvocations,
-        accountConcurrentTasks, taskSlotLease, priorityAging);
+        accountConcurrentTasks, taskSlotLease, priorityAging, pipelineMaxTasks);
   }
 
   public JobSettings withHandOffMargin(Duration d) {
     return new JobSettings(syncWait, lease, d, suspendGrace, cancelPoll, planningTimeout, maxInvocations,
-        accountConcurrentTasks, taskSlotLease, priorityAging);
+        accountConcurrentTasks, taskSlotLease, priorityAging, pipelineMaxTasks);
   }
 
   /** These settings with another priority aging ({@link SlotPriority#aging()}). */
@@ -95,6 +98,15 @@ public record JobSettings(Duration syncWait, Duration lease, Duration handOffMar
       throw new IllegalArgumentException("Invalid priority aging: " + d);
     }
     return new JobSettings(syncWait, lease, handOffMargin, suspendGrace, cancelPoll, planningTimeout, maxInvocations,
-        accountConcurrentTasks, taskSlotLease, d);
+        accountConcurrentTasks, taskSlotLease, d, pipelineMaxTasks);
+  }
+
+  /** These settings with another largest graph {@code scheduling=auto} pipelines (0: none). */
+  public JobSettings withPipelineMaxTasks(int tasks) {
+    if (tasks < 0) {
+      throw new IllegalArgumentException("Invalid pipeline max tasks: " + tasks);
+    }
+    return new JobSettings(syncWait, lease, handOffMargin, suspendGrace, cancelPoll, planningTimeout, maxInvocations,
+        accountConcurrentTasks, taskSlotLease, priorityAging, tasks);
   }
 }

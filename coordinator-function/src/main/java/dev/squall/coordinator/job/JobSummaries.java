@@ -91,7 +91,7 @@ final class JobSummaries {
         .setAttempts(attempts.size()).setRows(rows).setBytesScanned(scanned).setBytesShuffled(shuffled)
         .setS3Requests(S3RequestCounter.total(cost.getS3()) + S3RequestCounter.total(cost.getCoordinatorS3()))
         .setWallMillis(wallMillis).setTaskMemoryBudgetBytes(plan.memoryBudgetBytes())
-        .setBytesSpilled(spilled).setCost(cost);
+        .setBytesSpilled(spilled).setCost(cost).setScheduling(plan.pipelined() ? "pipelined" : "staged");
     for (Stage stage : graph.getStagesList()) {
       summary.addStageSummaries(stages.get(stage.getStageId()));
     }

@@ -4,6 +4,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import dev.squall.coordinator.api.PublicErrors;
 import dev.squall.coordinator.scheduler.JobControl;
 import dev.squall.coordinator.scheduler.JobPlan;
+import dev.squall.coordinator.scheduler.Pipelining;
 import dev.squall.coordinator.scheduler.TaskSlots;
 import dev.squall.jobstore.AttemptState;
 import dev.squall.jobstore.JobRecord;
@@ -60,11 +61,13 @@ final class StoreJobControl implements JobControl {
   private final PublicErrors publicErrors;
   private final TaskSlots slots;
   private final Consumer<JobPlan> planStore;
+  private final Pipelining pipelining;
 
   StoreJobControl(JobStore store, Clock clock, LeaseKeeper keeper, JobSettings settings, Instant handOffAt,
       DriverHooks hooks, List<StageProgress> initial, Runnable onCancel, WinnerRecords winners,
-      PublicErrors publicErrors, TaskSlots slots, Consumer<JobPlan> planStore) {
+      PublicErrors publicErrors, TaskSlots slots, Consumer<JobPlan> planStore, Pipelining pipelining) {
     this.planStore = planStore;
+    this.pipelining = pipelining;
     this.slots = slots;
     this.publicErrors = publicErrors;
     this.winners = winners;
@@ -210,6 +213,11 @@ final class StoreJobControl implements JobControl {
   public void planChanged(JobPlan plan) {
     keeper.confirm();
     planStore.accept(plan);
+  }
+
+  @Override
+  public Pipelining pipelining() {
+    return pipelining;
   }
 
   @Override

@@ -261,4 +261,10 @@ public final class FanOutTaskInvoker implements TaskInvoker, AutoCloseable {
     threads.shutdownNow();
     direct.close();
   }
+
+  /** The direct invoker's cap: a share's tasks count in it as if invoked one by one. */
+  @Override
+  public int maxConcurrent() {
+    return direct.maxConcurrent();
+  }
 }

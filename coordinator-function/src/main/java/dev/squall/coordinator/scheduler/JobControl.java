@@ -87,6 +87,11 @@ public interface JobControl {
    */
   default void planChanged(JobPlan plan) {}
 
+  /** Whether consumer stages may start while their producers run; stage by stage by default. */
+  default Pipelining pipelining() {
+    return Pipelining.STAGED;
+  }
+
   /** A stage's count of tasks with a winner changed. */
   void progress(int stageId, int tasksDone, int tasksTotal);
 }

@@ -36,6 +36,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *     stage and operator did, not the query's rows
  * @param adaptiveTargetPartitionBytes shuffle bytes a task coalesced by adaptive execution reads
  *     at about ({@link PartitionCoalescer}); 0 turns coalescing off
+ * @param pipelined the stages ran pipelined: consumers started while their producers ran
+ *     ({@link Pipelining}); set by the scheduler when it chooses so, for the summary
  */
 public record JobPlan(
     String jobId,
@@ -49,7 +51,8 @@ public record JobPlan(
     WriteTargetRecord write,
     DdlRecord ddl,
     boolean explainAnalyze,
-    long adaptiveTargetPartitionBytes) {
+    long adaptiveTargetPartitionBytes,
+    boolean pipelined) {
   public JobPlan {
     Objects.requireNonNull(jobId, "jobId");
     Objects.requireNonNull(graph, "graph");
@@ -62,7 +65,7 @@ public record JobPlan(
       String shuffleBucket, String jobPrefix, Compression compression, long memoryBudgetBytes, Schema outputSchema,
       WriteTargetRecord write, DdlRecord ddl, boolean explainAnalyze) {
     this(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes, outputSchema, write, ddl,
-        explainAnalyze, 0);
+        explainAnalyze, 0, false);
   }
 
   /** A plan that is not an EXPLAIN ANALYZE. */
@@ -76,19 +79,25 @@ public record JobPlan(
   /** This plan, answering as EXPLAIN ANALYZE. */
   public JobPlan withExplainAnalyze() {
     return new JobPlan(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes, outputSchema,
-        write, ddl, true, adaptiveTargetPartitionBytes);
+        write, ddl, true, adaptiveTargetPartitionBytes, pipelined);
   }
 
   /** This plan, coalescing hash partitions to about {@code bytes} a task (0: not at all). */
   public JobPlan withAdaptiveTargetPartitionBytes(long bytes) {
     return new JobPlan(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes, outputSchema,
-        write, ddl, explainAnalyze, bytes);
+        write, ddl, explainAnalyze, bytes, pipelined);
   }
 
   /** This plan with another stage graph (a stage's tasks decided at run time). */
   public JobPlan withGraph(StageGraph newGraph) {
     return new JobPlan(jobId, newGraph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes,
-        outputSchema, write, ddl, explainAnalyze, adaptiveTargetPartitionBytes);
+        outputSchema, write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, pipelined);
+  }
+
+  /** This plan, marked as run pipelined. */
+  public JobPlan withPipelined() {
+    return new JobPlan(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes,
+        outputSchema, write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, true);
   }
 
   /** A plan without DDL. */
@@ -116,7 +125,8 @@ public record JobPlan(
     if (ddl != null) {
       b.setDdl(ddl);
     }
-    return b.setExplainAnalyze(explainAnalyze).setAdaptiveTargetPartitionBytes(adaptiveTargetPartitionBytes).build();
+    return b.setExplainAnalyze(explainAnalyze).setAdaptiveTargetPartitionBytes(adaptiveTargetPartitionBytes)
+        .setPipelined(pipelined).build();
   }
 
   /** Reads a stored plan. */
@@ -137,7 +147,7 @@ public record JobPlan(
     }
     return new JobPlan(r.getJobId(), r.getGraph(), scans, r.getShuffleBucket(), r.getJobPrefix(), r.getCompression(),
         r.getMemoryBudgetBytes(), schema, r.hasWrite() ? r.getWrite() : null, r.hasDdl() ? r.getDdl() : null,
-        r.getExplainAnalyze(), r.getAdaptiveTargetPartitionBytes());
+        r.getExplainAnalyze(), r.getAdaptiveTargetPartitionBytes(), r.getPipelined());
   }
 
   /**

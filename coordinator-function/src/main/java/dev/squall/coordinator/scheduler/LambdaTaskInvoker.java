@@ -32,6 +32,7 @@ public final class LambdaTaskInvoker implements TaskInvoker, AutoCloseable {
   private final ExecutorService pool;
   private final TaskPayloadStore payloads;
   private final ThrottleRetry throttling;
+  private final int maxConcurrent;
 
   /**
    * @param lambda a client for the Lambda service (the emulator locally); not closed by this
@@ -61,6 +62,7 @@ public final class LambdaTaskInvoker implements TaskInvoker, AutoCloseable {
     this.lambda = lambda;
     this.functionName = functionName;
     AtomicInteger n = new AtomicInteger();
+    this.maxConcurrent = maxConcurrent;
     this.pool = Executors.newFixedThreadPool(maxConcurrent, r -> {
       Thread t = new Thread(r, "squall-invoke-" + n.incrementAndGet());
       t.setDaemon(true);
@@ -108,5 +110,10 @@ public final class LambdaTaskInvoker implements TaskInvoker, AutoCloseable {
   @Override
   public void close() {
     pool.shutdownNow();
+  }
+
+  @Override
+  public int maxConcurrent() {
+    return maxConcurrent;
   }
 }

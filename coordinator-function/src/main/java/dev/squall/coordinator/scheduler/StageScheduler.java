@@ -48,6 +48,19 @@ import org.slf4j.LoggerFactory;
  * ({@link PartitionCoalescer}), and the changed plan is handed to {@link JobControl#planChanged}
  * before any of those tasks runs.
  *
+ * <p><b>Pipelined</b> runs ({@link Pipelining}, chosen once when the run starts): a stage whose
+ * inputs are all hash, broadcast or single edges without a combiner starts as soon as every task
+ * of the stages it reads has been sent (holds its slots), instead of when they have finished. Its
+ * tasks' specs name no winners; each recorded winner is published
+ * ({@link Pipelining.WinnerBoard#publish}) and the consumers' readers learn them as they come, so
+ * that every consumer reads exactly the recorded winner of each map task. Such a stage is not
+ * coalesced (its task count is fixed before any map output is measured). A pipelined consumer
+ * that stops at its time limit (TIMEOUT) while its producers still run is not charged a failure:
+ * it runs again once the producer stage has finished. A lost map output
+ * (MISSING_SHUFFLE_OUTPUT) retracts the published winner and turns pipelining off for the rest of
+ * the run (stages not yet started wait for their producers). When the job fails, the board stops
+ * running tasks (consumers waiting for winners that will never come) before the run drains.
+ *
  * <p>A run may start from winners an earlier invocation recorded: tasks that have one are not run
  * again, and stages whose tasks all have one are not started.
  *
@@ -59,6 +72,7 @@ import org.slf4j.LoggerFactory;
 public final class StageScheduler {
   private static final Logger LOG = LoggerFactory.getLogger(StageScheduler.class);
   private static final long POLL_MILLIS = 100;
+  private static final long PIPELINE_POLL_MILLIS = 10;
 
   private final TaskInvoker invoker;
   private final RetryPolicy retry;
@@ -110,6 +124,12 @@ public final class StageScheduler {
     final Map<String, TaskSlots.Held> slotsHeld = new ConcurrentHashMap<>();
     final TaskSlots slots;
     final ScheduledExecutorService timer;
+    /** The winner board when this run was chosen to pipeline, else null. */
+    final Pipelining.WinnerBoard board;
+    /** Whether stages may still start before their producers finish (off after a lost output). */
+    boolean pipelining;
+    /** Tasks ("stage.partition") one of whose attempts has been admitted (holds its slots); from invoker threads. */
+    final Set<String> admitted = ConcurrentHashMap.newKeySet();
 
     Run(JobPlan plan, Map<Integer, TaskResult[]> prior, JobControl control) {
       this.plan = plan;
@@ -134,6 +154,44 @@ public final class StageScheduler {
         t.setDaemon(true);
         return t;
       });
+      Pipelining pipelined = control.pipelining();
+      int totalTasks = taskCounts.values().stream().mapToInt(Integer::intValue).sum();
+      boolean fresh = prior.values().stream().allMatch(w -> java.util.Arrays.stream(w).allMatch(r -> r == null));
+      int capacity = Math.min(pipelined.slotCapacity(), invoker.maxConcurrent());
+      boolean chosen = new Pipelining(pipelined.mode(), pipelined.maxTasks(), capacity, pipelined.board())
+          .chosen(totalTasks, fresh);
+      this.board = chosen ? pipelined.board() : null;
+      this.pipelining = chosen;
+      if (chosen) {
+        this.plan = plan.withPipelined();
+        control.planChanged(this.plan);
+        LOG.info("job {}: {} tasks run pipelined", plan.jobId(), totalTasks);
+      }
+    }
+
+    /**
+     * Whether a stage may start now although its producers have not all finished: the run
+     * pipelines, every input edge may be read early, and every task of each producer stage has
+     * been admitted (holds its slots), so that the stage's waiting tasks never hold slots its
+     * producers still need.
+     */
+    boolean mayStartEarly(int stageId) {
+      if (!pipelining) {
+        return false;
+      }
+      for (Edge e : topology.inputsOf(stageId)) {
+        int producer = e.getProducerStageId();
+        if (!TaskSpecFactory.pipelinable(e) || !started.contains(producer)) {
+          return false;
+        }
+        TaskResult[] w = winners.get(producer);
+        for (int q = 0; q < w.length; q++) {
+          if (w[q] == null && !admitted.contains(task(producer, q))) {
+            return false;
+          }
+        }
+      }
+      return true;
     }
 
     /**
@@ -144,10 +202,14 @@ public final class StageScheduler {
       List<Integer> ids = new ArrayList<>(); // coalescing replaces the topology while this runs
       topology.criticalPathFirst().forEach(s -> ids.add(s.getStageId()));
       for (int id : ids) {
-        if (started.contains(id) || !producersDone(id)) {
+        if (started.contains(id)) {
           continue;
         }
-        coalesce(id);
+        if (producersDone(id)) {
+          coalesce(id);
+        } else if (!mayStartEarly(id)) {
+          continue;
+        }
         Stage stage = topology.stage(id);
         started.add(id);
         TaskResult[] w = winners.get(id);
@@ -239,6 +301,7 @@ public final class StageScheduler {
         }
         slotsHeld.put(key(s), held);
         sentAt.put(key(s), System.nanoTime());
+        admitted.add(task(s.getStageId(), s.getPartition()));
         return true;
       };
       invoker.invoke(spec, gate).whenComplete((result, error) -> {
@@ -293,6 +356,9 @@ public final class StageScheduler {
         }
         if (stageWinners[p] == null) {
           stageWinners[p] = control.recordWinner(result);
+          if (board != null && topology.outputOf(spec.getStageId()) != null) {
+            board.publish(stageWinners[p]);
+          }
           int left = remaining.merge(spec.getStageId(), -1, Integer::sum);
           control.progress(spec.getStageId(), stageWinners.length - left, stageWinners.length);
           if (left == 0) {
@@ -306,7 +372,19 @@ public final class StageScheduler {
       }
       TaskError error = result.getError();
       if (error.getCode() == ErrorCode.MISSING_SHUFFLE_OUTPUT && error.hasMissing()) {
+        if (pipelining) {
+          LOG.info("job {}: a map output was lost; the remaining stages run stage by stage", plan.jobId());
+          pipelining = false;
+        }
         return regenerate(spec, error);
+      }
+      Integer waitOn = error.getCode() == ErrorCode.TIMEOUT && TaskSpecFactory.readsPipelined(spec)
+          ? unfinishedProducer(spec.getStageId()) : null;
+      if (waitOn != null && !otherAttemptRunning(spec)) {
+        // It waited for its producers until its time limit: not its fault, so not charged; it
+        // runs again once that producer stage has finished.
+        waitingFor.computeIfAbsent(waitOn, s -> new ArrayList<>()).add(spec);
+        return null;
       }
       int failed = failures.merge(task(spec.getStageId(), p),
           1 + control.priorFailures(spec.getStageId(), p), (a, b) -> a + 1);
@@ -349,6 +427,9 @@ public final class StageScheduler {
         LOG.info("job {}: output of task {}.{} attempt {} is lost; running the task again", plan.jobId(), producerStage,
             q, lost.getProducerAttempt());
         control.discardWinner(producerStage, q, lost.getProducerAttempt());
+        if (board != null) {
+          board.retract(producerStage, q);
+        }
         producerWinners[q] = null;
         int left = remaining.merge(producerStage, 1, Integer::sum);
         control.progress(producerStage, producerWinners.length - left, producerWinners.length);
@@ -360,6 +441,16 @@ public final class StageScheduler {
             nextAttempt(consumer.getStageId(), consumer.getPartition()), winners), 0L);
       } else {
         waitingFor.computeIfAbsent(producerStage, s -> new ArrayList<>()).add(consumer);
+      }
+      return null;
+    }
+
+    /** A producer stage of {@code stageId} that has not finished, or null. */
+    Integer unfinishedProducer(int stageId) {
+      for (Edge e : topology.inputsOf(stageId)) {
+        if (remaining.getOrDefault(e.getProducerStageId(), -1) != 0) {
+          return e.getProducerStageId();
+        }
       }
       return null;
     }
@@ -402,6 +493,7 @@ public final class StageScheduler {
         String task = task(stageId, s.getPartition());
         Long sent = sentAt.get(key(s));
         if (sent == null || speculated.contains(task) || winners.get(stageId)[s.getPartition()] != null
+            || TaskSpecFactory.readsPipelined(s) // its time includes waiting for its producers
             || !speculation.isStraggler(now - sent, taskCounts.get(stageId),
                 finishedNanos.getOrDefault(stageId, List.of()))) {
           continue;
@@ -442,6 +534,10 @@ public final class StageScheduler {
      * invocation ends the job).
      */
     JobFailedException failAfterDrain(JobFailedException failure) throws InterruptedException, JobSuspendedException {
+      stopped.set(true);
+      if (board != null) {
+        board.stopTasks(); // consumers waiting for winners of a failed producer would wait to their time limit
+      }
       Duration left = control.timeLeft();
       drain(left.compareTo(Duration.ofMinutes(15)) < 0 ? left : Duration.ofMinutes(15));
       if (!inFlight.isEmpty()) {
@@ -484,7 +580,10 @@ public final class StageScheduler {
         if (run.remaining.getOrDefault(run.topology.rootStageId(), -1) == 0) {
           return run.winners;
         }
-        Completion c = run.done.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+        // A pipelined stage starts once its producers' tasks are admitted, which invoker threads
+        // record without waking this loop: look again sooner while stages wait to start.
+        long wait = run.pipelining && run.started.size() < run.taskCounts.size() ? PIPELINE_POLL_MILLIS : POLL_MILLIS;
+        Completion c = run.done.poll(wait, TimeUnit.MILLISECONDS);
         if (c != null) {
           JobFailedException failure = run.accept(c);
           if (failure != null) {

@@ -25,6 +25,11 @@ public interface TaskInvoker {
    */
   default void stageStarting(String jobId, int stageId, int tasks) {}
 
+  /** Invocations this invoker runs at once at most; further attempts queue. */
+  default int maxConcurrent() {
+    return Integer.MAX_VALUE;
+  }
+
   /** Decides, at the moment an attempt would be sent, whether it still is; records the start. */
   @FunctionalInterface
   interface StartGate {

@@ -13,6 +13,7 @@ import dev.squall.proto.v1.TaskInput;
 import dev.squall.proto.v1.TaskOutput;
 import dev.squall.proto.v1.TaskResult;
 import dev.squall.proto.v1.TaskSpec;
+import dev.squall.shuffle.PublishedWinners;
 import dev.squall.shuffle.ShuffleKeys;
 import dev.squall.shuffle.ShuffleSegments;
 import java.util.ArrayList;
@@ -70,6 +71,19 @@ public final class TaskSpecFactory {
         continue;
       }
       Partitioning.KindCase kind = edge.getPartitioning().getKindCase();
+      if (Arrays.asList(producers).contains(null)) {
+        // Started before the producer stage finished (pipelined): the reader learns the winners.
+        if (!pipelinable(edge)) {
+          throw new IllegalStateException("stage " + stage.getStageId() + " cannot read stage "
+              + edge.getProducerStageId() + " before it has finished (" + kind + " edge)");
+        }
+        int[] wanted = kind == Partitioning.KindCase.HASH ? new int[] {partition, partition + 1} : new int[] {0, 1};
+        put(inputs, edge.getConsumerInputIndex(), TaskInput.newBuilder().setShuffle(ShuffleInput.newBuilder()
+            .setSchema(topology.stage(edge.getProducerStageId()).getOutputSchema())
+            .setPipelined(PublishedWinners.input(plan.shuffleBucket(), plan.jobPrefix(), edge.getProducerStageId(),
+                producers.length, wanted[0], wanted[1]))).build());
+        continue;
+      }
       List<TaskResult> read = kind == Partitioning.KindCase.FORWARD ? List.of(producers[partition]) : Arrays.asList(producers);
       int[] wanted = switch (kind) {
         case HASH -> PartitionCoalescer.partitionsOf(stage, partition, edge.getPartitioning().getHash().getPartitions());
@@ -96,6 +110,26 @@ public final class TaskSpecFactory {
           .setPartitioning(out.getPartitioning()).setCompression(plan.compression())));
     }
     return spec.build();
+  }
+
+  /**
+   * Whether a consumer may read this edge while its producer stage runs (pipelined scheduling): a
+   * hash, broadcast or single edge not going through a combiner. Range and forward edges and
+   * combining exchanges wait for the whole producer stage.
+   */
+  static boolean pipelinable(Edge edge) {
+    if (edge.getCombineGroup() > 0) {
+      return false;
+    }
+    return switch (edge.getPartitioning().getKindCase()) {
+      case HASH, BROADCAST, SINGLE -> true;
+      default -> false;
+    };
+  }
+
+  /** Whether a spec reads a shuffle input whose winners it learns while it runs. */
+  static boolean readsPipelined(TaskSpec spec) {
+    return spec.getInputsList().stream().anyMatch(i -> i.hasShuffle() && i.getShuffle().hasPipelined());
   }
 
   /**

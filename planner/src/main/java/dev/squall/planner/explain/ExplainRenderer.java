@@ -117,6 +117,9 @@ public final class ExplainRenderer {
           .append(": ").append(partitioning(edge.getPartitioning()))
           .append(edge.getCombineGroup() > 0 ? " combined in groups of " + edge.getCombineGroup() : "").append('\n');
     }
+    if (!summary.getScheduling().isEmpty()) {
+      out.append("Scheduling: ").append(summary.getScheduling()).append('\n');
+    }
     if (summary.hasCost()) {
       QueryCost c = summary.getCost();
       S3RequestCounts t = c.getS3();
