@@ -644,8 +644,8 @@ class RowLevelWritesTest {
       // table's metadata (as its files table and snapshot summary count them).
       assertThat(t.currentSnapshot().summary()).as(name).containsEntry("total-delete-files", "0")
           .containsEntry("total-position-deletes", "0");
-      assertThat(squallRows("select count(*) from tpch.\"" + name + "$files\" where content <> 0"))
-          .as(name).containsExactly(List.of(0L));
+      assertThat(((Number) squallRows("select count(*) from tpch.\"" + name + "$files\" where content <> 0").get(0).get(0))
+          .longValue()).as(name).isZero();
       assertSameRows(name);
     }
   }

@@ -130,7 +130,7 @@ public final class IcebergCommitter {
       // Delete files of removed data files only go with them (copy-on-write applied them).
       Set<String> removedDeletes = new HashSet<>();
       files.replaced().forEach(d -> {
-        if (removedDeletes.add(d.location())) {
+        if (removedDeletes.add(deleteFileKey(d))) {
           delta.removeDeletes(d);
         }
       });
@@ -138,7 +138,7 @@ public final class IcebergCommitter {
         Set<String> removedPaths = new HashSet<>();
         files.removed().forEach(f -> removedPaths.add(f.location()));
         for (DeleteFile d : replaced(table, target.baseSnapshotId().getAsLong(), removedPaths).obsoleteDeletes()) {
-          if (removedDeletes.add(d.location())) {
+          if (removedDeletes.add(deleteFileKey(d))) {
             delta.removeDeletes(d);
           }
         }
@@ -261,9 +261,9 @@ public final class IcebergCommitter {
         }
         for (DeleteFile delete : task.deletes()) {
           if (removed) {
-            deletes.putIfAbsent(delete.location(), delete);
+            deletes.putIfAbsent(deleteFileKey(delete), delete);
           } else {
-            stillApplying.add(delete.location());
+            stillApplying.add(deleteFileKey(delete));
           }
         }
       }
@@ -277,6 +277,14 @@ public final class IcebergCommitter {
       }
     });
     return new Replaced(dataFiles, obsolete);
+  }
+
+  /**
+   * Identifies one delete file: its location, and for a deletion vector also its offset, since the
+   * vectors of several data files share one Puffin file.
+   */
+  static String deleteFileKey(DeleteFile delete) {
+    return delete.contentOffset() == null ? delete.location() : delete.location() + "@" + delete.contentOffset();
   }
 
   /**
