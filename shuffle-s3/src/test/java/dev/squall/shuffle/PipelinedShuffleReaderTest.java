@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.squall.engine.EngineException;
-import dev.squall.local.s3.EmbeddedS3;
 import dev.squall.proto.v1.Compression;
 import dev.squall.proto.v1.Partitioning;
 import dev.squall.proto.v1.Schema;
@@ -14,50 +13,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Publishing winners and reading a pipelined shuffle input over S3Proxy: the reader reads exactly
  * the published attempt of each map task (a loser's output is never read), picks up winners
  * published while it waits, and stops with CANCELLED when its stop signal turns true.
  */
-class PipelinedShuffleReaderTest {
-  private static final String BUCKET = "squall-shuffle";
+class PipelinedShuffleReaderTest extends ShuffleStoreTest {
   private static final String JOB = "jobs/pipe";
   private static final int PARTITIONS = 4;
-  private static EmbeddedS3 server;
-  private static S3Client s3;
-  private BufferAllocator allocator;
-
-  @BeforeAll
-  static void startS3() throws Exception {
-    server = EmbeddedS3.startTransient(BUCKET);
-    s3 = server.newClient();
-  }
-
-  @AfterAll
-  static void stopS3() throws Exception {
-    s3.close();
-    server.close();
-  }
-
-  @BeforeEach
-  void newAllocator() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void closeAllocator() {
-    allocator.close(); // fails the test if a reader leaked Arrow buffers
-  }
 
   private TaskResult writeMap(String job, int partition, int attempt, List<List<Object>> rows) {
     ShuffleOutput output = ShuffleOutput.newBuilder().setBucket(BUCKET).setJobPrefix(job)

@@ -3,7 +3,6 @@ package dev.squall.shuffle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.squall.local.s3.EmbeddedS3;
 import dev.squall.proto.v1.Compression;
 import dev.squall.proto.v1.PartitionRange;
 import dev.squall.proto.v1.Partitioning;
@@ -14,50 +13,17 @@ import dev.squall.proto.v1.TaskResult;
 import dev.squall.shuffle.format.ShuffleIndex;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Combining exchanges on the embedded S3: what reduce tasks read from combined objects equals what
  * they read from the map outputs themselves (the direct exchange is the oracle), with fewer GETs.
  */
-class ShuffleCombinerTest {
-  private static final String BUCKET = "squall-combine";
+class ShuffleCombinerTest extends ShuffleStoreTest {
   private static final int MAPS = 12;
   private static final int GROUP = 5;
   private static final int PARTITIONS = 16;
-  private static EmbeddedS3 server;
-  private static S3Client s3;
-  private BufferAllocator allocator;
-
-  @BeforeAll
-  static void startS3() throws Exception {
-    server = EmbeddedS3.startTransient(BUCKET);
-    s3 = server.newClient();
-  }
-
-  @AfterAll
-  static void stopS3() throws Exception {
-    s3.close();
-    server.close();
-  }
-
-  @BeforeEach
-  void newAllocator() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void closeAllocator() {
-    allocator.close();
-  }
 
   private static ShuffleOutput output(String job) {
     return ShuffleOutput.newBuilder().setBucket(BUCKET).setJobPrefix("shuffle/" + job)

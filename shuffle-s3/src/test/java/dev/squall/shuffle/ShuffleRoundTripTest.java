@@ -3,7 +3,6 @@ package dev.squall.shuffle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.squall.local.s3.EmbeddedS3;
 import dev.squall.proto.v1.Compression;
 import dev.squall.proto.v1.ErrorCode;
 import dev.squall.proto.v1.Literal;
@@ -25,46 +24,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import software.amazon.awssdk.services.s3.S3Client;
 
-class ShuffleRoundTripTest {
-  static final String BUCKET = "squall-shuffle";
-  static EmbeddedS3 server;
-  static S3Client s3;
-  BufferAllocator allocator;
-
-  @BeforeAll
-  static void startS3() throws Exception {
-    server = EmbeddedS3.startTransient(BUCKET);
-    s3 = server.newClient();
-  }
-
-  @AfterAll
-  static void stopS3() throws Exception {
-    s3.close();
-    server.close();
-  }
-
-  @BeforeEach
-  void newAllocator() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void closeAllocator() {
-    // Fails the test if a writer or reader leaked Arrow buffers.
-    allocator.close();
-  }
+class ShuffleRoundTripTest extends ShuffleStoreTest {
 
   static ShuffleOutput output(String job, Partitioning partitioning, Compression compression) {
     return ShuffleOutput.newBuilder().setBucket(BUCKET).setJobPrefix("shuffle/" + job)
