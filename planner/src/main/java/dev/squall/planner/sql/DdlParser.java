@@ -19,11 +19,13 @@ import dev.squall.planner.sql.DdlStatement.RenameTable;
 import dev.squall.planner.sql.HeaderTokenizer.Kind;
 import dev.squall.planner.sql.HeaderTokenizer.Token;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.iceberg.types.Type;
@@ -258,11 +260,17 @@ final class DdlParser {
     c.expectPunctuation('(');
     List<PartitionItem> partitioning = null;
     List<SortItem> sortedBy = List.of();
+    Set<String> given = new HashSet<>();
     do {
       Token at = c.peek();
       NamePart key = c.namePart("a table property name");
       c.expectPunctuation('=');
       String name = key.text().toLowerCase(Locale.ROOT);
+      // As Trino: a property given twice is an error, not "the last one wins".
+      if (!given.add(key.quoted() && key.text().contains(".") ? key.text() : name)) {
+        throw new PlanningException(Code.VALIDATION_ERROR, "Duplicate property: " + key.text(), at.line(),
+            at.column());
+      }
       if (name.equals("partitioning")) {
         partitioning = stringArray(c).stream().map(DdlParser::partitionItem).toList();
       } else if (name.equals("sorted_by")) {

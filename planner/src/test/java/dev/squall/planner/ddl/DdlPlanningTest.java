@@ -160,6 +160,21 @@ class DdlPlanningTest {
   }
 
   @Test
+  void aTablePropertyGivenTwiceIsRefusedAtItsSecondPosition() {
+    for (String with : List.of("format_version = 2, FORMAT_VERSION = 3", "sorted_by = ARRAY['a'], sorted_by = ARRAY['a']",
+        "partitioning = ARRAY['a'], partitioning = ARRAY['a']",
+        "\"write.delete.mode\" = 'copy-on-write', \"write.delete.mode\" = 'merge-on-read'")) {
+      String sql = "create table tpch.t3 (a bigint) with (" + with + ")";
+      PlanningException e = refused(sql);
+      assertThat(e.code()).as(sql).isEqualTo(Code.VALIDATION_ERROR);
+      assertThat(e.getMessage()).as(sql).startsWith("Duplicate property: ");
+      assertThat(e.column()).as(sql).isEqualTo(sql.indexOf(", ", sql.indexOf("with (")) + 3);
+      PlanningException ctas = refused("create table tpch.t4 with (" + with + ") as select 1 as a");
+      assertThat(ctas.getMessage()).as(with).startsWith("Duplicate property: ");
+    }
+  }
+
+  @Test
   void createTableAsTakesWithPropertiesAndSortsEachWriterTasksRowsByPartitionThenSortOrder() {
     PlannedQuery q = Planning.sf1("create table tpch.t5 with (format_version = 3, partitioning = ARRAY['month(o_orderdate)'],"
         + " sorted_by = ARRAY['o_custkey DESC']) as select o_orderkey, o_custkey, o_orderdate from tpch.orders");
