@@ -97,6 +97,14 @@ class SqlFunctionsEndToEndTest {
             "select k, " + ieee("x", "=", "x") + ", " + ieee("x", "<>", "x") + ", " + ieee("x", "<", "x") + ", "
                 + ieee("x", ">=", "x") + ", false, true, false, true, null::boolean, k = k from (select k,"
                 + " case when k % 7 = 0 then 'nan'::double else d end x from " + DUCK_CUSTOMERS + ") v"),
+        // The same over VALUES in a WHERE clause, where Calcite's predicate inference once took the
+        // guarded x = x for a binding of x and recursed without end.
+        Arguments.of("a floating self-comparison filters VALUES as IEEE 754",
+            "select (select count(*) from (values (nan()), (nan()), (1e0)) t(x) where x = x),"
+                + " (select count(*) from (values (nan()), (1e0), (2e0)) t(x) where x <> x)",
+            "select (select count(*) from (values ('nan'::double), ('nan'::double), (1e0)) t(x) where "
+                + ieee("x", "=", "x") + "), (select count(*) from (values ('nan'::double), (1e0), (2e0)) t(x) where "
+                + ieee("x", "<>", "x") + ")"),
         // Trino's IS [NOT] DISTINCT FROM: NULL is not distinct from NULL and distinct from any value,
         // NaN is not distinct from NaN and distinct from every number. The oracle spells that rule
         // out in DuckDB's terms (isnan) instead of relying on DuckDB's own operator.

@@ -33,6 +33,13 @@ public final class FloatSelfComparisons {
     public boolean isDynamicFunction() {
       return true;
     }
+
+    // Not deterministic to Calcite: otherwise its predicate inference takes x = SAME(x) as a
+    // constant binding of x and substitutes it into itself without end (a VALUES input).
+    @Override
+    public boolean isDeterministic() {
+      return false;
+    }
   };
 
   private static final Set<SqlKind> COMPARISONS = Set.of(SqlKind.EQUALS, SqlKind.NOT_EQUALS, SqlKind.LESS_THAN,
