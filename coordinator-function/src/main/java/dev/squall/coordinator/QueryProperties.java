@@ -159,15 +159,7 @@ public final class QueryProperties {
    * @throws SquallException USER_ERROR for a value other than auto, on or off
    */
   public static CombiningExchanges.Mode shuffleCombine(Map<String, String> properties) {
-    String v = properties.get(SHUFFLE_COMBINE);
-    if (v == null) {
-      return CombiningExchanges.Mode.AUTO;
-    }
-    try {
-      return CombiningExchanges.Mode.parse(v);
-    } catch (IllegalArgumentException e) {
-      throw SquallException.userError("query property '%s': %s", SHUFFLE_COMBINE, e.getMessage());
-    }
+    return mode(properties, SHUFFLE_COMBINE, CombiningExchanges.Mode.AUTO, CombiningExchanges.Mode::parse);
   }
 
   /** Whether stages run pipelined: {@code auto} (the default), {@code pipelined} or {@code staged}. */
@@ -179,14 +171,24 @@ public final class QueryProperties {
    * @throws SquallException USER_ERROR for a value other than auto, pipelined or staged
    */
   public static Pipelining.Mode scheduling(Map<String, String> properties) {
-    String v = properties.get(SCHEDULING);
+    return mode(properties, SCHEDULING, Pipelining.Mode.AUTO, Pipelining.Mode::parse);
+  }
+
+  /**
+   * A mode-valued property: {@code absent} unless given, else {@code parse} of its value.
+   *
+   * @throws SquallException USER_ERROR naming the property when {@code parse} refuses the value
+   */
+  private static <T> T mode(Map<String, String> properties, String name, T absent,
+      java.util.function.Function<String, T> parse) {
+    String v = properties.get(name);
     if (v == null) {
-      return Pipelining.Mode.AUTO;
+      return absent;
     }
     try {
-      return Pipelining.Mode.parse(v);
+      return parse.apply(v);
     } catch (IllegalArgumentException e) {
-      throw SquallException.userError("query property '%s': %s", SCHEDULING, e.getMessage());
+      throw SquallException.userError("query property '%s': %s", name, e.getMessage());
     }
   }
 
