@@ -104,6 +104,15 @@ class WindowFunctionsEndToEndTest {
         Arguments.of("windows that read no column of their input",
             "select count(*) over (), row_number() over (), max(o_orderkey) over () from orders",
             null),
+        // No column of the input is read at all: the input is a projection of zero columns.
+        Arguments.of("windows over a projection of no columns",
+            "select count(*) over (), rank() over (), cume_dist() over () from orders",
+            null),
+        // Trino answers NULL on every row for a NULL constant count or offset.
+        Arguments.of("a NULL constant as the count of ntile, lag, lead and nth_value",
+            "select k, ntile(null) over (order by k), lag(p, null) over (order by k), lead(s, cast(null as integer))"
+                + " over (partition by c order by k), nth_value(p, null) over (order by k) from " + ORDERS,
+            null),
         Arguments.of("line items partitioned two ways",
             "select l_orderkey, l_linenumber, sum(l_quantity) over (partition by l_orderkey order by l_linenumber),"
                 + " row_number() over (partition by l_suppkey order by l_orderkey, l_linenumber),"

@@ -16,14 +16,14 @@ import org.apache.calcite.rel.rules.AggregateReduceFunctionsRule;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql2rel.RelDecorrelator;
-import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.tools.RelBuilder;
 
 /**
  * Rewrites a logical plan with Calcite's rules, in phases (each a HepPlanner program):
  * <ol>
  *   <li>sub-queries to joins ({@code SubQueryRemoveRule}), then {@code RelDecorrelator};</li>
- *   <li>window functions out of projections into {@code LogicalWindow}s (one group per distinct
+ *   <li>window calls with a NULL constant count answered as NULL ({@link NullWindowCounts}); window
+ *       functions out of projections into {@code LogicalWindow}s (one group per distinct
  *       PARTITION BY, ORDER BY and frame), as Calcite's {@code ProjectToWindowRule} splits them;</li>
  *   <li>simplification: constant folding ({@code ReduceExpressionsRule}), conjuncts common to
  *       every branch of an OR pulled out of it ({@link PullCommonFactorsRule}, so that such joins
@@ -34,7 +34,7 @@ import org.apache.calcite.tools.RelBuilder;
  *   <li>aggregate FILTER arguments turned into CASE arguments ({@link AggregateFilterToCase});
  *       {@code LITERAL_AGG} calls turned into constants projected above the aggregate
  *       ({@link LiteralAggToProject});</li>
- *   <li>unused columns trimmed ({@code RelFieldTrimmer}) so that scans read only what is used;</li>
+ *   <li>unused columns trimmed ({@link ColumnTrimmer}) so that scans read only what is used;</li>
  *   <li>join ordering: inner joins merged into a {@code MultiJoin} and ordered by
  *       {@code LoptOptimizeJoinRule} from the tables' row counts (Iceberg snapshot summaries);</li>
  *   <li>clean-up: semi-joins from joins with a distinct right side, unused columns projected
@@ -98,15 +98,16 @@ public final class LogicalOptimizer {
         CoreRules.JOIN_SUB_QUERY_TO_CORRELATE));
     PlanningInterrupts.check();
     plan = RelDecorrelator.decorrelateQuery(plan, builder);
+    plan = NullWindowCounts.rewrite(plan);
     plan = hep(plan, HepMatchOrder.BOTTOM_UP, List.of(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW));
     plan = hep(plan, HepMatchOrder.BOTTOM_UP, SIMPLIFY);
     plan = AggregateFilterToCase.rewrite(plan);
     plan = LiteralAggToProject.rewrite(plan);
     PlanningInterrupts.check();
-    plan = new RelFieldTrimmer(null, builder).trim(plan);
+    plan = new ColumnTrimmer(builder).trim(plan);
     plan = orderJoins(plan);
     plan = hep(plan, HepMatchOrder.BOTTOM_UP, CLEAN_UP);
-    plan = new RelFieldTrimmer(null, builder).trim(plan);
+    plan = new ColumnTrimmer(builder).trim(plan);
     plan = hep(plan, HepMatchOrder.BOTTOM_UP, List.of(
         CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE,
         CoreRules.FILTER_MERGE));

@@ -19,7 +19,7 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  * Checks window function calls before validation, where their positions are still known:
  * NTILE's bucket count and NTH_VALUE's index must be positive, LAG's and LEAD's offset zero or
  * more (when written as number literals; other constants are checked when the window is
- * translated), and IGNORE NULLS and frame EXCLUDE clauses, which the window operator does not
+ * translated; a NULL constant answers NULL, see {@code NullWindowCounts}), and IGNORE NULLS and frame EXCLUDE clauses, which the window operator does not
  * compute, are refused whole.
  *
  * <p>It also gives RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST and NTILE written without ORDER BY
@@ -27,7 +27,7 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  * the partition is then a peer of every other (RANK 1, CUME_DIST 1, ...), which is what ordering
  * by a constant computes.
  */
-final class WindowArguments extends SqlBasicVisitor<Void> {
+public final class WindowArguments extends SqlBasicVisitor<Void> {
   /** Functions that Calcite refuses without ORDER BY. */
   private static final Set<String> RANKING = Set.of("RANK", "DENSE_RANK", "PERCENT_RANK", "CUME_DIST", "NTILE");
 
@@ -63,9 +63,9 @@ final class WindowArguments extends SqlBasicVisitor<Void> {
             List.of(SqlLiteral.createExactNumeric("0", window.getParserPosition())), window.getParserPosition()));
       }
       switch (name) {
-        case "NTILE" -> atLeast(function, 0, 1, "The bucket count of NTILE");
-        case "LAG", "LEAD" -> atLeast(function, 1, 0, "The offset of " + name);
-        case "NTH_VALUE" -> atLeast(function, 1, 1, "The index of NTH_VALUE");
+        case "NTILE" -> atLeast(function, 0, 1);
+        case "LAG", "LEAD" -> atLeast(function, 1, 0);
+        case "NTH_VALUE" -> atLeast(function, 1, 1);
         default -> { }
       }
     }
@@ -75,8 +75,11 @@ final class WindowArguments extends SqlBasicVisitor<Void> {
     }
   }
 
-  /** Refuses operand {@code index} when it is a number literal (possibly negated) below {@code min}. */
-  private static void atLeast(SqlCall function, int index, long min, String what) {
+  /**
+   * Refuses operand {@code index} when it is a number literal (possibly negated) below {@code min},
+   * in the words the window operator uses for a count read on each row.
+   */
+  private static void atLeast(SqlCall function, int index, long min) {
     if (function.operandCount() <= index) {
       return;
     }
@@ -85,9 +88,17 @@ final class WindowArguments extends SqlBasicVisitor<Void> {
     if (value != null && value.compareTo(BigDecimal.valueOf(min)) < 0) {
       SqlParserPos pos = operand.getParserPosition();
       throw new PlanningException(PlanningException.Code.VALIDATION_ERROR,
-          what + " must be " + (min == 0 ? "zero or more" : "positive") + ", not " + value.toPlainString(),
+          countTooSmall(function.getOperator().getName(), min),
           pos.getLineNum(), pos.getColumnNum());
     }
+  }
+
+  /**
+   * Trino's message for a window count below its minimum: "Buckets must be greater than 0" for
+   * NTILE, "Offset must be at least N" for LAG, LEAD (0) and NTH_VALUE (1).
+   */
+  public static String countTooSmall(String function, long min) {
+    return function.equalsIgnoreCase("NTILE") ? "Buckets must be greater than 0" : "Offset must be at least " + min;
   }
 
   private static BigDecimal literalValue(SqlNode node) {

@@ -1,6 +1,7 @@
 package dev.squall.planner.translate;
 
 import dev.squall.planner.PlanningException;
+import dev.squall.planner.sql.WindowArguments;
 import dev.squall.proto.v1.Expr;
 import dev.squall.proto.v1.FrameBound;
 import dev.squall.proto.v1.WindowCall;
@@ -180,9 +181,9 @@ public final class WindowTranslator {
   private long count(RexNode node, String function, long min) {
     RexLiteral literal = constant(node, function + " count");
     Long value = literal.isNull() ? null : literal.getValueAs(Long.class);
-    if (value == null || value < min) {
+    if (value == null || value < min) { // NULL constants were answered as NULL before (NullWindowCounts)
       throw PlanningException.unpositioned(PlanningException.Code.VALIDATION_ERROR,
-          "The count argument of " + function + " must be " + (min == 0 ? "zero or more" : "positive"));
+          WindowArguments.countTooSmall(function, min));
     }
     return value;
   }
