@@ -9,7 +9,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -56,9 +58,10 @@ final class QueryCommand implements Callable<Integer> {
   @Option(names = {"-q", "--quiet", "--no-progress"}, description = "Print only the result and errors: no progress bar, query id, summary or cost line.")
   boolean quiet;
 
+  // Read as text and split here: picocli's own message for a value without '=' reads "option option".
   @Option(names = {"-P", "--property"}, paramLabel = "NAME=VALUE",
       description = "A query property, e.g. -P default_schema=tpch (see docs/api.md).")
-  Map<String, String> properties = new LinkedHashMap<>();
+  List<String> propertyArgs = new ArrayList<>();
 
   @Parameters(arity = "0..1", paramLabel = "SQL",
       description = "The SQL text (text that starts with '--', such as a comment, goes after a '--' argument, or in --file).")
@@ -122,6 +125,15 @@ final class QueryCommand implements Callable<Integer> {
       if (analyze) {
         sql = "EXPLAIN ANALYZE " + sql;
       }
+    }
+    Map<String, String> properties = new LinkedHashMap<>();
+    for (String property : propertyArgs) {
+      int eq = property.indexOf('=');
+      if (eq <= 0) {
+        err.println("-P/--property takes NAME=VALUE (e.g. -P default_schema=tpch), got '" + property + "'");
+        return ExitCodes.USAGE;
+      }
+      properties.put(property.substring(0, eq), property.substring(eq + 1));
     }
     if (sync && detach) {
       err.println("--sync and --detach exclude each other: --detach submits asynchronously and does not wait");

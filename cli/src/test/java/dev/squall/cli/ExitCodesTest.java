@@ -80,6 +80,14 @@ class ExitCodesTest {
   }
 
   @Test
+  void queryPropertyWithoutAValueIsAUsageErrorNamingTheForm() {
+    assertThat(run("query", "-P", "default_schema", "select 1")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err()).contains("-P/--property takes NAME=VALUE (e.g. -P default_schema=tpch), got 'default_schema'")
+        .doesNotContain("option option");
+    assertThat(run("query", "--property", "=tpch", "select 1")).isEqualTo(ExitCodes.USAGE);
+  }
+
+  @Test
   void syncAndDetachTogetherAreAUsageError() {
     assertThat(run("query", "--sync", "--detach", "select 1")).isEqualTo(ExitCodes.USAGE);
     assertThat(err()).contains("--sync and --detach exclude each other");
