@@ -101,7 +101,7 @@ public final class AnalyzePlanner {
       }
       Set<Integer> seen = new HashSet<>();
       for (NamePart name : listed) {
-        int index = indexOf(columns, name.text());
+        int index = indexOf(resolved.schema(), name.text());
         if (index < 0) {
           throw new PlanningException(Code.UNKNOWN_COLUMN, "Column '" + name.text() + "' does not exist in "
               + resolved.identifier(), name.line(), name.column());
@@ -143,17 +143,9 @@ public final class AnalyzePlanner {
     return new Planned(plan, names, record.build());
   }
 
-  private static int indexOf(List<Types.NestedField> columns, String name) {
-    for (int i = 0; i < columns.size(); i++) {
-      if (columns.get(i).name().equals(name)) {
-        return i;
-      }
-    }
-    for (int i = 0; i < columns.size(); i++) {
-      if (columns.get(i).name().equalsIgnoreCase(name)) {
-        return i;
-      }
-    }
-    return -1;
+  /** The top-level column of that name, its exact spelling first, else ignoring case; -1 for none. */
+  private static int indexOf(org.apache.iceberg.Schema schema, String name) {
+    Types.NestedField exact = schema.findField(name);
+    return schema.columns().indexOf(exact != null ? exact : schema.caseInsensitiveFindField(name));
   }
 }
