@@ -1,5 +1,6 @@
 package dev.squall.planner;
 
+import dev.squall.planner.analyze.AnalyzePlanner;
 import dev.squall.planner.ddl.DdlPlanner;
 import dev.squall.planner.ddl.TableProcedures;
 import dev.squall.planner.explain.ExplainRenderer;
@@ -9,6 +10,7 @@ import dev.squall.planner.meta.MetadataRelation;
 import dev.squall.planner.optimize.CurrentTimeLiterals;
 import dev.squall.planner.optimize.LogicalOptimizer;
 import dev.squall.planner.optimize.PlanningInterrupts;
+import dev.squall.planner.sql.AnalyzeStatement;
 import dev.squall.planner.sql.CreateTableAsStatement;
 import dev.squall.planner.sql.DdlStatement;
 import dev.squall.planner.sql.ExplainStatement;
@@ -27,6 +29,7 @@ import dev.squall.planner.write.RowDeleteScans;
 import dev.squall.planner.write.WritePlanner;
 import dev.squall.planner.write.WriteSortOrder;
 import dev.squall.planner.write.WriteTarget;
+import dev.squall.proto.v1.AnalyzeRecord;
 import dev.squall.proto.v1.DdlRecord;
 import dev.squall.proto.v1.Schema;
 import dev.squall.proto.v1.SortKey;
@@ -137,6 +140,10 @@ public final class DistributedPlanner {
         return new PlannedQuery(StageGraph.getDefaultInstance(), PlannedQuery.DDL_SCHEMA, statement.format(), explain,
             "", Optional.empty(), Optional.of(record));
       }
+      Optional<AnalyzeStatement> analyze = AnalyzeStatement.parse(statement.query());
+      if (analyze.isPresent()) {
+        return planAnalyze(analyze.get(), statement, frontEnd, writes, settings);
+      }
       Optional<CreateTableAsStatement> ctas = CreateTableAsStatement.parse(statement.query());
       RelNode logical;
       List<String> names;
@@ -232,5 +239,27 @@ public final class DistributedPlanner {
       throw new PlanningException(PlanningException.Code.INTERNAL,
           "Internal planner error: " + e, 0, 0, e);
     }
+  }
+
+  /**
+   * ANALYZE: a global aggregate of the row count and one theta sketch per column over the
+   * table's current snapshot ({@link AnalyzePlanner}), translated as any query; the record names
+   * the snapshot the graph scans.
+   */
+  private PlannedQuery planAnalyze(AnalyzeStatement analyze, ExplainStatement statement, SqlFrontEnd frontEnd,
+      WritePlanner writes, PlannerSettings settings) {
+    AnalyzePlanner.refuseMetadataTable(analyze);
+    var table = new DdlPlanner(catalog, frontEnd, writes, settings).table(analyze.table());
+    AnalyzePlanner.Planned planned = new AnalyzePlanner(frontEnd).plan(analyze, table);
+    PlanningInterrupts.check();
+    RelNode optimized = new LogicalOptimizer().optimize(planned.plan(), frontEnd.relBuilder());
+    StageGraph graph = new StageGraphTranslator(settings).translate(optimized, planned.columnNames());
+    AnalyzeRecord record = planned.withSnapshot(graph);
+    String header = record.getDescription() + (record.hasSnapshotId() ? " of snapshot " + record.getSnapshotId()
+        : " (no snapshot)");
+    String explain = statement.format() == ExplainStatement.Format.JSON
+        ? ExplainRenderer.json(graph, header) : ExplainRenderer.text(graph, header);
+    return new PlannedQuery(graph, PlannedQuery.ROW_COUNT_SCHEMA, statement.format(), explain,
+        RelOptUtil.toString(optimized), Optional.empty(), Optional.empty(), Optional.of(record));
   }
 }

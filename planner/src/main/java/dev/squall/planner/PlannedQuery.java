@@ -2,6 +2,7 @@ package dev.squall.planner;
 
 import dev.squall.planner.sql.ExplainStatement;
 import dev.squall.planner.write.WriteTarget;
+import dev.squall.proto.v1.AnalyzeRecord;
 import dev.squall.proto.v1.DataType;
 import dev.squall.proto.v1.DdlRecord;
 import dev.squall.proto.v1.Field;
@@ -26,6 +27,9 @@ import java.util.Optional;
  *     answers with the written row count
  * @param ddl for DDL, the catalog change the coordinator makes once (the stage graph is empty; the
  *     answer is one row of {@link #DDL_SCHEMA})
+ * @param analyze for ANALYZE, the statistics the coordinator commits: the root stage's one row is
+ *     the row count and a theta sketch per analyzed column, and the answer is one row of
+ *     {@link #ROW_COUNT_SCHEMA} (the rows analyzed)
  */
 public record PlannedQuery(
     StageGraph stageGraph,
@@ -34,7 +38,8 @@ public record PlannedQuery(
     String explain,
     String logicalPlan,
     Optional<WriteTarget> write,
-    Optional<DdlRecord> ddl) {
+    Optional<DdlRecord> ddl,
+    Optional<AnalyzeRecord> analyze) {
 
   /** The answer of a write: one row, column {@code rows} (BIGINT, not null), the rows written. */
   public static final Schema ROW_COUNT_SCHEMA = Schema.newBuilder()
@@ -51,6 +56,13 @@ public record PlannedQuery(
   public PlannedQuery {
     Objects.requireNonNull(write, "write");
     Objects.requireNonNull(ddl, "ddl");
+    Objects.requireNonNull(analyze, "analyze");
+  }
+
+  /** A query, write or DDL (no ANALYZE). */
+  public PlannedQuery(StageGraph stageGraph, Schema outputSchema, ExplainStatement.Format explainFormat,
+      String explain, String logicalPlan, Optional<WriteTarget> write, Optional<DdlRecord> ddl) {
+    this(stageGraph, outputSchema, explainFormat, explain, logicalPlan, write, ddl, Optional.empty());
   }
 
   /** A query or write (no DDL). */
@@ -73,6 +85,11 @@ public record PlannedQuery(
   /** True for DDL (also under EXPLAIN). */
   public boolean isDdl() {
     return ddl.isPresent();
+  }
+
+  /** True for ANALYZE (also under EXPLAIN). */
+  public boolean isAnalyze() {
+    return analyze.isPresent();
   }
 
   /** True for INSERT and CREATE TABLE AS (also under EXPLAIN). */

@@ -4,6 +4,7 @@ import dev.squall.coordinator.QueryProperties;
 import dev.squall.coordinator.api.PublicErrors;
 import dev.squall.coordinator.api.SquallException;
 import dev.squall.coordinator.commit.DdlCommitter;
+import dev.squall.coordinator.commit.StatisticsCommitter;
 import dev.squall.coordinator.commit.WriteCommitException;
 import dev.squall.coordinator.commit.WriteFinalizer;
 import dev.squall.coordinator.commit.WriteTargets;
@@ -232,6 +233,9 @@ public final class JobDriver {
         hooks.finalizing(jobId);
         // A resumed FINALIZING job reads the winners its RUNNING invocation recorded.
         Map<Integer, TaskResult[]> all = winners != null ? winners : priorWinners(plan);
+        if (plan.analyze() != null) {
+          return finishAnalyze(keeper, job, plan, all);
+        }
         return plan.write() != null ? finishWrite(keeper, job, plan, all) : finishQuery(keeper, job, plan, all);
       }
       return new Drive(Outcome.NOT_OWNER, job, null);
@@ -459,6 +463,47 @@ public final class JobDriver {
   }
 
   /**
+   * The final step of ANALYZE, idempotent: reads the root's row (row count and sketches) and, after
+   * a fenced renewal of the lease, commits the statistics file of the scanned snapshot once
+   * ({@link StatisticsCommitter}; a re-run finds the job's file committed), then ends SUCCEEDED
+   * answering the rows analyzed. A commit of unknown outcome, or a failure after the commit, leaves
+   * the job FINALIZING for the next run.
+   */
+  private Drive finishAnalyze(LeaseKeeper keeper, JobRecord job, JobPlan plan, Map<Integer, TaskResult[]> winners) {
+    ResultCollector.Collected collected = new ResultCollector(s3, allocator).collect(bucket,
+        winners.get(plan.graph().getRootStageId()), plan.outputSchema());
+    StatisticsCommitter.AnalyzedRow row = StatisticsCommitter.AnalyzedRow.fromArrowIpc(collected.arrowIpc(), allocator);
+    keeper.confirm();
+    try {
+      new StatisticsCommitter(planner.catalogFor(job.caller())).commit(job.jobId(), plan.analyze(), row);
+    } catch (WriteCommitException e) {
+      if (e.outcomeUnknown()) {
+        return awaitSettling(keeper, job, e.getMessage());
+      }
+      throw new SquallException(e.targetConflict() ? ErrorCode.USER_ERROR : ErrorCode.EXTERNAL, e.getMessage(), 0, 0, e);
+    }
+    try {
+      hooks.committed(job.jobId());
+      byte[] answer = OneRowAnswer.rowCount(plan.outputSchema(), row.rows(), allocator);
+      String location = results.put(job.jobId(), answer);
+      QuerySummary summary = summaries.of(plan, store.attempts(job.jobId()), winners, 1, millisSince(job),
+          job.leaseEpoch(), meters.meterOf(job.jobId()));
+      JobRecord done = store.transition(keeper.lease(), JobState.FINALIZING, JobState.SUCCEEDED,
+          JobUpdate.NONE.withResultLocation(location).withSummary(JobSummaries.fitting(summary).toByteArray()),
+          clock.instant());
+      deleteJobData(job.jobId());
+      return new Drive(Outcome.FINISHED, done, answer);
+    } catch (LeaseLostException | StateConflictException e) {
+      LOG.warn("job {}: lost the job after its statistics commit; its new owner finishes it: {}", job.jobId(),
+          e.getMessage());
+      return new Drive(Outcome.NOT_OWNER, current(job.jobId(), job), null);
+    } catch (RuntimeException e) {
+      LOG.warn("job {}: recording the end of the committed ANALYZE failed", job.jobId(), e);
+      return awaitSettling(keeper, job, "the statistics were committed but the job's end could not be recorded");
+    }
+  }
+
+  /**
    * The final step of DDL, idempotent: after a fenced renewal of the lease (an invocation whose
    * lease lapsed never changes the catalog) the change is applied, or found made by an earlier
    * run, and the job ends SUCCEEDED answering what was done. A change whose outcome the catalog
@@ -558,6 +603,9 @@ public final class JobDriver {
     } catch (LeaseLostException | StateConflictException e) {
       LOG.warn("job {}: could not record {}: {}", job.jobId(), to, e.getMessage());
       return new Drive(Outcome.NOT_OWNER, current(job.jobId(), job), null);
+    }
+    if (plan != null && plan.analyze() != null) {
+      new StatisticsCommitter(planner.catalogFor(job.caller())).discard(job.jobId(), plan.analyze());
     }
     if (target != null) {
       int deleted = writes.discard(job.jobId(), target);

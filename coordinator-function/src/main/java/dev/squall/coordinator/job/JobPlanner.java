@@ -100,8 +100,9 @@ public final class JobPlanner {
     Optional<String> analyzed = ExplainStatement.analyzedQuery(sql);
     try {
       planned = new DistributedPlanner(catalog).plan(withoutTrailingSemicolons(analyzed.orElse(sql)), plannerSettings);
-      if (analyzed.isPresent() && (planned.isExplain() || planned.isDdl() || planned.write().isPresent())) {
-        throw SquallException.userError("EXPLAIN ANALYZE runs queries only, not EXPLAIN, DDL or writes");
+      if (analyzed.isPresent() && (planned.isExplain() || planned.isDdl() || planned.write().isPresent()
+          || planned.isAnalyze())) {
+        throw SquallException.userError("EXPLAIN ANALYZE runs queries only, not EXPLAIN, DDL, writes or ANALYZE");
       }
       if (planned.isExplain()) {
         // Leaf task counts as a run has them: the planner's estimate from bytes cannot know that a
@@ -131,6 +132,9 @@ public final class JobPlanner {
         planned.write().map(WriteTargets::toRecord).orElse(null))
         .withAdaptiveTargetPartitionBytes(query.adaptiveTargetPartitionBytes()
             .orElse(settings.adaptiveTargetPartitionBytes()));
+    if (planned.isAnalyze()) {
+      plan = plan.withAnalyze(planned.analyze().get());
+    }
     return new Planned(analyzed.isPresent() ? plan.withExplainAnalyze() : plan, null);
   }
 

@@ -1,5 +1,6 @@
 package dev.squall.coordinator.scheduler;
 
+import dev.squall.proto.v1.AnalyzeRecord;
 import dev.squall.proto.v1.Compression;
 import dev.squall.proto.v1.DdlRecord;
 import dev.squall.proto.v1.JobPlanRecord;
@@ -38,6 +39,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *     at about ({@link PartitionCoalescer}); 0 turns coalescing off
  * @param pipelined the stages ran pipelined: consumers started while their producers ran
  *     ({@link Pipelining}); set by the scheduler when it chooses so, for the summary
+ * @param analyze for ANALYZE, the statistics the final step commits from the root's one row; else null
  */
 public record JobPlan(
     String jobId,
@@ -52,7 +54,8 @@ public record JobPlan(
     DdlRecord ddl,
     boolean explainAnalyze,
     long adaptiveTargetPartitionBytes,
-    boolean pipelined) {
+    boolean pipelined,
+    AnalyzeRecord analyze) {
   public JobPlan {
     Objects.requireNonNull(jobId, "jobId");
     Objects.requireNonNull(graph, "graph");
@@ -65,7 +68,7 @@ public record JobPlan(
       String shuffleBucket, String jobPrefix, Compression compression, long memoryBudgetBytes, Schema outputSchema,
       WriteTargetRecord write, DdlRecord ddl, boolean explainAnalyze) {
     this(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes, outputSchema, write, ddl,
-        explainAnalyze, 0, false);
+        explainAnalyze, 0, false, null);
   }
 
   /** A plan that is not an EXPLAIN ANALYZE. */
@@ -79,25 +82,31 @@ public record JobPlan(
   /** This plan, answering as EXPLAIN ANALYZE. */
   public JobPlan withExplainAnalyze() {
     return new JobPlan(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes, outputSchema,
-        write, ddl, true, adaptiveTargetPartitionBytes, pipelined);
+        write, ddl, true, adaptiveTargetPartitionBytes, pipelined, analyze);
   }
 
   /** This plan, coalescing hash partitions to about {@code bytes} a task (0: not at all). */
   public JobPlan withAdaptiveTargetPartitionBytes(long bytes) {
     return new JobPlan(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes, outputSchema,
-        write, ddl, explainAnalyze, bytes, pipelined);
+        write, ddl, explainAnalyze, bytes, pipelined, analyze);
   }
 
   /** This plan with another stage graph (a stage's tasks decided at run time). */
   public JobPlan withGraph(StageGraph newGraph) {
     return new JobPlan(jobId, newGraph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes,
-        outputSchema, write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, pipelined);
+        outputSchema, write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, pipelined, analyze);
   }
 
   /** This plan, marked as run pipelined. */
   public JobPlan withPipelined() {
     return new JobPlan(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes,
-        outputSchema, write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, true);
+        outputSchema, write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, true, analyze);
+  }
+
+  /** This plan, committing the statistics of an ANALYZE. */
+  public JobPlan withAnalyze(AnalyzeRecord record) {
+    return new JobPlan(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes,
+        outputSchema, write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, pipelined, record);
   }
 
   /** A plan without DDL. */
@@ -125,6 +134,9 @@ public record JobPlan(
     if (ddl != null) {
       b.setDdl(ddl);
     }
+    if (analyze != null) {
+      b.setAnalyze(analyze);
+    }
     return b.setExplainAnalyze(explainAnalyze).setAdaptiveTargetPartitionBytes(adaptiveTargetPartitionBytes)
         .setPipelined(pipelined).build();
   }
@@ -147,7 +159,8 @@ public record JobPlan(
     }
     return new JobPlan(r.getJobId(), r.getGraph(), scans, r.getShuffleBucket(), r.getJobPrefix(), r.getCompression(),
         r.getMemoryBudgetBytes(), schema, r.hasWrite() ? r.getWrite() : null, r.hasDdl() ? r.getDdl() : null,
-        r.getExplainAnalyze(), r.getAdaptiveTargetPartitionBytes(), r.getPipelined());
+        r.getExplainAnalyze(), r.getAdaptiveTargetPartitionBytes(), r.getPipelined(),
+        r.hasAnalyze() ? r.getAnalyze() : null);
   }
 
   /**

@@ -27,8 +27,8 @@ import org.apache.calcite.sql.SqlKind;
  *
  * <p>Conventions: the partial output is the group keys (in group order) followed by the state
  * columns of each aggregate — SUM: the partial sum (the final SUM type, nullable); COUNT, COUNT(*)
- * and COUNT_IF: BIGINT count; MIN/MAX: the value; APPROX_COUNT_DISTINCT and APPROX_PERCENTILE: a
- * VARBINARY sketch; MAX_BY/MIN_BY: two columns, the value and its key. The FINAL aggregate groups
+ * and COUNT_IF: BIGINT count; MIN/MAX: the value; APPROX_COUNT_DISTINCT, APPROX_PERCENTILE and ANALYZE's
+ * THETA_SKETCH: a VARBINARY sketch; MAX_BY/MIN_BY: two columns, the value and its key. The FINAL aggregate groups
  * by columns 0..k-1 of the partial rows and every FINAL aggregate call reads the columns of its
  * partial state (COUNT and COUNT(*) states are summed). Calcite's {@code $SUM0} (a SUM that is 0
  * instead of NULL over no rows) runs as SUM followed by a Project with COALESCE(sum, 0). Calcite's
@@ -91,6 +91,7 @@ public final class AggregateSplit {
           case "COUNT_IF" -> AggregateCall.Kind.COUNT_IF;
           case "APPROX_COUNT_DISTINCT" -> AggregateCall.Kind.APPROX_COUNT_DISTINCT;
           case "APPROX_PERCENTILE" -> AggregateCall.Kind.APPROX_PERCENTILE;
+          case "$THETA_SKETCH" -> AggregateCall.Kind.THETA_SKETCH;
           case "MAX_BY" -> AggregateCall.Kind.MAX_BY;
           case "MIN_BY" -> AggregateCall.Kind.MIN_BY;
           case "PERCENTILE_CONT" -> AggregateCall.Kind.PERCENTILE_CONT;
@@ -259,7 +260,7 @@ public final class AggregateSplit {
   private DataType partialType(int i) {
     return switch (kinds.get(i)) {
       case COUNT, COUNT_STAR, COUNT_IF -> DataType.newBuilder().setKind(DataType.Kind.BIGINT).setNullable(false).build();
-      case APPROX_COUNT_DISTINCT, APPROX_PERCENTILE ->
+      case APPROX_COUNT_DISTINCT, APPROX_PERCENTILE, THETA_SKETCH ->
           DataType.newBuilder().setKind(DataType.Kind.VARBINARY).setNullable(true).build();
       default -> finalType(i).toBuilder().setNullable(true).build();
     };

@@ -109,6 +109,7 @@ public final class HashAggregateOperator extends BatchOperator {
             : new Accumulators.Avg(arg(call, 0), -1, inTypes.get(arg(call, 0)), out, mode == Mode.PARTIAL, out);
         case COUNT_IF -> new Accumulators.Count(arg(call, 0), mode == Mode.FINAL, mode != Mode.FINAL, out);
         case APPROX_COUNT_DISTINCT -> new SketchAccumulators.DistinctCount(arg(call, 0), phase(mode), out);
+        case THETA_SKETCH -> new SketchAccumulators.Theta(arg(call, 0), phase(mode), out);
         case APPROX_PERCENTILE -> new SketchAccumulators.Percentile(arg(call, 0), call.getPercentile(), phase(mode), out);
         case MAX_BY, MIN_BY -> new ValueByKey(arg(call, 0), arg(call, 1), call.getKind() == AggregateCall.Kind.MAX_BY,
             mode == Mode.PARTIAL, out, mode == Mode.PARTIAL && outCol + 1 < types.size() ? types.get(outCol + 1) : out);
