@@ -3,6 +3,9 @@ package dev.squall.engine.column;
 import dev.squall.engine.EngineException;
 import dev.squall.engine.types.SqlType;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.LongBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
@@ -43,10 +46,7 @@ public final class ArrowColumns {
     boolean[] nulls = readNulls(vector, n);
     if (vector instanceof BigIntVector || vector instanceof TimeStampVector) {
       long[] out = new long[n];
-      long addr = address(((BaseFixedWidthVector) vector).getDataBuffer(), n, 8);
-      for (int i = 0; i < n; i++) {
-        out[i] = MemoryUtil.getLong(addr + ((long) i << 3));
-      }
+      longs(((BaseFixedWidthVector) vector).getDataBuffer(), n).get(out, 0, n);
       return new LongColumn(type, out, nulls, n);
     } else if (vector instanceof IntVector || vector instanceof DateDayVector) {
       long[] out = new long[n];
@@ -69,10 +69,7 @@ public final class ArrowColumns {
       return new LongColumn(type, out, nulls, n);
     } else if (vector instanceof Float8Vector v) {
       double[] out = new double[n];
-      long addr = address(v.getDataBuffer(), n, 8);
-      for (int i = 0; i < n; i++) {
-        out[i] = Double.longBitsToDouble(MemoryUtil.getLong(addr + ((long) i << 3)));
-      }
+      bytes(v.getDataBuffer(), n, 8).asDoubleBuffer().get(out, 0, n);
       return new DoubleColumn(type, out, nulls, n);
     } else if (vector instanceof Float4Vector v) {
       double[] out = new double[n];
@@ -83,8 +80,16 @@ public final class ArrowColumns {
       return new DoubleColumn(type, out, nulls, n);
     } else if (vector instanceof DecimalVector v) {
       long[] out = new long[n];
-      BigInteger[] big = null;
       long addr = address(v.getDataBuffer(), n, 16);
+      if (v.getPrecision() <= 18) {
+        // The type bounds every value below 10^18 < 2^63: the high half is only the sign of the
+        // low one, so it is not read.
+        for (int i = 0; i < n; i++) {
+          out[i] = MemoryUtil.getLong(addr + ((long) i << 4));
+        }
+        return new DecimalColumn(type, out, null, nulls, n);
+      }
+      BigInteger[] big = null;
       for (int i = 0; i < n; i++) {
         long lo = MemoryUtil.getLong(addr + ((long) i << 4));
         long hi = MemoryUtil.getLong(addr + ((long) i << 4) + 8);
@@ -126,6 +131,20 @@ public final class ArrowColumns {
       return Column.nulls(type, n);
     }
     throw EngineException.badPlan("unsupported Arrow vector " + vector.getClass().getSimpleName());
+  }
+
+  /** The first {@code n} little-endian longs of a buffer, for a bulk copy into a Java array. */
+  private static LongBuffer longs(ArrowBuf buf, int n) {
+    return bytes(buf, n, 8).asLongBuffer();
+  }
+
+  /** The first {@code n} values of {@code width} bytes of a buffer as a little-endian NIO view (not a copy). */
+  private static ByteBuffer bytes(ArrowBuf buf, int n, int width) {
+    if (n == 0) {
+      return ByteBuffer.allocate(0).order(ByteOrder.LITTLE_ENDIAN);
+    }
+    long addr = address(buf, n, width);
+    return MemoryUtil.directBuffer(addr, n * width).order(ByteOrder.LITTLE_ENDIAN);
   }
 
   /**

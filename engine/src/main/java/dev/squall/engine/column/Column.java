@@ -192,6 +192,16 @@ public abstract sealed class Column permits LongColumn, DoubleColumn, BoolColumn
   }
 
   protected final boolean[] gatherNulls(int[] rows, int n) {
+    if (nulls == null) {
+      // No NULL here: only a row index of -1 (an outer join's missing side) makes one.
+      int any = 0;
+      for (int k = 0; k < n; k++) {
+        any |= rows[k];
+      }
+      if (any >= 0) {
+        return null;
+      }
+    }
     boolean[] out = null;
     for (int k = 0; k < n; k++) {
       int r = rows[k];

@@ -77,6 +77,15 @@ public final class DecimalColumn extends Column {
   @Override
   public Column gather(int[] rows, int n) {
     long[] out = new long[n];
+    if (big == null) {
+      // No wide rows: a plain gather the JIT keeps branch-free.
+      long[] in = unscaled;
+      for (int k = 0; k < n; k++) {
+        int r = rows[k];
+        out[k] = r < 0 ? 0 : in[r];
+      }
+      return new DecimalColumn(type, out, null, gatherNulls(rows, n), n);
+    }
     BigInteger[] outBig = null;
     for (int k = 0; k < n; k++) {
       int r = rows[k];

@@ -23,23 +23,36 @@ final class ArithmeticEvaluator implements Evaluator {
   private final SqlType type;
   private final Evaluator left;
   private final Evaluator right;
-  // The last operand coerced per side: a literal evaluates to the same column every batch, and
-  // is rescaled once rather than per batch.
-  private final Coerced leftCoerced = new Coerced();
-  private final Coerced rightCoerced = new Coerced();
+  // The last operand coerced per side: a literal is rescaled once rather than per batch.
+  private final Coerced leftCoerced;
+  private final Coerced rightCoerced;
 
   /** One side's last operand and its value at a scale. */
   private static final class Coerced {
+    /** Whether the side is a literal, whose every row is the same value. */
+    private final boolean constant;
     private Column from;
     private int scale = -1;
     private DecimalColumn to;
 
+    Coerced(boolean constant) {
+      this.constant = constant;
+    }
+
     DecimalColumn at(Column c, int s) {
-      if (c != from || s != scale) {
-        to = Coercions.toDecimal(c, s);
-        from = c;
-        scale = s;
+      if (c == from && s == scale) {
+        return to;
       }
+      if (constant && s == scale && to != null && c.size() <= to.size()) {
+        // A constant of fewer rows (a selection's batch): the first rows of the rescaled one.
+        Column view = Literals.prefix(to, c.size());
+        if (view != null) {
+          return (DecimalColumn) view;
+        }
+      }
+      to = Coercions.toDecimal(c, s);
+      from = c;
+      scale = s;
       return to;
     }
   }
@@ -49,6 +62,8 @@ final class ArithmeticEvaluator implements Evaluator {
     this.type = type;
     this.left = left;
     this.right = right;
+    this.leftCoerced = new Coerced(left instanceof Literals.Constant);
+    this.rightCoerced = new Coerced(right instanceof Literals.Constant);
     if (!type.isNumeric()) {
       throw EngineException.badPlan(op + " with result type " + type);
     }

@@ -73,7 +73,35 @@ public final class Literals {
     };
   }
 
-  /** A literal evaluator; the constant column is kept and reused for batches of the same size. */
+  /**
+   * The first {@code n} rows of a constant column ({@code n <= c.size()}) sharing its arrays, or
+   * null for a kind that cannot be viewed so (a decimal beyond the long range). Every row of a
+   * constant is the same value, so any prefix is the constant at {@code n} rows.
+   */
+  static Column prefix(Column c, int n) {
+    if (n == c.size()) {
+      return c;
+    }
+    boolean[] nulls = c.nullMask();
+    if (c instanceof LongColumn l) {
+      return new LongColumn(l.type(), l.values(), nulls, n);
+    } else if (c instanceof DecimalColumn d) {
+      return d.hasBig() ? null : new DecimalColumn(d.type(), d.unscaledValues(), null, nulls, n);
+    } else if (c instanceof DoubleColumn d) {
+      return new DoubleColumn(d.type(), d.values(), nulls, n);
+    } else if (c instanceof BoolColumn b) {
+      return new BoolColumn(b.type(), b.values(), nulls, n);
+    } else if (c instanceof BytesColumn b && !b.isDictionary()) {
+      return new BytesColumn(b.type(), b.data(), b.offsets(), nulls, n);
+    }
+    return null;
+  }
+
+  /**
+   * A literal evaluator. The constant column is built once for the largest batch seen, and a
+   * smaller batch (a filter's selection, of a different size each batch) gets a view of its first
+   * rows rather than a new column.
+   */
   static final class Constant implements Evaluator {
     private final Literal literal;
     private final SqlType type;
@@ -101,10 +129,14 @@ public final class Literals {
     public Column evaluate(Batch batch) {
       int n = batch.rows();
       Column c = cached;
-      if (c == null || c.size() != n) {
-        c = column(literal, type, n);
-        cached = c;
+      if (c != null && n <= c.size()) {
+        Column view = prefix(c, n);
+        if (view != null) {
+          return view;
+        }
       }
+      c = column(literal, type, n);
+      cached = c;
       return c;
     }
 

@@ -43,8 +43,12 @@ import org.apache.iceberg.io.FileIO;
  * Prints rows per second of the engine beside DuckDB (1 thread, like one Squall task) on the same
  * TPC-H Parquet files on this machine. Not a test: run it with a classpath (see docs/benchmarks.md).
  *
- * <p>Usage: {@code EngineBenchmark [scaleFactor=0.1] [repetitions=3]}. Each figure is the best of
- * the repetitions after one warm-up run; rows/s counts the rows of the largest input.
+ * <p>Usage: {@code EngineBenchmark [scaleFactor=0.1] [repetitions=3] [lineFilter]}. Each figure is
+ * the best of the repetitions after one warm-up run; rows/s counts the rows of the largest input.
+ * With {@code lineFilter}, only the lines whose name contains it (ignoring case; alternatives
+ * separated by {@code |}) are checked and timed, e.g. {@code "in memory"} or
+ * {@code "lineitem (in memory)|q1 (in|decimal expressions (in"}, so that one line can be profiled
+ * alone.
  *
  * <p>Every line is printed twice: aligned for reading, and as
  * {@code bench<TAB>name<TAB>engine rows/s<TAB>duckdb rows/s<TAB>ratio} for scripts (ratio = engine
@@ -54,10 +58,13 @@ import org.apache.iceberg.io.FileIO;
  */
 public final class EngineBenchmark {
   private static TpchFixture fixture;
+  /** Lower-cased substrings of which a line's name must contain one to run, or null for every line. */
+  private static String[] lineFilter;
 
   public static void main(String[] args) throws Exception {
     double sf = args.length > 0 ? Double.parseDouble(args[0]) : 0.1;
     int reps = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+    lineFilter = args.length > 2 ? args[2].toLowerCase(Locale.ROOT).split("\\|") : null;
     long t0 = System.nanoTime();
     fixture = TpchFixture.get(sf);
     long lineitemRows = fixture.table("lineitem").rows();
@@ -301,7 +308,14 @@ public final class EngineBenchmark {
     };
   }
 
+  private static boolean skipped(String name) {
+    return lineFilter != null && java.util.Arrays.stream(lineFilter).noneMatch(name.toLowerCase(Locale.ROOT)::contains);
+  }
+
   private static void report(String name, long rows, int reps, Operator plan, InputProvider inputs, String duckSql) throws Exception {
+    if (skipped(name)) {
+      return;
+    }
     double engine = best(reps, () -> {
       try (BufferAllocator allocator = new RootAllocator()) {
         FragmentExecutor.run(plan, inputs, allocator, 0, b -> { });
@@ -331,6 +345,9 @@ public final class EngineBenchmark {
    * @throws AssertionError naming the first difference when they differ
    */
   private static void checkedReport(String name, long rows, int reps, Rel rel, InputProvider inputs) throws Exception {
+    if (skipped(name)) {
+      return;
+    }
     List<List<Object>> expected = Rows.duckdb(DuckDbOracle.connection(), rel.sql());
     String difference = Rows.difference(expected, Rows.run(rel.op(), inputs, 0), false);
     if (difference != null) {
