@@ -22,6 +22,15 @@ resource "aws_lambda_function" "task" {
   reserved_concurrent_executions = var.task_reserved_concurrency
   publish                        = true
 
+  lifecycle {
+    precondition {
+      # Task slots counted in the job table must fit the function's reservation, or tasks that hold
+      # a slot are throttled by Lambda instead of waiting for one.
+      condition     = coalesce(var.account_concurrent_tasks, var.task_reserved_concurrency) <= var.task_reserved_concurrency
+      error_message = "account_concurrent_tasks must not exceed task_reserved_concurrency."
+    }
+  }
+
   snap_start {
     apply_on = "PublishedVersions"
   }

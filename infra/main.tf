@@ -65,6 +65,10 @@ locals {
     }
   }
 
+  # Queries running at once: the coordinator's reservation but a quarter of it (at least one), which
+  # stays free for status, result and cancel requests (as JobSettings.runningQueriesFor).
+  max_running_queries = var.coordinator_reserved_concurrency - max(1, floor(var.coordinator_reserved_concurrency / 4))
+
   coordinator_settings = {
     JAVA_TOOL_OPTIONS               = local.java_tool_options
     SQUALL_TASK_FUNCTION            = aws_lambda_alias.task.arn
@@ -73,6 +77,7 @@ locals {
     SQUALL_JOB_TABLE                = aws_dynamodb_table.jobs.name
     SQUALL_MAX_CONCURRENT_TASKS     = tostring(var.max_concurrent_tasks)
     SQUALL_ACCOUNT_CONCURRENT_TASKS = tostring(coalesce(var.account_concurrent_tasks, var.task_reserved_concurrency))
+    SQUALL_MAX_RUNNING_QUERIES      = tostring(local.max_running_queries)
     SQUALL_TASK_MEMORY_MB           = tostring(local.task_memory_mb)
     SQUALL_TASK_TIMEOUT_SECONDS     = tostring(var.task_timeout_seconds)
     SQUALL_SYNC_WAIT_SECONDS        = tostring(var.sync_wait_seconds)

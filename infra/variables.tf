@@ -90,9 +90,14 @@ variable "task_reserved_concurrency" {
 }
 
 variable "coordinator_reserved_concurrency" {
-  description = "Reserved concurrency of the coordinator; null leaves it unreserved."
+  description = "Reserved concurrency of the coordinator, its own pool apart from the task function's: all but a quarter of it (at least one) for running queries (SQUALL_MAX_RUNNING_QUERIES; a submission beyond them is answered 429), the rest for status, result and cancel requests and the sweep. Taken out of the account's unreserved concurrency, which Lambda keeps at 100 or more."
   type        = number
-  default     = null
+  default     = 10
+
+  validation {
+    condition     = var.coordinator_reserved_concurrency >= 2 && var.coordinator_reserved_concurrency <= 10000
+    error_message = "coordinator_reserved_concurrency must be within 2-10000 (one running query and one request beside it)."
+  }
 }
 
 variable "max_concurrent_tasks" {
@@ -118,7 +123,7 @@ variable "fanout_threshold" {
 }
 
 variable "account_concurrent_tasks" {
-  description = "Task invocations running at once for all queries of all coordinators, counted in the job table (SQUALL_ACCOUNT_CONCURRENT_TASKS); null: the task function's reserved concurrency, beyond which Lambda answers 429."
+  description = "Task invocations running at once for all queries of all coordinators, counted in the job table (SQUALL_ACCOUNT_CONCURRENT_TASKS); at most the task function's reserved concurrency, beyond which Lambda answers 429; null: that reserved concurrency."
   type        = number
   default     = null
 

@@ -17,7 +17,8 @@ import picocli.CommandLine.Option;
  * A query that had already finished, in any final state (SUCCEEDED, FAILED, CANCELLED), is answered
  * {@code query <id> already finished: <STATE>; nothing to cancel} on standard error.
  * Exit 0 when the cancel was recorded (and, with --wait, the job is CANCELLED); 1 when the job
- * had already finished, is unknown, or ended otherwise; 3 when --wait ran out.
+ * had already finished, is unknown, or ended otherwise; 3 when --wait ran out; 4 when its requests
+ * were throttled through every re-send (the message names the query).
  */
 @Command(name = "cancel", mixinStandardHelpOptions = true, description = "Cancel a running query.")
 final class CancelCommand implements Callable<Integer> {
@@ -46,7 +47,15 @@ final class CancelCommand implements Callable<Integer> {
       err.println("--timeout must be a positive number of seconds, got " + timeoutSeconds);
       return ExitCodes.USAGE;
     }
-    QueryClient client = endpoint.client(Duration.ofSeconds(30));
+    try {
+      return cancel(endpoint.client(Duration.ofSeconds(30)), queryId);
+    } catch (ThrottledException e) {
+      err.println(e.forQueryId(queryId, "cancel and status", "squall cancel " + queryId));
+      return ExitCodes.THROTTLED;
+    }
+  }
+
+  private int cancel(QueryClient client, String queryId) throws IOException, InterruptedException {
     HttpResponse<byte[]> r = client.cancel(queryId);
     if (r.statusCode() == 409) {
       return alreadyFinished(queryId, finalState(client, queryId));

@@ -18,6 +18,11 @@ final class ExitCodes {
    * rate limit is used up. A throttled submission never ran; try again later.
    */
   static final int THROTTLED = 4;
+  /**
+   * The query was accepted (it has an id and keeps running), but requests about it (its status,
+   * its result) were throttled through every re-send; {@code squall status <id>} reaches it later.
+   */
+  static final int QUERY_THROTTLED = 5;
   /** Ctrl-C: the query was cancelled (128 + SIGINT, as shells report an interrupted command). */
   static final int INTERRUPTED = 130;
 

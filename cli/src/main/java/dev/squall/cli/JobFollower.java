@@ -115,7 +115,9 @@ final class JobFollower {
   /**
    * Follows a submitted job to its end and prints its result (or error).
    *
-   * @return an {@link ExitCodes} value: OK, FAILED, NOT_FINISHED at the deadline, INTERRUPTED when stopped
+   * @return an {@link ExitCodes} value: OK, FAILED, NOT_FINISHED at the deadline, INTERRUPTED when
+   *     stopped, QUERY_THROTTLED when its status or result requests were throttled through every
+   *     re-send (the message names the query)
    */
   int follow(Submission job, ResultFormat format, Instant since, Instant deadline) throws IOException, InterruptedException {
     JobStatus last;
@@ -123,6 +125,9 @@ final class JobFollower {
       last = await(job.statusUrl(), since, deadline);
     } catch (StatusRefused e) {
       return ExitCodes.FAILED;
+    } catch (ThrottledException e) {
+      err.println(e.forAcceptedQuery(job.queryId(), "status"));
+      return ExitCodes.QUERY_THROTTLED;
     } finally {
       if (!stopped.getAsBoolean()) {
         display.close();
@@ -136,7 +141,12 @@ final class JobFollower {
           + "`squall result " + job.queryId() + "` prints its answer, `squall cancel " + job.queryId() + "` stops it");
       return ExitCodes.NOT_FINISHED;
     }
-    return printResult(job.resultUrl(), format);
+    try {
+      return printResult(job.resultUrl(), format);
+    } catch (ThrottledException e) {
+      err.println(e.forAcceptedQuery(job.queryId(), "result"));
+      return ExitCodes.QUERY_THROTTLED;
+    }
   }
 
   /**

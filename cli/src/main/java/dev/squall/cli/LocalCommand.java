@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code squall local [--tpch SF] [--tpcds SF] [--port P] [--data-dir D] [--faults FILE] [--task-memory-mb N] [--spill-dir DIR]
+ * {@code squall local [--tpch SF] [--tpcds SF] [--port P] [--data-dir D] [--coordinator-concurrency N] [--faults FILE] [--task-memory-mb N] [--spill-dir DIR]
  * [--spill-disk-mb N] [scale model options, see {@link ScaleOptions}]}: starts the local stack, loads TPC-H
  * and TPC-DS when asked, prints {@code gateway: http://127.0.0.1:PORT} when ready and serves until stopped
  * (Ctrl-C).
@@ -36,6 +36,12 @@ final class LocalCommand implements Callable<Integer> {
 
   @Option(names = "--task-concurrency", defaultValue = "8", description = "Concurrent task invocations (default: ${DEFAULT-VALUE}).")
   int taskConcurrency;
+
+  @Option(names = "--coordinator-concurrency", defaultValue = "" + LocalDeployment.DEFAULT_COORDINATOR_CONCURRENCY, paramLabel = "N",
+      description = "The coordinator function's reserved concurrency, 2 or more (default: ${DEFAULT-VALUE}): all but a quarter of it"
+          + " (at least one) for running queries, the rest for status, result and cancel requests; a submission beyond the"
+          + " running queries is answered 429. It comes on top of --account-concurrency, which tasks use.")
+  int coordinatorConcurrency;
 
   @Option(names = "--task-memory-mb", defaultValue = "2048", paramLabel = "N",
       description = "The task function's memory in MB, 1-10240 (default: ${DEFAULT-VALUE}); each task's memory budget is 60%% of it."
@@ -93,6 +99,11 @@ final class LocalCommand implements Callable<Integer> {
       System.err.println("--task-concurrency must be 1 or more, not " + taskConcurrency);
       return 2;
     }
+    if (coordinatorConcurrency < 2) {
+      System.err.println("--coordinator-concurrency must be 2 or more (a running query and a request beside it), not "
+          + coordinatorConcurrency);
+      return 2;
+    }
     if (taskMemoryMb < 1 || taskMemoryMb > 10_240) {
       System.err.println("--task-memory-mb must be 1 to 10240, not " + taskMemoryMb);
       return 2;
@@ -124,7 +135,7 @@ final class LocalCommand implements Callable<Integer> {
     LocalDeployment.Options options = LocalDeployment.Options.defaults().withDataDir(dataDir.toAbsolutePath())
         .withGatewayPort(port).withTaskConcurrency(taskConcurrency)
         .withIntegrationTimeout(Duration.ofSeconds(integrationTimeoutSeconds)).withFaultPlan(faults)
-        .withTaskMemoryMb(taskMemoryMb).withScale(emulation);
+        .withTaskMemoryMb(taskMemoryMb).withScale(emulation).withCoordinatorConcurrency(coordinatorConcurrency);
     options = options.withSpill(new SpillSettings(
         spillDir != null ? spillDir.toAbsolutePath() : options.spillSettings().directory(), spillDiskMb * 1024 * 1024));
     LocalDeployment stack = LocalDeployment.start(options);

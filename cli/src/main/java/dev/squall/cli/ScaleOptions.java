@@ -24,7 +24,8 @@ final class ScaleOptions {
   String scaling;
 
   @Option(names = "--account-concurrency", paramLabel = "N", defaultValue = "0",
-      description = "The emulated account's Lambda concurrency limit, shared by tasks and invokers (default: none beyond --task-concurrency).")
+      description = "The emulated account's unreserved Lambda concurrency, shared by tasks and invokers; the coordinator's"
+          + " reserved concurrency (--coordinator-concurrency) is apart from it (default: none beyond --task-concurrency).")
   int accountConcurrency;
 
   @Option(names = "--s3-latency-ms", paramLabel = "MS", defaultValue = "0", description = "Delay of every S3 request (default: ${DEFAULT-VALUE}).")

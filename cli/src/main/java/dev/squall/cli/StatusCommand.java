@@ -13,7 +13,8 @@ import picocli.CommandLine.Option;
  * {@code squall status [--json] ID}: prints a query job's status ({@code GET /v1/queries/{id}}) as
  * text ({@link #describe}) or as the service's JSON. The exit code says the state, so that scripts
  * need not parse it ({@link ExitCodes#forState}): 0 SUCCEEDED, 1 FAILED or CANCELLED (and an unknown id or an
- * error answer), 3 still QUEUED, RUNNING or FINALIZING.
+ * error answer), 3 still QUEUED, RUNNING or FINALIZING, 4 when its status requests were throttled
+ * through every re-send (the message names the query).
  */
 @Command(name = "status", mixinStandardHelpOptions = true, description = "Show the state and progress of a query.")
 final class StatusCommand implements Callable<Integer> {
@@ -38,7 +39,13 @@ final class StatusCommand implements Callable<Integer> {
     }
     String queryId = id.queryId;
     QueryClient client = endpoint.client(Duration.ofSeconds(30));
-    HttpResponse<byte[]> r = client.status(QueryClient.statusPath(queryId));
+    HttpResponse<byte[]> r;
+    try {
+      r = client.status(QueryClient.statusPath(queryId));
+    } catch (ThrottledException e) {
+      err.println(e.forQueryId(queryId, "status", "squall status " + queryId));
+      return ExitCodes.THROTTLED;
+    }
     if (r.statusCode() != 200) {
       AnswerPrinter.printError(r.statusCode(), r.body(), err);
       return ExitCodes.FAILED;

@@ -21,6 +21,7 @@ import dev.squall.coordinator.scheduler.StageScheduler;
 import dev.squall.coordinator.scheduler.TaskPayloadStore;
 import dev.squall.invoke.TaskLambdaClients;
 import dev.squall.jobstore.JobStore;
+import dev.squall.jobstore.JobStoreLimits;
 import dev.squall.planner.PlannerSettings;
 import dev.squall.planner.stage.CombiningExchanges;
 import dev.squall.shuffle.requests.CountingS3Client;
@@ -42,7 +43,9 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * {@code SQUALL_MAX_CONCURRENT_TASKS} (per coordinator invocation, default 64), {@code
  * SQUALL_ACCOUNT_CONCURRENT_TASKS} (all jobs of all coordinators together, counted in the job
  * store, default 800, 1-10,000), {@code SQUALL_PIPELINE_MAX_TASKS} (largest graph {@code scheduling=auto}
- * runs pipelined, default 0, 0-10,000), {@code SQUALL_TASK_MEMORY_MB} (the task
+ * runs pipelined, default 0, 0-10,000), {@code SQUALL_MAX_RUNNING_QUERIES} (queries running at once
+ * for all coordinators, counted in the job store, a submission beyond answered 429; default 0: no
+ * cap, see {@link dev.squall.coordinator.job.QueryAdmission}), {@code SQUALL_TASK_MEMORY_MB} (the task
  * function's memory size, default 2048; tasks budget 60% of it), {@code SQUALL_TASK_TIMEOUT_SECONDS}
  * (the task function's timeout, default 300; synchronous task Invoke calls wait that long plus
  * {@link #TASK_INVOKE_MARGIN} and are never retried by the SDK, see {@link TaskLambdaClients}), {@code SQUALL_SYNC_WAIT_SECONDS}
@@ -89,7 +92,8 @@ public final class CoordinatorEnvironment {
             taskInvokeTimeout(env).plus(SLOT_LEASE_MARGIN))
         .withPriorityAging(Duration.ofSeconds(setting(env, "SQUALL_PRIORITY_AGING_SECONDS",
             SlotPriority.DEFAULT_AGING.toSeconds(), 0, 3600)))
-        .withPipelineMaxTasks((int) setting(env, "SQUALL_PIPELINE_MAX_TASKS", Pipelining.DEFAULT_MAX_TASKS, 0, 10_000));
+        .withPipelineMaxTasks((int) setting(env, "SQUALL_PIPELINE_MAX_TASKS", Pipelining.DEFAULT_MAX_TASKS, 0, 10_000))
+        .withRunningQueries((int) setting(env, "SQUALL_MAX_RUNNING_QUERIES", 0, 0, JobStoreLimits.MAX_SLOTS));
     Duration retention = Duration.ofHours(setting(env, "SQUALL_JOB_RETENTION_HOURS", 24, 1, 24L * 365));
     JobStore store = JobStores.dynamoDb(required(env, "SQUALL_JOB_TABLE"), retention);
     LambdaClient taskLambda = TaskLambdaClients.configure(LambdaClient.builder(), taskTimeout(env)).build();

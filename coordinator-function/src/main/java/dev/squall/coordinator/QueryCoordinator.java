@@ -8,12 +8,14 @@ import dev.squall.coordinator.api.QueryNotFinishedException;
 import dev.squall.coordinator.api.QueryNotFoundException;
 import dev.squall.coordinator.api.QueryService;
 import dev.squall.coordinator.api.QueryStatus;
+import dev.squall.coordinator.api.QueryThrottledException;
 import dev.squall.coordinator.api.SquallException;
 import dev.squall.coordinator.api.Submission;
 import dev.squall.coordinator.job.CancelMarkers;
 import dev.squall.coordinator.job.JobDriver;
 import dev.squall.coordinator.job.JobSettings;
 import dev.squall.coordinator.job.ObjectRetention;
+import dev.squall.coordinator.job.QueryAdmission;
 import dev.squall.coordinator.job.ResultStore;
 import dev.squall.coordinator.job.SelfInvoker;
 import dev.squall.jobstore.JobError;
@@ -44,6 +46,11 @@ import software.amazon.awssdk.services.s3.S3Client;
  *   <li>a status read of a job whose coordinator died (its lease lapsed) asks for an invocation that
  *       takes the job over; so does the periodic {@link #sweep()}.
  * </ul>
+ *
+ * <p>A submission is admitted only while fewer queries run than {@link JobSettings#runningQueries()}
+ * ({@link QueryAdmission}); otherwise it is refused with {@link QueryThrottledException} before its
+ * job exists, so that driving invocations leave part of the coordinator's reserved concurrency to
+ * status, result and cancel requests.
  */
 public final class QueryCoordinator implements QueryService {
   private static final Logger LOG = LoggerFactory.getLogger(QueryCoordinator.class);
@@ -58,6 +65,7 @@ public final class QueryCoordinator implements QueryService {
   private final CoordinatorSettings settings;
   private final JobSettings jobSettings;
   private final Clock clock;
+  private final QueryAdmission admission;
 
   public QueryCoordinator(JobStore store, JobDriver driver, ResultStore results, SelfInvoker self, S3Client s3,
       CoordinatorSettings settings, JobSettings jobSettings, Clock clock) {
@@ -69,6 +77,7 @@ public final class QueryCoordinator implements QueryService {
     this.settings = settings;
     this.jobSettings = jobSettings;
     this.clock = clock;
+    this.admission = new QueryAdmission(store, clock, jobSettings.runningQueries(), settings.jobTimeout());
   }
 
   @Override
@@ -80,7 +89,16 @@ public final class QueryCoordinator implements QueryService {
       throw new SquallException(e.code(), PublicErrors.withReference("query " + queryId, e.code().name(),
           e.getMessage()), e.line(), e.column(), e);
     }
-    JobRecord job = store.create(new NewJob(queryId, sql, properties, caller.id()), clock.instant());
+    if (!admission.admit(queryId)) {
+      throw new QueryThrottledException(admission.capacity());
+    }
+    JobRecord job;
+    try {
+      job = store.create(new NewJob(queryId, sql, properties, caller.id()), clock.instant());
+    } catch (RuntimeException e) {
+      admission.release(queryId);
+      throw e;
+    }
     if (async) {
       self.resume(queryId);
       return Submission.accepted(statusOf(job));
@@ -90,6 +108,7 @@ public final class QueryCoordinator implements QueryService {
         : jobSettings.suspendGrace();
     JobDriver.Drive drive = driver.drive(queryId, start.plus(jobSettings.syncWait()), grace);
     JobRecord done = drive.job();
+    admission.releaseIfEnded(done);
     if (drive.outcome() != JobDriver.Outcome.FINISHED) {
       return Submission.accepted(statusOf(done));
     }
@@ -149,7 +168,9 @@ public final class QueryCoordinator implements QueryService {
   public JobDriver.Outcome resume(String jobId, Duration remaining) {
     Instant handOffAt = clock.instant().plus(remaining).minus(jobSettings.handOffMargin());
     try {
-      return driver.drive(jobId, handOffAt, jobSettings.suspendGrace()).outcome();
+      JobDriver.Drive drive = driver.drive(jobId, handOffAt, jobSettings.suspendGrace());
+      admission.releaseIfEnded(drive.job());
+      return drive.outcome();
     } catch (NoSuchJobException e) {
       LOG.warn("resume of job {} ignored: {}", jobId, e.getMessage());
       return JobDriver.Outcome.NOT_OWNER;
@@ -158,7 +179,7 @@ public final class QueryCoordinator implements QueryService {
 
   /**
    * Asks for an invocation for every unfinished job whose coordinator is gone (lease lapsed); the
-   * store's expired jobs are purged on the way, and, where no bucket lifecycle rule does it
+   * running-query slots of ended jobs are given back and the store's expired jobs purged on the way, and, where no bucket lifecycle rule does it
    * ({@link CoordinatorSettings#objectRetention()}), answers and job objects past their retention.
    *
    * @return the number of jobs resumed
@@ -169,6 +190,11 @@ public final class QueryCoordinator implements QueryService {
       if (takeOverIfUnattended(job)) {
         resumed++;
       }
+    }
+    try {
+      admission.releaseEnded();
+    } catch (RuntimeException e) {
+      LOG.warn("giving back running-query slots of ended jobs failed: {}", e.toString());
     }
     store.purgeExpired(clock.instant());
     if (!settings.objectRetention().isZero()) {

@@ -319,6 +319,30 @@ class TerraformModuleTest {
         "SQUALL_TASK_MEMORY_MB", "SQUALL_TASK_TIMEOUT_SECONDS", "SQUALL_SELF_FUNCTION", "SQUALL_CATALOG_TYPE");
   }
 
+  // ---- Concurrency
+
+  @Test
+  void theCoordinatorHasItsOwnReservationAndAdmitsQueriesBelowIt() {
+    // Reserved by default, apart from the task function's reservation.
+    long reserved = defaultOf("coordinator_reserved_concurrency");
+    assertThat(reserved).isGreaterThanOrEqualTo(2);
+    assertThat(tf.resource("aws_lambda_function", "coordinator").path("reserved_concurrent_executions").asText())
+        .isEqualTo("${var.coordinator_reserved_concurrency}");
+    assertThat(tf.resource("aws_lambda_function", "task").path("reserved_concurrent_executions").asText())
+        .isEqualTo("${var.task_reserved_concurrency}");
+    // The running-query cap the coordinator reads leaves room for requests, as the local stack computes it.
+    assertThat(tf.local("coordinator_settings").path("SQUALL_MAX_RUNNING_QUERIES").asText())
+        .isEqualTo("${tostring(local.max_running_queries)}");
+    assertThat(tf.local("max_running_queries").asText())
+        .isEqualTo("${var.coordinator_reserved_concurrency - max(1, floor(var.coordinator_reserved_concurrency / 4))}");
+    for (int n : new int[] {2, 3, 4, 10, 101}) {
+      assertThat(JobSettings.runningQueriesFor(n)).isEqualTo(n - Math.max(1, Math.floorDiv(n, 4))).isLessThan(n);
+    }
+    // Task slots in the job table never exceed what Lambda gives the task function.
+    assertThat(tf.resource("aws_lambda_function", "task").at("/lifecycle/0/precondition/0/condition").asText())
+        .contains("coalesce(var.account_concurrent_tasks, var.task_reserved_concurrency) <= var.task_reserved_concurrency");
+  }
+
   // ---- Timeouts
 
   private long defaultOf(String variable) {

@@ -88,6 +88,9 @@ public final class LocalDeployment implements AutoCloseable {
   /** The task function's timeout, as on AWS. */
   static final Duration TASK_TIMEOUT = Duration.ofMinutes(15);
 
+  /** The coordinator function's reserved concurrency unless given: eight running queries and two requests. */
+  public static final int DEFAULT_COORDINATOR_CONCURRENCY = 10;
+
   /** How long finished jobs stay in the local job store. */
   static final Duration JOB_RETENTION = Duration.ofDays(1);
 
@@ -97,6 +100,9 @@ public final class LocalDeployment implements AutoCloseable {
    * @param dataDir where S3 objects and the catalog live; null for a temporary directory
    * @param gatewayPort the gateway's port, 0 for any free port
    * @param taskConcurrency concurrent task invocations (the task function's reserved concurrency)
+   * @param coordinatorConcurrency the coordinator function's reserved concurrency, at least 2: all but a
+   *     quarter of it (at least one) for running queries, the rest for status, result and cancel
+   *     requests ({@link JobSettings#runningQueriesFor})
    * @param taskMemoryMb the task function's memory size; tasks budget 60% of it for Arrow buffers
    * @param integrationTimeout the gateway's wait for the coordinator (API Gateway allows 30 s)
    * @param taskHandlerWrapper wraps the task function's handler as deployed (identity normally;
@@ -105,36 +111,37 @@ public final class LocalDeployment implements AutoCloseable {
   public record Options(Path dataDir, int gatewayPort, int taskConcurrency, int taskMemoryMb, Duration integrationTimeout,
       UnaryOperator<LambdaHandler> taskHandlerWrapper, JobSettings jobSettings, Duration coordinatorTimeout,
       DriverHooks coordinatorHooks, Duration sweepInterval, JobStore jobStore, Duration objectRetention,
-      FaultPlan faultPlan, Duration taskTimeout, Duration jobTimeout, SpillSettings spill, ScaleEmulation scale) {
+      FaultPlan faultPlan, Duration taskTimeout, Duration jobTimeout, SpillSettings spill, ScaleEmulation scale,
+      int coordinatorConcurrency) {
     public static Options defaults() {
       return new Options(null, 0, 8, 2048, Duration.ofSeconds(30), UnaryOperator.identity(), JobSettings.defaults(),
           Duration.ofMinutes(15), DriverHooks.NONE, Duration.ofSeconds(30), null, JOB_RETENTION, FaultPlan.none(),
-          TASK_TIMEOUT, Duration.ofHours(1), null, ScaleEmulation.OFF);
+          TASK_TIMEOUT, Duration.ofHours(1), null, ScaleEmulation.OFF, DEFAULT_COORDINATOR_CONCURRENCY);
     }
 
     /** The fault plan the stack starts with (docs/faults.md); {@code PUT /_local/faults} replaces it. */
     public Options withFaultPlan(FaultPlan plan) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, plan, taskTimeout, jobTimeout, spill, scale);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, plan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
     }
 
     /** How long a job may run from its submission, over every coordinator invocation (1 h unless given). */
     public Options withJobTimeout(Duration timeout) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
           jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout,
-          timeout, spill, scale);
+          timeout, spill, scale, coordinatorConcurrency);
     }
 
     /** The task function's timeout (15 minutes, as the most Lambda allows, unless a test wants less). */
     public Options withTaskTimeout(Duration timeout) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, timeout, jobTimeout, spill, scale);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, timeout, jobTimeout, spill, scale, coordinatorConcurrency);
     }
 
     /** How long the sweep keeps answers and job objects (the job retention unless a test wants less). */
     public Options withObjectRetention(Duration retention) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, retention, faultPlan, taskTimeout, jobTimeout, spill, scale);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, retention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
     }
 
     /**
@@ -143,50 +150,50 @@ public final class LocalDeployment implements AutoCloseable {
      */
     public Options withJobStore(JobStore store) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, store, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, store, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
     }
 
     public Options withDataDir(Path dir) {
       return new Options(dir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
     }
 
     public Options withGatewayPort(int port) {
       return new Options(dataDir, port, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
     }
 
     public Options withTaskConcurrency(int n) {
       return new Options(dataDir, gatewayPort, n, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
     }
 
     public Options withIntegrationTimeout(Duration timeout) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, timeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
     }
 
     public Options withTaskHandlerWrapper(UnaryOperator<LambdaHandler> wrapper) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, wrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
     }
 
     /** Sync wait, lease and hand-off settings of the coordinator. */
     public Options withJobSettings(JobSettings settings) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          settings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale);
+          settings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
     }
 
     /** The coordinator function's time limit (Lambda's is at most 15 minutes). */
     public Options withCoordinatorTimeout(Duration timeout) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, timeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale);
+          jobSettings, timeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
     }
 
     /** Fault injection points inside the coordinator (tests). */
     public Options withCoordinatorHooks(DriverHooks hooks) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, hooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale);
+          jobSettings, coordinatorTimeout, hooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
     }
 
     /**
@@ -199,13 +206,13 @@ public final class LocalDeployment implements AutoCloseable {
         throw new IllegalArgumentException("task memory must be 1 to 10240 MB, not " + mb);
       }
       return new Options(dataDir, gatewayPort, taskConcurrency, mb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
     }
 
     /** Where tasks spill and their disk budget (unless given: {@code <data dir>/spill}, {@value #DEFAULT_SPILL_DISK_MB} MB). */
     public Options withSpill(SpillSettings settings) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, settings, scale);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, settings, scale, coordinatorConcurrency);
     }
 
     /** The disk budget of a task's spill files locally, where disk is not Lambda's /tmp. */
@@ -226,13 +233,20 @@ public final class LocalDeployment implements AutoCloseable {
      */
     public Options withScale(ScaleEmulation emulation) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, emulation);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, emulation, coordinatorConcurrency);
+    }
+
+    /** The coordinator function's reserved concurrency ({@value #DEFAULT_COORDINATOR_CONCURRENCY} unless given). */
+    public Options withCoordinatorConcurrency(int n) {
+      JobSettings.runningQueriesFor(n); // refuses a reservation without room for a query and a request
+      return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, n);
     }
 
     /** How often the schedule invokes the coordinator's sweep (zero: never). */
     public Options withSweepInterval(Duration interval) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, interval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale);
+          jobSettings, coordinatorTimeout, coordinatorHooks, interval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
     }
   }
 
@@ -330,10 +344,12 @@ public final class LocalDeployment implements AutoCloseable {
           new LambdaSelfInvoker(lambdaClient, COORDINATOR_FUNCTION), settings, localJobSettings(options),
           PlannerSettings.defaults(), localFaults.coordinator(options.coordinatorHooks()), SchemaAllowList.NONE,
           new CostSettings(PriceTable.DEFAULT, COORDINATOR_MEMORY_MB, Math.max(128, options.taskMemoryMb())));
+      // Reserved, as on AWS: coordinators never take the concurrency their own tasks need.
       lambda.register(FunctionDefinition.of(COORDINATOR_FUNCTION,
               (payload, ctx) -> coordinator.handle(payload, Duration.ofMillis(ctx.remainingTimeMillis())))
           .withMemoryMb(COORDINATOR_MEMORY_MB)
-          .withTimeout(options.coordinatorTimeout()));
+          .withTimeout(options.coordinatorTimeout())
+          .withReservedConcurrency(options.coordinatorConcurrency()));
       if (!options.sweepInterval().isZero()) {
         // The schedule that, on AWS, is an EventBridge rule invoking the coordinator.
         ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -439,12 +455,18 @@ public final class LocalDeployment implements AutoCloseable {
   }
 
   /**
-   * The job settings with the account-wide task cap of this stack: the task function's reserved
-   * concurrency, beyond which the emulator answers 429 as Lambda does; slots are leased for the
-   * task Invoke timeout plus a minute.
+   * The job settings of this stack: the account-wide task cap is what the emulator gives tasks
+   * before it answers 429 as Lambda does (the task function's reserved concurrency, or under an
+   * account model the account's unreserved concurrency if that is less), so that a waiting task
+   * waits for a slot in the job store instead of being throttled; slots are leased for the task
+   * Invoke timeout plus a minute. Running queries are capped by the coordinator's reserved
+   * concurrency ({@link JobSettings#runningQueriesFor}).
    */
   private static JobSettings localJobSettings(Options options) {
-    return options.jobSettings().withAccountConcurrency(options.taskConcurrency(),
-        TaskLambdaClients.readTimeout(options.taskTimeout()).plus(Duration.ofMinutes(1)));
+    int account = options.scale().accountConcurrency();
+    int tasks = account > 0 ? Math.min(options.taskConcurrency(), account) : options.taskConcurrency();
+    return options.jobSettings().withAccountConcurrency(tasks,
+            TaskLambdaClients.readTimeout(options.taskTimeout()).plus(Duration.ofMinutes(1)))
+        .withRunningQueries(JobSettings.runningQueriesFor(options.coordinatorConcurrency()));
   }
 }

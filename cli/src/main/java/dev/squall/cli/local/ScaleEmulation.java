@@ -11,10 +11,11 @@ import java.util.Objects;
  * its default unless set (docs/configuration.md, "Local scale model").
  *
  * @param lambda cold starts, invocation latency and scaling rate of the Lambda emulator
- * @param accountConcurrency the emulated account's concurrency limit (Lambda's default is 1,000);
- *     the task function then has no reserved concurrency but shares this limit with the invokers
- *     of two-level invocation; 0 keeps the task function's reserved concurrency (the stack's task
- *     concurrency), as without a model
+ * @param accountConcurrency the emulated account's unreserved concurrency (Lambda's default limit is
+ *     1,000); the task function then has no reserved concurrency but shares this limit with the
+ *     invokers of two-level invocation, and the stack's task slots are at most this many; the
+ *     coordinator's reserved concurrency comes on top of it; 0 keeps the task function's reserved
+ *     concurrency (the stack's task concurrency), as without a model
  * @param s3 request latency and per-prefix request rates of the embedded S3
  * @param fanOut the coordinator's two-level invocation
  * @param minSplitBytes the smallest split size and bytes per task a query may ask for (64 KiB

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.squall.coordinator.api.QueryNotFinishedException;
 import dev.squall.coordinator.api.QueryNotFoundException;
+import dev.squall.coordinator.api.QueryThrottledException;
 import dev.squall.coordinator.api.RequestTooLargeException;
 import dev.squall.coordinator.api.SquallException;
 import dev.squall.proto.v1.ErrorCode;
@@ -11,7 +12,8 @@ import dev.squall.proto.v1.ErrorCode;
 /**
  * Maps failures to the JSON error shape
  * {@code {"error": {"code": "...", "message": "...", "line": n, "column": n}}} and an HTTP status:
- * a request over a size limit 413, an unknown query 404, a query without a result yet 409, USER_ERROR 400, INSUFFICIENT_RESOURCES 503, EXTERNAL and
+ * a request over a size limit 413, an unknown query 404, a query without a result yet 409, a submission
+ * beyond the running-query cap 429 (code THROTTLED), USER_ERROR 400, INSUFFICIENT_RESOURCES 503, EXTERNAL and
  * MISSING_SHUFFLE_OUTPUT 502, CANCELLED 409, TIMEOUT 504, everything else 500.
  */
 final class ErrorResponses {
@@ -32,6 +34,9 @@ final class ErrorResponses {
     }
     if (e instanceof QueryNotFoundException) {
       return "NOT_FOUND";
+    }
+    if (e instanceof QueryThrottledException) {
+      return "THROTTLED";
     }
     return e.code().name();
   }
@@ -60,6 +65,9 @@ final class ErrorResponses {
     }
     if (e instanceof QueryNotFinishedException) {
       return 409;
+    }
+    if (e instanceof QueryThrottledException) {
+      return 429;
     }
     ErrorCode code = e.code();
     return switch (code) {

@@ -8,6 +8,7 @@ import dev.squall.coordinator.api.QueryAnswer;
 import dev.squall.coordinator.api.QueryNotFoundException;
 import dev.squall.coordinator.api.QueryService;
 import dev.squall.coordinator.api.QueryStatus;
+import dev.squall.coordinator.api.QueryThrottledException;
 import dev.squall.coordinator.api.SquallException;
 import dev.squall.coordinator.api.Submission;
 import dev.squall.jobstore.JobState;
@@ -127,6 +128,8 @@ public final class HttpApi {
         return HttpResponseEvent.json(202, acceptedJson(submission.accepted()).toString());
       }
       return answer(submission.answer(), request);
+    } catch (QueryThrottledException e) {
+      return errors.of(e, null); // no job was created: the id names nothing
     } catch (SquallException e) {
       return errors.of(e, queryId);
     } catch (RuntimeException e) {
