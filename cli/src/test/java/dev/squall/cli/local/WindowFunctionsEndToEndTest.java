@@ -108,6 +108,14 @@ class WindowFunctionsEndToEndTest {
         Arguments.of("windows over a projection of no columns",
             "select count(*) over (), rank() over (), cume_dist() over () from orders",
             null),
+        Arguments.of("constants as window values",
+            "select k, sum(2) over (partition by c order by k), first_value('x') over (order by k), lag(0) over (order by k),"
+                + " count(1) over (), avg(1.5) over (partition by s), max(date '2020-01-01') over (), sum(k + 1) over (order by k)"
+                + " from " + ORDERS,
+            null),
+        Arguments.of("a constant window value over a projection of no columns",
+            "select sum(2) over (), min('a') over () from orders",
+            null),
         // Trino answers NULL on every row for a NULL constant count or offset.
         Arguments.of("a NULL constant as the count of ntile, lag, lead and nth_value",
             "select k, ntile(null) over (order by k), lag(p, null) over (order by k), lead(s, cast(null as integer))"

@@ -22,8 +22,9 @@ import org.apache.calcite.tools.RelBuilder;
  * Rewrites a logical plan with Calcite's rules, in phases (each a HepPlanner program):
  * <ol>
  *   <li>sub-queries to joins ({@code SubQueryRemoveRule}), then {@code RelDecorrelator};</li>
- *   <li>window calls with a NULL constant count answered as NULL ({@link NullWindowCounts}); window
- *       functions out of projections into {@code LogicalWindow}s (one group per distinct
+ *   <li>window calls with a NULL constant count answered as NULL ({@link NullWindowCounts}), constant
+ *       window values projected as columns ({@link WindowValueColumns}); window functions out of
+ *       projections into {@code LogicalWindow}s (one group per distinct
  *       PARTITION BY, ORDER BY and frame), as Calcite's {@code ProjectToWindowRule} splits them;</li>
  *   <li>simplification: constant folding ({@code ReduceExpressionsRule}), conjuncts common to
  *       every branch of an OR pulled out of it ({@link PullCommonFactorsRule}, so that such joins
@@ -99,6 +100,7 @@ public final class LogicalOptimizer {
     PlanningInterrupts.check();
     plan = RelDecorrelator.decorrelateQuery(plan, builder);
     plan = NullWindowCounts.rewrite(plan);
+    plan = WindowValueColumns.rewrite(plan);
     plan = hep(plan, HepMatchOrder.BOTTOM_UP, List.of(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW));
     plan = hep(plan, HepMatchOrder.BOTTOM_UP, SIMPLIFY);
     plan = AggregateFilterToCase.rewrite(plan);
