@@ -23,9 +23,14 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  *
  * <p>Why not on the task's thread: operators check at every batch, and a synchronous HEAD every
  * 250 ms was a round trip of S3 latency added to the task's own time each time.
+ *
+ * <p>{@link #stop()} ends the lookups before the task counts its S3 requests, so that every HEAD
+ * the task sent is in its count and none is sent after it.
  */
 final class CancelProbe implements BooleanSupplier {
   static final long INTERVAL_NANOS = 250_000_000L;
+  /** How long {@link #stop()} waits for a lookup under way; S3 answers a HEAD in milliseconds. */
+  static final long STOP_WAIT_NANOS = 1_000_000_000L;
 
   private static final AtomicInteger THREADS = new AtomicInteger();
   /** Runs the lookups; daemon threads, idle ones expire. */
@@ -36,6 +41,7 @@ final class CancelProbe implements BooleanSupplier {
   });
 
   private final S3Client s3;
+  /** Null when the spec names no marker: only the invocation's end stops the task. */
   private final CancelMarker marker;
   private final BooleanSupplier invocationEnding;
   /** True while a lookup is under way. */
@@ -43,6 +49,7 @@ final class CancelProbe implements BooleanSupplier {
   /** When the next lookup may start (nanoTime); written by the thread that won {@link #lookingUp}. */
   private volatile long nextLookup;
   private volatile boolean cancelled;
+  private volatile boolean stopped;
 
   private CancelProbe(S3Client s3, CancelMarker marker, BooleanSupplier invocationEnding) {
     this.s3 = s3;
@@ -51,16 +58,31 @@ final class CancelProbe implements BooleanSupplier {
   }
 
   /**
-   * The probe for a spec, its first lookup already started; just {@code invocationEnding} when
-   * the spec names no marker.
+   * The probe for a spec, its first lookup already started; one that only asks
+   * {@code invocationEnding} when the spec names no marker.
    */
-  static BooleanSupplier of(S3Client s3, CancelMarker marker, BooleanSupplier invocationEnding) {
-    if (marker.getBucket().isEmpty() || marker.getObjectKey().isEmpty()) {
-      return invocationEnding;
-    }
-    CancelProbe probe = new CancelProbe(s3, marker, invocationEnding);
+  static CancelProbe of(S3Client s3, CancelMarker marker, BooleanSupplier invocationEnding) {
+    boolean none = marker.getBucket().isEmpty() || marker.getObjectKey().isEmpty();
+    CancelProbe probe = new CancelProbe(s3, none ? null : marker, invocationEnding);
     probe.startLookup(System.nanoTime());
     return probe;
+  }
+
+  /**
+   * Starts no more lookups and waits (at most {@link #STOP_WAIT_NANOS}) for the one under way;
+   * later checks answer what was last found.
+   */
+  void stop() {
+    stopped = true;
+    long until = System.nanoTime() + STOP_WAIT_NANOS;
+    while (lookingUp.get() && System.nanoTime() - until < 0) {
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 
   @Override
@@ -77,7 +99,7 @@ final class CancelProbe implements BooleanSupplier {
 
   /** Starts a lookup unless one is under way. */
   private void startLookup(long now) {
-    if (!lookingUp.compareAndSet(false, true)) {
+    if (marker == null || stopped || !lookingUp.compareAndSet(false, true)) {
       return;
     }
     nextLookup = now + INTERVAL_NANOS;

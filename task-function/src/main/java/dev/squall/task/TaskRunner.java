@@ -144,7 +144,7 @@ public final class TaskRunner {
       FileIO taskIO) {
     FileIO fileIO = hedged == null || taskIO == null ? taskIO : new HedgedFileIO(taskIO, hedged);
     long cpuStart = CPU.isCurrentThreadCpuTimeSupported() ? CPU.getCurrentThreadCpuTime() : 0;
-    BooleanSupplier cancelled = CancelProbe.of(s3, spec.getCancelMarker(), invocationEnding);
+    CancelProbe cancelled = CancelProbe.of(s3, spec.getCancelMarker(), invocationEnding);
     long start = System.nanoTime();
     TaskResult.Builder result = TaskResult.newBuilder().setJobId(spec.getJobId()).setStageId(spec.getStageId())
         .setPartition(spec.getPartition()).setAttempt(spec.getAttempt());
@@ -159,7 +159,7 @@ public final class TaskRunner {
       } catch (RuntimeException e) {
         result.setError(errorOf(e, spec, invocationEnding));
       }
-      return finish(result, start, cpuStart, requests);
+      return finish(result, start, cpuStart, requests, cancelled);
     }
     TaskInputs inputs = new TaskInputs(spec, fileIO, s3, shuffleOptions, cancelled);
     // Every spill file of the attempt is deleted when it ends, fails or is cancelled.
@@ -195,7 +195,7 @@ public final class TaskRunner {
       result.setError(errorOf(e, spec, invocationEnding));
     }
     result.getMetricsBuilder().setBytesSpilled(spillFiles.bytesSpilled());
-    return finish(result, start, cpuStart, requests);
+    return finish(result, start, cpuStart, requests, cancelled);
   }
 
   /** The task's error for a failure of the attempt. */
@@ -220,7 +220,9 @@ public final class TaskRunner {
   }
 
   /** Adds the attempt's wall and CPU time and S3 requests to its metrics. */
-  private static TaskResult finish(TaskResult.Builder result, long start, long cpuStart, S3RequestCounter requests) {
+  private static TaskResult finish(TaskResult.Builder result, long start, long cpuStart, S3RequestCounter requests,
+      CancelProbe cancelled) {
+    cancelled.stop(); // its last HEAD is counted below, and none follows
     result.getMetricsBuilder().setWallMillis((System.nanoTime() - start) / 1_000_000);
     if (CPU.isCurrentThreadCpuTimeSupported()) {
       result.getMetricsBuilder().setCpuMillis((CPU.getCurrentThreadCpuTime() - cpuStart) / 1_000_000);

@@ -56,6 +56,23 @@ class CancelProbeTest {
   }
 
   @Test
+  void aStoppedProbeSendsNoMoreLookups() throws Exception {
+    try (EmbeddedS3 s3 = EmbeddedS3.startTransient(BUCKET); S3Client client = s3.newClient()) {
+      CancelProbe probe = CancelProbe.of(client, MARKER, () -> false);
+      probe.stop();
+      Thread.sleep(100); // the server logs a request as it answers it
+      long heads = s3.requestLog().entries(e -> e.method().equals("HEAD")).size();
+      long until = System.nanoTime() + 3 * CancelProbe.INTERVAL_NANOS;
+      while (System.nanoTime() < until) {
+        assertThat(probe.getAsBoolean()).isFalse();
+        Thread.sleep(10);
+      }
+      assertThat(s3.requestLog().entries(e -> e.method().equals("HEAD"))).as("HEADs after stop").hasSize((int) heads);
+      assertThat(heads).as("the first lookup, under way when stopped, was waited for").isEqualTo(1);
+    }
+  }
+
+  @Test
   void theEndOfTheInvocationStopsTheTaskWhateverS3Says() throws Exception {
     try (EmbeddedS3 s3 = EmbeddedS3.startTransient(BUCKET); S3Client client = s3.newClient()) {
       assertThat(CancelProbe.of(client, MARKER, () -> true).getAsBoolean()).isTrue();
