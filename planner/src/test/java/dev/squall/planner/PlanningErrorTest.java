@@ -61,6 +61,18 @@ class PlanningErrorTest {
     assertThat(lag.reason()).isEqualTo("Offset must be at least 0");
     assertThat(lag.line()).isEqualTo(1);
     assertThat(lag.column()).isEqualTo(24);
+    PlanningException decimal = refused("select lead(l_quantity, 1.5) over (order by l_orderkey) from lineitem");
+    assertThat(decimal.reason()).isEqualTo("The count of LEAD must be an integer, not 1.5");
+    assertThat(decimal.column()).isEqualTo(25);
+    PlanningException wrongDefault = refused("select lag(l_orderkey, 1, 'x') over (order by l_orderkey) from lineitem");
+    assertThat(wrongDefault.code()).isEqualTo(PlanningException.Code.VALIDATION_ERROR);
+    assertThat(wrongDefault.reason()).isEqualTo("The default of LAG must be of its value's type BIGINT, not CHAR");
+    PlanningException roundedDefault = refused("select lag(l_linenumber, 1, 1.5) over (order by l_orderkey) from lineitem");
+    assertThat(roundedDefault.reason()).isEqualTo("The default of LAG must be of its value's type INTEGER, not DECIMAL");
+    assertThat(refused("select lag(l_extendedprice, 1, 0.125) over (order by l_orderkey) from lineitem").reason())
+        .isEqualTo("The default of LAG must be of its value's type DECIMAL, not 0.125");
+    assertThat(refused("select lag(l_linenumber, 1, 1e0) over (order by l_orderkey) from lineitem").reason())
+        .isEqualTo("The default of LAG must be of its value's type INTEGER, not DOUBLE");
     PlanningException nth = refused("select nth_value(l_quantity, 0) over (order by l_orderkey) from lineitem");
     assertThat(nth.reason()).isEqualTo("Offset must be at least 1");
     assertThat(nth.column()).isEqualTo(30);

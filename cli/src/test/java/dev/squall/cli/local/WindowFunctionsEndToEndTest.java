@@ -116,6 +116,12 @@ class WindowFunctionsEndToEndTest {
         Arguments.of("a constant window value over a projection of no columns",
             "select sum(2) over (), min('a') over () from orders",
             null),
+        // An offset written as 2.0 or 1e0 is the number, not the DECIMAL literal's digits.
+        Arguments.of("offsets written as decimal and double numbers",
+            "select k, lead(p, 2.0) over (order by k), lag(k, 1e0) over (order by k), nth_value(p, 3.00) over (order by k)"
+                + " from " + ORDERS,
+            "select k, lead(p, 2) over (order by k), lag(k, 1) over (order by k), nth_value(p, 3) over (order by k)"
+                + " from " + ORDERS),
         // Trino answers NULL on every row for a NULL constant count or offset.
         Arguments.of("a NULL constant as the count of ntile, lag, lead and nth_value",
             "select k, ntile(null) over (order by k), lag(p, null) over (order by k), lead(s, cast(null as integer))"

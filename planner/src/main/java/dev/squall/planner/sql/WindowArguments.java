@@ -85,6 +85,14 @@ public final class WindowArguments extends SqlBasicVisitor<Void> {
     }
     SqlNode operand = function.operand(index);
     BigDecimal value = literalValue(operand);
+    // NTILE's operand type check refuses a non-integer in Trino's words; LAG, LEAD and NTH_VALUE
+    // would otherwise take a DECIMAL literal's digits.
+    if (value != null && value.stripTrailingZeros().scale() > 0 && !function.getOperator().getName().equalsIgnoreCase("NTILE")) {
+      SqlParserPos pos = operand.getParserPosition();
+      throw new PlanningException(PlanningException.Code.VALIDATION_ERROR, "The count of "
+          + function.getOperator().getName().toUpperCase(Locale.ROOT) + " must be an integer, not "
+          + value.toPlainString(), pos.getLineNum(), pos.getColumnNum());
+    }
     if (value != null && value.compareTo(BigDecimal.valueOf(min)) < 0) {
       SqlParserPos pos = operand.getParserPosition();
       throw new PlanningException(PlanningException.Code.VALIDATION_ERROR,

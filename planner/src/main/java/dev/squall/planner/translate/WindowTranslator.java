@@ -17,6 +17,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexWindowBound;
 import org.apache.calcite.rex.RexWindowExclusion;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 
 /**
  * One group of a Calcite {@link Window} (the calls that share a PARTITION BY, ORDER BY and frame)
@@ -105,7 +106,7 @@ public final class WindowTranslator {
         c.addArgs(column(operands.get(0), sqlName));
         c.setOffset(operands.size() > 1 ? count(operands.get(1), sqlName, 0) : 1);
         if (operands.size() > 2) {
-          c.setDefaultValue(defaultValue(operands.get(2), call.getType(), sqlName));
+          c.setDefaultValue(defaultValue(operands.get(2), operands.get(0).getType(), call.getType(), sqlName));
         }
       }
       case NTH_VALUE -> {
@@ -156,15 +157,47 @@ public final class WindowTranslator {
         .setLiteral(LiteralTranslator.toProto(offset))).build();
   }
 
-  private Expr defaultValue(RexNode node, RelDataType type, String function) {
+  /**
+   * LAG's or LEAD's default, of the call's type {@code type}. Calcite types the call as the common
+   * type of value and default, which may be of another kind than the value (BIGINT and 'x' make a
+   * CHAR call over BIGINT values), so the default must be of the value's kind ({@code valueType}).
+   */
+  private Expr defaultValue(RexNode node, RelDataType valueType, RelDataType type, String function) {
     RexLiteral literal = constant(node, function + " default");
+    RelDataType given = literal.getType();
+    if (!literal.isNull() && !(sameKind(valueType, given) && storage(valueType).equals(storage(type)))) {
+      throw PlanningException.unpositioned(PlanningException.Code.VALIDATION_ERROR, "The default of " + function
+          + " must be of its value's type " + valueType.getSqlTypeName() + ", not " + given.getSqlTypeName());
+    }
     Object value = LiteralTranslator.internalValue(literal);
+    if (value instanceof BigDecimal d && SqlTypeUtil.isExactNumeric(valueType)
+        && d.stripTrailingZeros().scale() > Math.max(valueType.getScale(), 0)) {
+      // More decimals than the value's type holds would be rounded away.
+      throw PlanningException.unpositioned(PlanningException.Code.VALIDATION_ERROR, "The default of " + function
+          + " must be of its value's type " + valueType.getSqlTypeName() + ", not " + d.toPlainString());
+    }
     if (value instanceof BigDecimal d && type.getSqlTypeName() == SqlTypeName.DECIMAL) {
       value = d.setScale(type.getScale(), RoundingMode.HALF_UP);
     }
     return Expr.newBuilder().setType(TypeTranslator.toProto(type))
         .setLiteral(literal.isNull() ? LiteralTranslator.toProto(literal) : LiteralTranslator.fromValue(value, type))
         .build();
+  }
+
+  private static boolean sameKind(RelDataType a, RelDataType b) {
+    return SqlTypeUtil.isNumeric(a) ? SqlTypeUtil.isNumeric(b) : a.getFamily() == b.getFamily();
+  }
+
+  /** How the engine holds values of a type: the call's output must be held as its value is. */
+  private static String storage(RelDataType t) {
+    if (SqlTypeUtil.isIntType(t)) {
+      return "integer";
+    } else if (SqlTypeUtil.isApproximateNumeric(t)) {
+      return "double";
+    } else if (SqlTypeUtil.isCharacter(t)) {
+      return "character";
+    }
+    return t.getSqlTypeName().name();
   }
 
   private int column(RexNode node, String function) {
@@ -180,7 +213,13 @@ public final class WindowTranslator {
 
   private long count(RexNode node, String function, long min) {
     RexLiteral literal = constant(node, function + " count");
-    Long value = literal.isNull() ? null : literal.getValueAs(Long.class);
+    // Read as a number, not as the literal's unscaled digits (DECIMAL 2.0 is 2, not 20).
+    BigDecimal exact = literal.isNull() ? null : literal.getValueAs(BigDecimal.class);
+    if (exact != null && exact.stripTrailingZeros().scale() > 0) {
+      throw PlanningException.unpositioned(PlanningException.Code.VALIDATION_ERROR,
+          "The count of " + function + " must be an integer, not " + exact.toPlainString());
+    }
+    Long value = exact == null ? null : exact.longValue();
     if (value == null || value < min) { // NULL constants were answered as NULL before (NullWindowCounts)
       throw PlanningException.unpositioned(PlanningException.Code.VALIDATION_ERROR,
           WindowArguments.countTooSmall(function, min));
