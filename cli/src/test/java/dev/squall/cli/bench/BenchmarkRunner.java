@@ -3,6 +3,8 @@ package dev.squall.cli.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.squall.cli.local.LocalDeployment;
+import dev.squall.cli.local.ResultRows;
+import dev.squall.cli.local.TpchDialect;
 import dev.squall.coordinator.job.JobSettings;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -13,9 +15,13 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -30,11 +36,15 @@ import java.util.Map;
  * <p>Prints per query: wall times of both (best of {@code runs} runs after one warm-up; with
  * {@code runs} = 0 one run and no warm-up), their ratio, the job's stages and tasks, and the
  * largest peak task memory of any stage (from the job summary) beside the task memory budget,
- * marked {@code OVER BUDGET} when above it. Then the failed queries, and as the last line
+ * marked {@code OVER BUDGET} when above it, and the bytes its tasks spilled. After every query has
+ * run, each answer is compared with DuckDB's over the same files (an in-process DuckDB, opened only
+ * then so that it takes nothing from the timed runs; {@link ResultRows#difference}), and the count
+ * of equal answers is printed. Then the failed queries, and as the last line
  * {@code geomean ratio X over N queries}: the geometric mean of Squall ms / DuckDB ms over the N
  * queries that succeeded on both sides. With the system property {@code squall.bench.summaries=true}
  * each query's job summary (per stage: tasks, summed task wall and CPU time, S3 requests) follows
- * its line.
+ * its line. The task functions' memory is {@code squall.bench.taskMemoryMb} MB (2,048 unless given);
+ * tasks spill under the data directory ({@code <dataDir>/spill}, 4 GiB of disk per task).
  */
 final class BenchmarkRunner {
   /**
@@ -88,14 +98,15 @@ final class BenchmarkRunner {
           (System.nanoTime() - duckStart) / 1e9);
 
       HttpClient http = HttpClient.newBuilder().build();
-      System.out.printf(Locale.ROOT, "%-5s %12s %12s %8s %7s %6s %14s %11s%n", "query", "squall ms", "duckdb ms", "ratio",
-          "stages", "tasks", "peak task MiB", "budget MiB");
+      System.out.printf(Locale.ROOT, "%-5s %12s %12s %8s %7s %6s %14s %11s %12s%n", "query", "squall ms", "duckdb ms", "ratio",
+          "stages", "tasks", "peak task MiB", "budget MiB", "spilled MiB");
       double totalSquall = 0;
       double totalDuck = 0;
       double logRatios = 0;
       int succeeded = 0;
       List<String> failures = new ArrayList<>();
       List<String> overBudget = new ArrayList<>();
+      Map<String, byte[]> answers = new LinkedHashMap<>();
       for (String q : queries) {
         String sql = workload.sql(q);
         double squall = Double.MAX_VALUE;
@@ -111,6 +122,7 @@ final class BenchmarkRunner {
               failure = "error " + resp.statusCode() + ": " + body.substring(0, Math.min(160, body.length()));
             } else {
               summary = JSON.readTree(resp.headers().firstValue("x-squall-summary").orElse("{}"));
+              answers.put(q, resp.body());
               if (r > 0 || runs == 0) {
                 squall = Math.min(squall, ms);
               }
@@ -144,21 +156,51 @@ final class BenchmarkRunner {
         succeeded++;
         String rowsNote = summary.path("rows").asLong() == d.rows() ? ""
             : "  rows: squall " + summary.path("rows").asLong() + ", duckdb " + d.rows();
-        System.out.printf(Locale.ROOT, "%-5s %12.0f %12.1f %8.1f %7d %6d %14.1f %11.1f%s%s%n", q, squall, d.ms(), ratio,
-            summary.path("stages").asInt(), summary.path("tasks").asInt(), peak / MIB, budget / MIB, over ? "  OVER BUDGET" : "",
-            rowsNote);
+        System.out.printf(Locale.ROOT, "%-5s %12.0f %12.1f %8.1f %7d %6d %14.1f %11.1f %12.1f%s%s%n", q, squall, d.ms(), ratio,
+            summary.path("stages").asInt(), summary.path("tasks").asInt(), peak / MIB, budget / MIB,
+            summary.path("bytesSpilled").asLong() / MIB, over ? "  OVER BUDGET" : "", rowsNote);
         if (Boolean.getBoolean("squall.bench.summaries")) {
           System.out.println("  summary " + summary);
         }
       }
       System.out.printf(Locale.ROOT, "total %12.0f %12.1f %8.1f  (succeeded queries only)%n", totalSquall, totalDuck,
           totalSquall / totalDuck);
+      compareAnswers(workload, stack, answers);
       System.out.println("tasks over their memory budget: " + (overBudget.isEmpty() ? "none" : String.join(", ", overBudget)));
       System.out.println("failed queries: " + failures.size());
       failures.forEach(f -> System.out.println("  " + f));
       System.out.printf(Locale.ROOT, "geomean ratio %.2f over %d queries%n",
           succeeded == 0 ? Double.NaN : Math.exp(logRatios / succeeded), succeeded);
     }
+  }
+
+  /**
+   * Compares each answer (Arrow IPC) with DuckDB's answer to the same query over the same data
+   * files, under the differential tests' rules (order only where the query orders), and prints how
+   * many are equal and the first difference of each that is not.
+   */
+  private static void compareAnswers(BenchmarkWorkload workload, LocalDeployment stack, Map<String, byte[]> answers)
+      throws Exception {
+    List<String> differing = new ArrayList<>();
+    try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement st = duck.createStatement()) {
+      for (String view : workload.duckDbViews(stack)) {
+        st.execute(view);
+      }
+      for (String setting : workload.duckDbSettings()) {
+        st.execute(setting);
+      }
+      for (Map.Entry<String, byte[]> answer : answers.entrySet()) {
+        String q = answer.getKey();
+        List<List<Object>> expected = ResultRows.fromDuckDb(duck, workload.duckDbSql(q));
+        String diff = ResultRows.difference(ResultRows.fromArrow(answer.getValue()), expected,
+            TpchDialect.ordered(workload.sql(q)));
+        if (diff != null) {
+          differing.add(q + ": " + diff.substring(0, Math.min(200, diff.length())));
+        }
+      }
+    }
+    System.out.printf(Locale.ROOT, "answers equal to DuckDB: %d of %d%n", answers.size() - differing.size(), answers.size());
+    differing.forEach(d -> System.out.println("  differs " + d));
   }
 
   /**
@@ -197,7 +239,7 @@ final class BenchmarkRunner {
    */
   static LocalDeployment startStack(Path dir) throws Exception {
     return LocalDeployment.start(LocalDeployment.Options.defaults().withDataDir(dir)
-        .withIntegrationTimeout(Duration.ofMinutes(15))
+        .withIntegrationTimeout(Duration.ofMinutes(15)).withTaskMemoryMb(Integer.getInteger("squall.bench.taskMemoryMb", 2048))
         .withJobSettings(JobSettings.defaults().withSyncWait(Duration.ofMinutes(14))));
   }
 

@@ -14,7 +14,7 @@ public final class TpchDialect {
   }
 
   /** Whether the query's answer order is defined (a top-level ORDER BY). */
-  static boolean ordered(String sql) {
+  public static boolean ordered(String sql) {
     String s = sql.toLowerCase(java.util.Locale.ROOT);
     int lastParen = s.lastIndexOf(')');
     int order = s.lastIndexOf("order by");
