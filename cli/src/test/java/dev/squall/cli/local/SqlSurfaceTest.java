@@ -171,6 +171,21 @@ class SqlSurfaceTest {
     squall("drop table tpch.region_copy");
   }
 
+  /** A DDL job ends with nothing of its own left in the shuffle bucket (its stored plan included). */
+  @Test
+  void ddlJobsLeaveNoJobDataBehind() throws Exception {
+    List<String> ids = new ArrayList<>();
+    for (String ddl : List.of("create table tpch.ddl_leftovers (a bigint)", "alter table tpch.ddl_leftovers add column b varchar",
+        "drop table tpch.ddl_leftovers")) {
+      String id = stack.submitAsync(ddl);
+      assertThat(stack.awaitTerminal(id, Duration.ofMinutes(1)).get("state").asText()).as(ddl).isEqualTo("SUCCEEDED");
+      ids.add(id);
+    }
+    for (String id : ids) {
+      assertThat(stack.objectsLeftBy(id, Duration.ofSeconds(5))).as("objects of job " + id).isEmpty();
+    }
+  }
+
   /**
    * Schema evolution by field id: each step runs in Squall and in DuckDB, and after each the
    * tables read the same, old data files included (a dropped and re-added column is a new column,

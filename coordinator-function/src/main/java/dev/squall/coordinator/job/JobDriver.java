@@ -51,6 +51,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -430,44 +431,60 @@ public final class JobDriver {
       throw new SquallException(ErrorCode.EXTERNAL, "commit to " + target.table() + " failed: " + e.getMessage(), 0, 0, e);
     }
     // The commit landed: from here on the job can only end SUCCEEDED.
+    return endCommitted(keeper, job, plan, winners, "commit", () -> target.isRewrite()
+        // An optimize answers what it did in words, as the other table procedures do.
+        ? OneRowAnswer.text(plan.outputSchema().getFields().get(0).getName(),
+            target.rewrite().getDescription() + ": " + writes.describeRewrite(job.jobId(), target), allocator)
+        : OneRowAnswer.rowCount(plan.outputSchema(), committed.outcome().rowCount(), allocator), () -> {
+          int deleted = writes.deleteUncommitted(job.jobId(), target, committed);
+          LOG.info("job {}: committed; deleted {} data files of losing or failed attempts", job.jobId(), deleted);
+        });
+  }
+
+  /**
+   * Ends a job whose commit has landed (a write's snapshot, ANALYZE's statistics file): stores the
+   * answer, records SUCCEEDED with its summary under the lease, then runs {@code afterEnd} (deleting
+   * what the commit left unreferenced) and deletes the job's data, so an invocation that lost the
+   * job never deletes. A failure before the end is recorded is tried again, up to {@code
+   * POST_COMMIT_ATTEMPTS} times; past that the job stays FINALIZING for the next run, which finds
+   * the commit made and finishes. Losing the lease hands the end to the job's new owner.
+   *
+   * @param what the commit's name in log lines
+   * @param answer builds the job's one-row answer (called once per try)
+   */
+  private Drive endCommitted(LeaseKeeper keeper, JobRecord job, JobPlan plan, Map<Integer, TaskResult[]> winners,
+      String what, Supplier<byte[]> answer, Runnable afterEnd) {
     for (int attempt = 1; attempt <= POST_COMMIT_ATTEMPTS; attempt++) {
       try {
         hooks.committed(job.jobId());
-        // An optimize answers what it did in words, as the other table procedures do.
-        byte[] answer = target.isRewrite()
-            ? OneRowAnswer.text(plan.outputSchema().getFields().get(0).getName(),
-                target.rewrite().getDescription() + ": " + writes.describeRewrite(job.jobId(), target), allocator)
-            : OneRowAnswer.rowCount(plan.outputSchema(), committed.outcome().rowCount(), allocator);
-        String location = results.put(job.jobId(), answer);
+        byte[] bytes = answer.get();
+        String location = results.put(job.jobId(), bytes);
         QuerySummary summary = summaries.of(plan, store.attempts(job.jobId()), winners, 1, millisSince(job),
             job.leaseEpoch(), meters.meterOf(job.jobId()));
         JobRecord done = store.transition(keeper.lease(), JobState.FINALIZING, JobState.SUCCEEDED,
             JobUpdate.NONE.withResultLocation(location).withSummary(JobSummaries.fitting(summary).toByteArray()),
             clock.instant());
-        // Deleting comes after the end is recorded under the lease: an invocation that lost the job
-        // never deletes.
-        int deleted = writes.deleteUncommitted(job.jobId(), target, committed);
-        LOG.info("job {}: committed; deleted {} data files of losing or failed attempts", job.jobId(), deleted);
+        afterEnd.run();
         deleteJobData(job.jobId());
-        return new Drive(Outcome.FINISHED, done, answer);
+        return new Drive(Outcome.FINISHED, done, bytes);
       } catch (LeaseLostException | StateConflictException e) {
-        LOG.warn("job {}: lost the job after its commit; its new owner finishes it: {}", job.jobId(), e.getMessage());
+        LOG.warn("job {}: lost the job after its {}; its new owner finishes it: {}", job.jobId(), what, e.getMessage());
         return new Drive(Outcome.NOT_OWNER, current(job.jobId(), job), null);
       } catch (RuntimeException e) {
-        LOG.warn("job {}: recording the end of the committed job failed (attempt {} of {})", job.jobId(), attempt,
-            POST_COMMIT_ATTEMPTS, e);
+        LOG.warn("job {}: recording the end of the job after its {} failed (attempt {} of {})", job.jobId(), what,
+            attempt, POST_COMMIT_ATTEMPTS, e);
         sleepQuietly(Duration.ofMillis(200L * attempt));
       }
     }
-    return awaitSettling(keeper, job, "the commit landed but the job's end could not be recorded");
+    return awaitSettling(keeper, job, "the " + what + " landed but the job's end could not be recorded");
   }
 
   /**
    * The final step of ANALYZE, idempotent: reads the root's row (row count and sketches) and, after
    * a fenced renewal of the lease, commits the statistics file of the scanned snapshot once
    * ({@link StatisticsCommitter}; a re-run finds the job's file committed), then ends SUCCEEDED
-   * answering the rows analyzed. A commit of unknown outcome, or a failure after the commit, leaves
-   * the job FINALIZING for the next run.
+   * answering the rows analyzed ({@link #endCommitted}). A commit of unknown outcome leaves the job
+   * FINALIZING for the next run.
    */
   private Drive finishAnalyze(LeaseKeeper keeper, JobRecord job, JobPlan plan, Map<Integer, TaskResult[]> winners) {
     ResultCollector.Collected collected = new ResultCollector(s3, allocator).collect(bucket,
@@ -482,25 +499,8 @@ public final class JobDriver {
       }
       throw new SquallException(e.targetConflict() ? ErrorCode.USER_ERROR : ErrorCode.EXTERNAL, e.getMessage(), 0, 0, e);
     }
-    try {
-      hooks.committed(job.jobId());
-      byte[] answer = OneRowAnswer.rowCount(plan.outputSchema(), row.rows(), allocator);
-      String location = results.put(job.jobId(), answer);
-      QuerySummary summary = summaries.of(plan, store.attempts(job.jobId()), winners, 1, millisSince(job),
-          job.leaseEpoch(), meters.meterOf(job.jobId()));
-      JobRecord done = store.transition(keeper.lease(), JobState.FINALIZING, JobState.SUCCEEDED,
-          JobUpdate.NONE.withResultLocation(location).withSummary(JobSummaries.fitting(summary).toByteArray()),
-          clock.instant());
-      deleteJobData(job.jobId());
-      return new Drive(Outcome.FINISHED, done, answer);
-    } catch (LeaseLostException | StateConflictException e) {
-      LOG.warn("job {}: lost the job after its statistics commit; its new owner finishes it: {}", job.jobId(),
-          e.getMessage());
-      return new Drive(Outcome.NOT_OWNER, current(job.jobId(), job), null);
-    } catch (RuntimeException e) {
-      LOG.warn("job {}: recording the end of the committed ANALYZE failed", job.jobId(), e);
-      return awaitSettling(keeper, job, "the statistics were committed but the job's end could not be recorded");
-    }
+    return endCommitted(keeper, job, plan, winners, "statistics commit",
+        () -> OneRowAnswer.rowCount(plan.outputSchema(), row.rows(), allocator), () -> {});
   }
 
   /**
@@ -528,6 +528,8 @@ public final class JobDriver {
     QuerySummary summary = summaries.withoutTasks(1, millisSince(job), job.leaseEpoch(), meters.meterOf(job.jobId()));
     JobRecord done = store.transition(keeper.lease(), JobState.FINALIZING, JobState.SUCCEEDED,
         JobUpdate.NONE.withResultLocation(location).withSummary(summary.toByteArray()), clock.instant());
+    // The stored plan is the job's only data; it goes once the end is recorded under the lease.
+    deleteJobData(job.jobId());
     return new Drive(Outcome.FINISHED, done, answer);
   }
 
