@@ -14,6 +14,7 @@ import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StatisticsFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
@@ -81,7 +82,7 @@ class ThetaStatisticsFileTest {
   }
 
   @Test
-  void statisticsOfAnEarlierSnapshotDoNotCount() {
+  void laterSnapshotsUseTheirNearestAnalyzedAncestorsStatisticsAndEarlierOnesNone() {
     InMemoryCatalog catalog = new InMemoryCatalog();
     catalog.initialize("stats", Map.of());
     catalog.createNamespace(Namespace.of("ns"));
@@ -89,13 +90,20 @@ class ThetaStatisticsFileTest {
     Table table = catalog.createTable(TableIdentifier.of("ns", "t"), schema, PartitionSpec.unpartitioned());
     table.newAppend().appendFile(DataFiles.builder(PartitionSpec.unpartitioned()).withPath("memory://ns/t/a.parquet")
         .withFormat(FileFormat.PARQUET).withFileSizeInBytes(10).withRecordCount(5).build()).commit();
+    Snapshot first = table.currentSnapshot();
+    table.newAppend().appendFile(DataFiles.builder(PartitionSpec.unpartitioned()).withPath("memory://ns/t/a2.parquet")
+        .withFormat(FileFormat.PARQUET).withFileSizeInBytes(10).withRecordCount(5).build()).commit();
     UpdateSketch keys = UpdateSketch.builder().build();
     ThetaStatisticsFile.update(keys, Types.LongType.get(), 1L);
     table.updateStatistics().setStatistics(ThetaStatisticsFile.write(table, table.currentSnapshot(),
         new TreeMap<>(Map.of(1, keys.compact())))).commit();
     assertThat(ColumnNdvs.of(table, table.currentSnapshot()).ndv(1)).isEqualTo(1L);
-    table.newAppend().appendFile(DataFiles.builder(PartitionSpec.unpartitioned()).withPath("memory://ns/t/b.parquet")
-        .withFormat(FileFormat.PARQUET).withFileSizeInBytes(10).withRecordCount(5).build()).commit();
-    assertThat(ColumnNdvs.of(table, table.currentSnapshot()).ndv(1)).isNull();
+    for (String file : List.of("b", "c")) {
+      table.newAppend().appendFile(DataFiles.builder(PartitionSpec.unpartitioned()).withPath("memory://ns/t/" + file
+          + ".parquet").withFormat(FileFormat.PARQUET).withFileSizeInBytes(10).withRecordCount(5).build()).commit();
+      assertThat(ColumnNdvs.of(table, table.currentSnapshot()).ndv(1)).as("after appending " + file).isEqualTo(1L);
+    }
+    // A snapshot from before the analyzed one (read by time travel) has none.
+    assertThat(ColumnNdvs.of(table, first).ndv(1)).isNull();
   }
 }
