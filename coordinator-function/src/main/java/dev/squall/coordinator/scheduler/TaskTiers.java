@@ -123,14 +123,14 @@ public record TaskTiers(List<Tier> tiers) {
     Tier cap = cap(request);
     if (request.startMb() > 0) {
       for (Tier t : tiers) {
-        if (t.memoryMb() >= request.startMb() || t == cap) {
+        if (t.memoryMb() >= request.startMb() || t.equals(cap)) {
           return t;
         }
       }
       return cap;
     }
     for (Tier t : tiers) {
-      if (t.budgetBytes() >= estimatedBytes || t == cap) {
+      if (t.budgetBytes() >= estimatedBytes || t.equals(cap)) {
         return t;
       }
     }
