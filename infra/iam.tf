@@ -1,9 +1,10 @@
 # Least privilege. The task role reads the warehouse's data paths (and writes data files under it
 # when writes are allowed) and reads/writes the shuffle bucket's jobs/ prefix: no catalog or job
 # table rights, and no Lambda rights unless two-level invocation is on (fanout_threshold > 0), when
-# it may invoke the task function's live alias and nothing else (an invoker invocation forwards the
-# task payloads the coordinator gave it). The coordinator role holds the catalog, the job table, both buckets and
-# the right to invoke the task function and itself.
+# it may invoke the task tiers' live aliases and nothing else (an invoker invocation runs on a tier
+# and forwards the task payloads the coordinator gave it to that tier). One task role serves every
+# tier. The coordinator role holds the catalog, the job table, both buckets and the right to invoke
+# each task tier's alias and itself.
 
 data "aws_iam_policy_document" "lambda_assume" {
   statement {
@@ -25,8 +26,6 @@ data "aws_iam_policy_document" "lambda_assume" {
 locals {
   shuffle_arn     = aws_s3_bucket.shuffle.arn
   warehouse_arn   = local.warehouse_bucket == null ? null : "arn:${local.partition}:s3:::${local.warehouse_bucket}"
-  task_arn        = "arn:${local.partition}:lambda:${local.region}:${local.account}:function:${local.task_name}"
-  task_alias_arn  = "${local.task_arn}:${local.alias_name}"
   table_arn       = aws_dynamodb_table.jobs.arn
   log_group_arns  = { for k, g in aws_cloudwatch_log_group.functions : k => "${g.arn}:*" }
   use_warehouse   = var.catalog_type != "s3tables" && local.warehouse_bucket != null
@@ -36,7 +35,7 @@ locals {
 # --- Task function -------------------------------------------------------------------------
 
 resource "aws_iam_role" "task" {
-  name               = "${local.task_name}-role"
+  name               = "${var.name}-task-role"
   assume_role_policy = data.aws_iam_policy_document.lambda_assume.json
   tags               = var.tags
 }
@@ -45,7 +44,7 @@ data "aws_iam_policy_document" "task" {
   statement {
     sid       = "Logs"
     actions   = ["logs:CreateLogStream", "logs:PutLogEvents"]
-    resources = [local.log_group_arns["task"]]
+    resources = [for k, t in local.task_tiers : local.log_group_arns["task-${k}"]]
   }
 
   statement {
@@ -102,7 +101,7 @@ data "aws_iam_policy_document" "task" {
     content {
       sid       = "InvokeTasksAsInvoker"
       actions   = ["lambda:InvokeFunction"]
-      resources = [local.task_alias_arn]
+      resources = local.task_alias_arns
     }
   }
 
@@ -145,13 +144,11 @@ data "aws_iam_policy_document" "coordinator" {
     resources = [local.table_arn, "${local.table_arn}/index/unfinished"]
   }
 
+  # Tasks only through each tier's alias (SQUALL_TASK_TIERS); itself for continuations.
   statement {
-    sid     = "InvokeTaskAndSelf"
-    actions = ["lambda:InvokeFunction"]
-    resources = [
-      local.task_arn, "${local.task_arn}:*",
-      local.coordinator_arn, "${local.coordinator_arn}:*",
-    ]
+    sid       = "InvokeTaskTiersAndSelf"
+    actions   = ["lambda:InvokeFunction"]
+    resources = concat(local.task_alias_arns, [local.coordinator_arn, "${local.coordinator_arn}:*"])
   }
 
   statement {

@@ -1,15 +1,18 @@
-# The two functions: Java 21 on arm64, SnapStart on published versions, reached through the alias
-# "live" only (the API, the schedule and the coordinator's own Invoke calls all name the alias).
+# The functions: Java 21 on arm64, SnapStart on published versions, reached through the alias
+# "live" only (the API, the schedule and the coordinator's own Invoke calls all name the alias). The
+# task function is deployed once per task-size tier (task_memory_tiers_mb): the same code and role,
+# its own memory, reservation, log group and alias.
 
 resource "aws_cloudwatch_log_group" "functions" {
-  for_each          = { coordinator = local.coordinator_name, task = local.task_name }
+  for_each          = merge({ coordinator = local.coordinator_name }, { for k, t in local.task_tiers : "task-${k}" => t.name })
   name              = "/aws/lambda/${each.value}"
   retention_in_days = var.log_retention_days
   tags              = var.tags
 }
 
 resource "aws_lambda_function" "task" {
-  function_name                  = local.task_name
+  for_each                       = local.task_tiers
+  function_name                  = each.value.name
   role                           = aws_iam_role.task.arn
   runtime                        = "java21"
   architectures                  = ["arm64"]
@@ -17,7 +20,7 @@ resource "aws_lambda_function" "task" {
   s3_bucket                      = aws_s3_object.task_zip.bucket
   s3_key                         = aws_s3_object.task_zip.key
   source_code_hash               = filebase64sha256(local.task_zip)
-  memory_size                    = local.task_memory_mb
+  memory_size                    = each.value.memory_mb
   timeout                        = var.task_timeout_seconds
   reserved_concurrent_executions = var.task_reserved_concurrency
   publish                        = true
@@ -36,12 +39,12 @@ resource "aws_lambda_function" "task" {
   }
 
   environment {
-    variables = local.task_environment
+    variables = local.task_environment[each.key]
   }
 
   logging_config {
     log_format            = "JSON"
-    log_group             = aws_cloudwatch_log_group.functions["task"].name
+    log_group             = aws_cloudwatch_log_group.functions["task-${each.key}"].name
     application_log_level = var.log_level
     system_log_level      = "WARN"
   }
@@ -52,9 +55,10 @@ resource "aws_lambda_function" "task" {
 }
 
 resource "aws_lambda_alias" "task" {
+  for_each         = local.task_tiers
   name             = local.alias_name
-  function_name    = aws_lambda_function.task.function_name
-  function_version = aws_lambda_function.task.version
+  function_name    = aws_lambda_function.task[each.key].function_name
+  function_version = aws_lambda_function.task[each.key].version
 }
 
 resource "aws_lambda_function" "coordinator" {

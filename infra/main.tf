@@ -10,13 +10,18 @@ locals {
   partition = data.aws_partition.current.partition
   region    = data.aws_region.current.name
 
-  task_memory_tiers = {
-    small  = 1769
-    medium = 3538
-    large  = 7076
-    xlarge = 10240
-  }
-  task_memory_mb = local.task_memory_tiers[var.task_memory_tier]
+  # Task-size tiers, keyed by memory (MB) as a string: one function "<name>-task-<MB>" and its alias
+  # "live" each. Names and ARNs are built from names, not resource attributes, so that the task role,
+  # the coordinator's environment and each function's own environment can name them without a cycle.
+  task_tiers = { for mb in var.task_memory_tiers_mb : tostring(mb) => {
+    name      = "${var.name}-task-${mb}"
+    memory_mb = mb
+    alias_arn = "arn:${local.partition}:lambda:${local.region}:${local.account}:function:${var.name}-task-${mb}:${local.alias_name}"
+  } }
+  # The smallest tier: the default task function (SQUALL_TASK_FUNCTION, SQUALL_TASK_MEMORY_MB).
+  task_memory_mb  = var.task_memory_tiers_mb[0]
+  smallest_tier   = tostring(var.task_memory_tiers_mb[0])
+  task_alias_arns = [for t in values(local.task_tiers) : t.alias_arn]
 
   # The coordinator waits for a synchronous task Invoke the task function's timeout plus this margin
   # (CoordinatorEnvironment.TASK_INVOKE_MARGIN), so that a slow task ends as its own timeout error
@@ -29,7 +34,6 @@ locals {
   api_integration_timeout_ms = 30000
 
   coordinator_name = "${var.name}-coordinator"
-  task_name        = "${var.name}-task"
   alias_name       = "live"
 
   # Built from names, not resource attributes, so that the coordinator's role and environment can
@@ -71,7 +75,8 @@ locals {
 
   coordinator_settings = {
     JAVA_TOOL_OPTIONS               = local.java_tool_options
-    SQUALL_TASK_FUNCTION            = aws_lambda_alias.task.arn
+    SQUALL_TASK_FUNCTION            = aws_lambda_alias.task[local.smallest_tier].arn
+    SQUALL_TASK_TIERS               = jsonencode([for mb in var.task_memory_tiers_mb : { function = aws_lambda_alias.task[tostring(mb)].arn, memoryMb = mb }])
     SQUALL_SELF_FUNCTION            = "${local.coordinator_arn}:${local.alias_name}"
     SQUALL_SHUFFLE_BUCKET           = aws_s3_bucket.shuffle.bucket
     SQUALL_JOB_TABLE                = aws_dynamodb_table.jobs.name
@@ -91,10 +96,10 @@ locals {
     { for k, v in local.catalog_env[var.catalog_type] : k => v if v != null },
   )
 
-  # SQUALL_TASK_FUNCTION: the alias an invoker invocation invokes tasks on (built from names: the
-  # function cannot name its own alias resource).
-  task_environment = {
+  # Per tier, SQUALL_TASK_FUNCTION: the alias an invoker invocation invokes tasks on, its own tier's
+  # (built from names: the function cannot name its own alias resource).
+  task_environment = { for k, t in local.task_tiers : k => {
     JAVA_TOOL_OPTIONS    = local.java_tool_options
-    SQUALL_TASK_FUNCTION = local.task_alias_arn
-  }
+    SQUALL_TASK_FUNCTION = t.alias_arn
+  } }
 }

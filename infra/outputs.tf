@@ -13,9 +13,9 @@ output "coordinator_alias_arn" {
   value       = aws_lambda_alias.coordinator.arn
 }
 
-output "task_function" {
-  description = "Name of the task function."
-  value       = aws_lambda_function.task.function_name
+output "task_functions" {
+  description = "Names of the task function's tiers, by memory (MB)."
+  value       = { for k, f in aws_lambda_function.task : k => f.function_name }
 }
 
 output "shuffle_bucket" {

@@ -56,14 +56,24 @@ variable "coordinator_timeout_seconds" {
   }
 }
 
-variable "task_memory_tier" {
-  description = "Memory tier of the task function: small (1769 MB, one vCPU), medium (3538 MB, two vCPUs), large (7076 MB, four vCPUs), xlarge (10240 MB, six vCPUs). Tasks budget 60% of it for Arrow buffers."
-  type        = string
-  default     = "medium"
+variable "task_memory_tiers_mb" {
+  description = "Task-size tiers: the task function is deployed once per memory size (MB), each its own function and alias; the coordinator runs each stage on the smallest tier its estimated memory fits and retries a task that failed for memory on the next larger tier. Ascending, 1-4 sizes, each 128-10240 (Lambda's range; 1769 MB is one vCPU, 10240 six). Tasks budget 60% of their tier's memory for Arrow buffers. One size deploys one task function as before."
+  type        = list(number)
+  default     = [1024, 3072, 10240]
 
   validation {
-    condition     = contains(["small", "medium", "large", "xlarge"], var.task_memory_tier)
-    error_message = "task_memory_tier must be small, medium, large or xlarge."
+    condition     = length(var.task_memory_tiers_mb) >= 1 && length(var.task_memory_tiers_mb) <= 4
+    error_message = "task_memory_tiers_mb must list 1 to 4 memory sizes."
+  }
+
+  validation {
+    condition     = alltrue([for mb in var.task_memory_tiers_mb : mb >= 128 && mb <= 10240 && floor(mb) == mb])
+    error_message = "each of task_memory_tiers_mb must be a whole number of MB within 128-10240."
+  }
+
+  validation {
+    condition     = alltrue([for i in range(1, length(var.task_memory_tiers_mb)) : var.task_memory_tiers_mb[i] > var.task_memory_tiers_mb[i - 1]])
+    error_message = "task_memory_tiers_mb must be sorted ascending, without repeats."
   }
 }
 
@@ -79,7 +89,7 @@ variable "task_timeout_seconds" {
 }
 
 variable "task_reserved_concurrency" {
-  description = "Reserved concurrency of the task function: its share of the account's concurrency, and its ceiling."
+  description = "Reserved concurrency of each task tier's function: its share of the account's concurrency, and its ceiling. Every tier reserves it in full, because the task slots the job table counts (account_concurrent_tasks, at most this) are shared by all tiers and one stage's tasks may all run on one tier; the account gives up this times the number of tiers."
   type        = number
   default     = 200
 

@@ -45,7 +45,7 @@ module "squall" {
   warehouse_prefix      = var.warehouse_prefix
   glue_databases        = var.glue_databases
   authorizer_type       = "iam"
-  task_memory_tier      = "medium"
+  task_memory_tiers_mb  = [1024, 3538]
   tags                  = { project = "squall" }
 }
 

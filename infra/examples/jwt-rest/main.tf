@@ -44,7 +44,7 @@ module "squall" {
   authorizer_type         = "jwt"
   jwt_issuer              = var.jwt_issuer
   jwt_audience            = var.jwt_audience
-  task_memory_tier        = "large"
+  task_memory_tiers_mb    = [1769, 7076]
   task_timeout_seconds    = 600
   log_retention_days      = 30
 }

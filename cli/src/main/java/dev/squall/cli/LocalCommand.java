@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code squall local [--tpch SF] [--tpcds SF] [--port P] [--data-dir D] [--coordinator-concurrency N] [--faults FILE] [--task-memory-mb N] [--spill-dir DIR]
+ * {@code squall local [--tpch SF] [--tpcds SF] [--port P] [--data-dir D] [--coordinator-concurrency N] [--faults FILE] [--task-memory-mb N] [--task-memory-tiers MB,...] [--spill-dir DIR]
  * [--spill-disk-mb N] [scale model options, see {@link ScaleOptions}]}: starts the local stack, loads TPC-H
  * and TPC-DS when asked, prints {@code gateway: http://127.0.0.1:PORT} when ready and serves until stopped
  * (Ctrl-C).
@@ -47,6 +47,13 @@ final class LocalCommand implements Callable<Integer> {
       description = "The task function's memory in MB, 1-10240 (default: ${DEFAULT-VALUE}); each task's memory budget is 60%% of it."
           + " Below 128 (Lambda's floor) only locally, to make small data spill.")
   int taskMemoryMb;
+
+  @Option(names = "--task-memory-tiers", split = ",", paramLabel = "MB",
+      description = "Task-size tiers: the task function deployed once per memory size in MB (1-10240, at most 4,"
+          + " e.g. 256,1024,4096), each with its own task budget (60%% of it); each stage runs on the smallest tier its"
+          + " estimated memory fits, and a task that fails for memory runs again on the next larger tier."
+          + " Default: one tier, --task-memory-mb.")
+  java.util.List<Integer> taskMemoryTiers = java.util.List.of();
 
   @Option(names = "--spill-dir", paramLabel = "DIR",
       description = "Where tasks spill operator state that passes their memory budget (default: <data-dir>/spill).")
@@ -108,6 +115,13 @@ final class LocalCommand implements Callable<Integer> {
       System.err.println("--task-memory-mb must be 1 to 10240, not " + taskMemoryMb);
       return 2;
     }
+    LocalDeployment.Options tiered;
+    try {
+      tiered = LocalDeployment.Options.defaults().withTaskMemoryTiers(taskMemoryTiers);
+    } catch (IllegalArgumentException e) {
+      System.err.println("--task-memory-tiers: " + e.getMessage());
+      return 2;
+    }
     if (spillDiskMb < 0) {
       System.err.println("--spill-disk-mb must be 0 or more, not " + spillDiskMb);
       return 2;
@@ -132,7 +146,7 @@ final class LocalCommand implements Callable<Integer> {
       }
       System.err.println("faults: " + faults.size() + " rules from " + faultsFile);
     }
-    LocalDeployment.Options options = LocalDeployment.Options.defaults().withDataDir(dataDir.toAbsolutePath())
+    LocalDeployment.Options options = tiered.withDataDir(dataDir.toAbsolutePath())
         .withGatewayPort(port).withTaskConcurrency(taskConcurrency)
         .withIntegrationTimeout(Duration.ofSeconds(integrationTimeoutSeconds)).withFaultPlan(faults)
         .withTaskMemoryMb(taskMemoryMb).withScale(emulation).withCoordinatorConcurrency(coordinatorConcurrency);

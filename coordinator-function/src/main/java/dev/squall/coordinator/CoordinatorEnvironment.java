@@ -19,6 +19,7 @@ import dev.squall.coordinator.scheduler.Pipelining;
 import dev.squall.coordinator.scheduler.RetryPolicy;
 import dev.squall.coordinator.scheduler.StageScheduler;
 import dev.squall.coordinator.scheduler.TaskPayloadStore;
+import dev.squall.coordinator.scheduler.TaskTiers;
 import dev.squall.invoke.TaskLambdaClients;
 import dev.squall.jobstore.JobStore;
 import dev.squall.jobstore.JobStoreLimits;
@@ -53,7 +54,8 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * (where the coordinator sends its asynchronous continuations; default {@code
  * AWS_LAMBDA_FUNCTION_NAME}, set by Lambda, but a deployment names its SnapStart alias), {@code
  * SQUALL_SCHEMA_ALLOW_LIST} (see {@link SchemaAllowList}), {@code SQUALL_FANOUT_THRESHOLD} and {@code
- * SQUALL_FANOUT_MAX_INVOKERS} (two-level invocation, {@link FanOutSettings}), {@code
+ * SQUALL_FANOUT_MAX_INVOKERS} (two-level invocation, {@link FanOutSettings}), {@code SQUALL_TASK_TIERS}
+ * (task-size tiers, {@link #taskTiers}), {@code
  * SQUALL_ADAPTIVE_TARGET_PARTITION_BYTES} (shuffle bytes a task of a stage coalesced at run time
  * reads at about, default 32 MiB, 0 turns coalescing off), and the Iceberg catalog ({@link
  * CatalogSettings}). Credentials come from the function's role through the AWS SDK's default
@@ -101,7 +103,8 @@ public final class CoordinatorEnvironment {
     S3Client s3 = S3Client.builder().httpClientBuilder(UrlConnectionHttpClient.builder())
         .overrideConfiguration(c -> c.addExecutionInterceptor(CountingS3Client.interceptor())).build();
     TaskPayloadStore payloads = new TaskPayloadStore(s3);
-    LambdaTaskInvoker direct = new LambdaTaskInvoker(taskLambda, taskFunction, concurrency, payloads);
+    LambdaTaskInvoker direct = new LambdaTaskInvoker(taskLambda, taskFunction, concurrency, payloads)
+        .withTiers(taskTiers(env, taskFunction, taskMemoryMb));
     FanOutSettings fanOut = FanOutSettings.fromEnv(env);
     StageScheduler scheduler = new StageScheduler(fanOut.enabled()
         ? new FanOutTaskInvoker(direct, taskLambda, taskFunction, payloads, fanOut) : direct, RetryPolicy.defaults());
@@ -148,6 +151,18 @@ public final class CoordinatorEnvironment {
         new PlanStore(s3, settings.shuffleBucket()), results, scheduler, s3, allocator, settings.shuffleBucket(), self,
         jobSettings, settings.jobTimeout(), clock, hooks, new WriteFinalizer(catalog), meters, new QueryCosts(costs));
     return new CoordinatorFunction(new QueryCoordinator(store, driver, results, self, s3, settings, jobSettings, clock));
+  }
+
+  /**
+   * The task-size tiers: {@code SQUALL_TASK_TIERS} (a JSON array of {@code {"function", "memoryMb"}},
+   * 1 to 4, {@link TaskTiers#parse}) when set, else the one task function {@code SQUALL_TASK_FUNCTION}
+   * of {@code SQUALL_TASK_MEMORY_MB}.
+   *
+   * @throws IllegalArgumentException naming the setting for a malformed value
+   */
+  public static TaskTiers taskTiers(Map<String, String> env, String taskFunction, long taskMemoryMb) {
+    String tiers = env.get("SQUALL_TASK_TIERS");
+    return tiers == null || tiers.isBlank() ? TaskTiers.single(taskFunction, (int) taskMemoryMb) : TaskTiers.parse(tiers);
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.squall.coordinator;
 import dev.squall.coordinator.api.SquallException;
 import dev.squall.coordinator.job.SlotPriority;
 import dev.squall.coordinator.scheduler.Pipelining;
+import dev.squall.coordinator.scheduler.TaskTiers;
 import dev.squall.planner.PlannerSettings;
 import dev.squall.planner.stage.CombiningExchanges;
 import java.util.LinkedHashMap;
@@ -38,6 +39,12 @@ import java.util.function.BiFunction;
  *       deployment's {@code SQUALL_ADAPTIVE_TARGET_PARTITION_BYTES} unless given);
  *   <li>{@code scheduling} {@code auto}, {@code pipelined} or {@code staged}: whether consumer stages
  *       start while their producers run ({@link Pipelining}; auto unless given);
+ *   <li>{@code task_memory_tier_mb} 1 .. 10,240: every stage starts on the smallest task-size tier
+ *       of at least this many MB, whatever its memory estimate ({@link TaskTiers}; by the estimates
+ *       unless given);
+ *   <li>{@code max_task_memory_tier_mb} 1 .. 10,240: no attempt runs on a task-size tier above this
+ *       many MB (the smallest tier when every tier is larger); a memory failure on the largest allowed
+ *       tier fails the task (no cap unless given);
  *   <li>{@code default_schema} a namespace of the catalog (checked when the query is planned).
  * </ul>
  *
@@ -96,6 +103,9 @@ public final class QueryProperties {
         (s, v) -> new Settings(s.planner(), s.maxTotalTasks(), v.intValue(), s.adaptiveTargetPartitionBytes())));
     n.put(ADAPTIVE_TARGET_PARTITION_BYTES, new Numeric(0, 65536 * MIB, "bytes",
         (s, v) -> new Settings(s.planner(), s.maxTotalTasks(), s.maxConcurrentTasks(), OptionalLong.of(v))));
+    // Read by the job driver when it runs the stages (taskTiers()); nothing to set for planning.
+    n.put(TASK_MEMORY_TIER_MB, new Numeric(1, 10_240, "MB", (s, v) -> s));
+    n.put(MAX_TASK_MEMORY_TIER_MB, new Numeric(1, 10_240, "MB", (s, v) -> s));
     // Read by the job driver when it takes task slots (priority()); nothing to set for planning.
     n.put(PRIORITY, new Numeric(SlotPriority.MIN, SlotPriority.MAX, "levels", (s, v) -> s));
     return n;
@@ -134,6 +144,26 @@ public final class QueryProperties {
   public static int maxConcurrentTasks(Map<String, String> properties) {
     String v = properties.get(MAX_CONCURRENT_TASKS);
     return v == null ? 0 : (int) inRange(MAX_CONCURRENT_TASKS, v, numeric(Limits.defaults()).get(MAX_CONCURRENT_TASKS));
+  }
+
+  /** The task-size tier every stage of the query starts on (the smallest of at least this many MB). */
+  public static final String TASK_MEMORY_TIER_MB = "task_memory_tier_mb";
+  /** The largest task-size tier the query's attempts may run on (MB). */
+  public static final String MAX_TASK_MEMORY_TIER_MB = "max_task_memory_tier_mb";
+
+  /**
+   * What a job's (validated) properties ask of the task-size tiers ({@link TaskTiers.Request#AUTO}
+   * unless they set {@code task_memory_tier_mb} or {@code max_task_memory_tier_mb}).
+   *
+   * @throws SquallException USER_ERROR for a value outside 1 .. 10,240
+   */
+  public static TaskTiers.Request taskTiers(Map<String, String> properties) {
+    Map<String, Numeric> n = numeric(Limits.defaults());
+    String start = properties.get(TASK_MEMORY_TIER_MB);
+    String max = properties.get(MAX_TASK_MEMORY_TIER_MB);
+    return new TaskTiers.Request(
+        start == null ? 0 : (int) inRange(TASK_MEMORY_TIER_MB, start, n.get(TASK_MEMORY_TIER_MB)),
+        max == null ? 0 : (int) inRange(MAX_TASK_MEMORY_TIER_MB, max, n.get(MAX_TASK_MEMORY_TIER_MB)));
   }
 
   /** The task-slot priority's property. */

@@ -175,7 +175,9 @@ final class TerraformConfig {
     Matcher v = VAR_REF.matcher(text);
     while (v.find()) {
       String type = variable(v.group(1)).path("type").asText("any");
-      if (!type.matches("\\$\\{(string|number|bool)}") && !type.matches("string|number|bool")) {
+      // Numbers and booleans, and collections of them, cannot hold an action or a resource name.
+      if (!type.matches("\\$\\{(string|number|bool)}") && !type.matches("string|number|bool")
+          && !type.matches("\\$\\{(list|set)\\((number|bool)\\)}")) {
         throw new AssertionError("'" + text + "' may hold values of variable " + v.group(1) + " (" + type + ")");
       }
     }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.squall.coordinator.CoordinatorEnvironment;
 import dev.squall.coordinator.CoordinatorSettings;
 import dev.squall.coordinator.job.JobSettings;
+import dev.squall.coordinator.scheduler.TaskTiers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -135,9 +136,9 @@ class TerraformModuleTest {
     }
   }
 
-  /** The invoker role of two-level invocation: one action on one alias, and only when fan-out is on. */
+  /** The invoker role of two-level invocation: one action on the task tiers' aliases, and only when fan-out is on. */
   @Test
-  void taskRoleMayInvokeOnlyTheTaskAliasAndOnlyWithFanOut() {
+  void taskRoleMayInvokeOnlyTheTaskAliasesAndOnlyWithFanOut() {
     JsonNode dynamic = null;
     for (JsonNode d : tf.data("aws_iam_policy_document", "task").path("dynamic").path("statement")) {
       if (d.path("content").path(0).path("sid").asText().equals("InvokeTasksAsInvoker")) {
@@ -148,9 +149,13 @@ class TerraformModuleTest {
     assertThat(dynamic.path("for_each").asText()).contains("var.fanout_threshold > 0");
     JsonNode content = dynamic.path("content").path(0);
     assertThat(tf.literals(content.get("actions"))).containsExactly("lambda:InvokeFunction");
-    assertThat(content.path("resources").toString()).contains("local.task_alias_arn").doesNotContain("*");
-    assertThat(tf.local("task_alias_arn").asText()).isEqualTo("${local.task_arn}:${local.alias_name}");
-    assertThat(tf.local("task_environment").path("SQUALL_TASK_FUNCTION").asText()).isEqualTo("${local.task_alias_arn}");
+    assertThat(content.path("resources").asText()).isEqualTo("${local.task_alias_arns}");
+    assertThat(tf.local("task_alias_arns").asText()).isEqualTo("${[for t in values(local.task_tiers) : t.alias_arn]}");
+    // Each tier's alias: "<name>-task-<MB>:live"; an invoker invokes its own tier's alias.
+    assertThat(tf.local("task_tiers").asText())
+        .contains("alias_arn = \"arn:${local.partition}:lambda:${local.region}:${local.account}:function:${var.name}-task-${mb}:${local.alias_name}\"");
+    assertThat(tf.local("task_environment").asText()).contains("for k, t in local.task_tiers : k =>")
+        .contains("SQUALL_TASK_FUNCTION = t.alias_arn");
     assertThat(tf.local("coordinator_settings").path("SQUALL_FANOUT_THRESHOLD").asText())
         .contains("var.fanout_threshold");
   }
@@ -274,16 +279,16 @@ class TerraformModuleTest {
       assertThat(f.has("filename")).as("%s is uploaded through S3", fn).isFalse();
       assertThat(f.path("s3_key").asText()).contains("aws_s3_object." + fn + "_zip");
       JsonNode alias = tf.resource("aws_lambda_alias", fn);
-      assertThat(alias.path("function_version").asText()).isEqualTo("${aws_lambda_function." + fn + ".version}");
+      String each = fn.equals("task") ? "[each.key]" : ""; // one task function per tier
+      assertThat(alias.path("function_version").asText()).isEqualTo("${aws_lambda_function." + fn + each + ".version}");
       assertThat(tf.resource("aws_cloudwatch_log_group", "functions").path("retention_in_days").asText())
           .contains("var.log_retention_days");
     }
     assertThat(tf.resource("aws_lambda_function", "task").path("reserved_concurrent_executions").asText())
         .isEqualTo("${var.task_reserved_concurrency}");
     assertThat(tf.literals(tf.local("java_tool_options"))).containsExactly("--add-opens=java.base/java.nio=ALL-UNNAMED");
-    for (String env : List.of("coordinator_settings", "task_environment")) {
-      assertThat(tf.local(env).toString()).contains("\"JAVA_TOOL_OPTIONS\":\"${local.java_tool_options}\"");
-    }
+    assertThat(tf.local("coordinator_settings").toString()).contains("\"JAVA_TOOL_OPTIONS\":\"${local.java_tool_options}\"");
+    assertThat(tf.local("task_environment").asText()).contains("JAVA_TOOL_OPTIONS    = local.java_tool_options");
     JsonNode sweep = tf.resource("aws_scheduler_schedule", "sweep");
     assertThat(sweep.at("/target/0/arn").asText()).contains("aws_lambda_alias.coordinator");
     assertThat(sweep.at("/target/0/input").asText()).contains("squallAction").contains("sweep");
@@ -317,6 +322,73 @@ class TerraformModuleTest {
     assertThat(set).isSubsetOf(read);
     assertThat(set).contains("SQUALL_TASK_FUNCTION", "SQUALL_SHUFFLE_BUCKET", "SQUALL_JOB_TABLE",
         "SQUALL_TASK_MEMORY_MB", "SQUALL_TASK_TIMEOUT_SECONDS", "SQUALL_SELF_FUNCTION", "SQUALL_CATALOG_TYPE");
+  }
+
+  // ---- Task-size tiers
+
+  /** The variable's default as a list of whole MB. */
+  private List<Integer> defaultTiers() {
+    List<Integer> tiers = new ArrayList<>();
+    tf.variable("task_memory_tiers_mb").path("default").forEach(n -> tiers.add(n.asInt()));
+    return tiers;
+  }
+
+  @Test
+  void theTaskFunctionIsDeployedOncePerTierWithItsOwnMemoryAliasLogGroupAndReservation() {
+    assertThat(defaultTiers()).containsExactly(1024, 3072, 10240);
+    JsonNode variable = tf.variable("task_memory_tiers_mb");
+    assertThat(variable.path("type").asText()).isEqualTo("${list(number)}");
+    String validations = variable.path("validation").toString();
+    assertThat(validations).contains("length(var.task_memory_tiers_mb) >= 1 && length(var.task_memory_tiers_mb) <= 4")
+        .contains("mb >= 128 && mb <= 10240")
+        .contains("var.task_memory_tiers_mb[i] > var.task_memory_tiers_mb[i - 1]");
+    assertThat(tf.local("task_tiers").asText()).startsWith("${{ for mb in var.task_memory_tiers_mb : tostring(mb) =>")
+        .contains("name      = \"${var.name}-task-${mb}\"").contains("memory_mb = mb");
+
+    JsonNode task = tf.resource("aws_lambda_function", "task");
+    assertThat(task.path("for_each").asText()).isEqualTo("${local.task_tiers}");
+    assertThat(task.path("function_name").asText()).isEqualTo("${each.value.name}");
+    assertThat(task.path("memory_size").asText()).isEqualTo("${each.value.memory_mb}");
+    assertThat(task.path("role").asText()).isEqualTo("${aws_iam_role.task.arn}"); // one role for every tier
+    assertThat(task.at("/environment/0/variables").asText()).isEqualTo("${local.task_environment[each.key]}");
+    assertThat(task.at("/logging_config/0/log_group").asText())
+        .isEqualTo("${aws_cloudwatch_log_group.functions[\"task-${each.key}\"].name}");
+    assertThat(tf.resource("aws_lambda_alias", "task").path("for_each").asText()).isEqualTo("${local.task_tiers}");
+    assertThat(tf.resource("aws_cloudwatch_log_group", "functions").path("for_each").asText())
+        .contains("for k, t in local.task_tiers : \"task-${k}\" => t.name");
+    // Every tier reserves the whole task reservation: the job table's task slots are shared by the
+    // tiers and one stage may run all of them on one tier, so a split would throttle admitted tasks.
+    assertThat(task.path("reserved_concurrent_executions").asText()).isEqualTo("${var.task_reserved_concurrency}");
+    // The task role's logs: every tier's log group.
+    JsonNode logs = tf.policyStatements("task").stream().filter(s -> s.path("sid").asText().equals("Logs"))
+        .findFirst().orElseThrow();
+    assertThat(logs.path("resources").asText()).contains("for k, t in local.task_tiers").contains("task-${k}");
+  }
+
+  @Test
+  void theCoordinatorKnowsEveryTierAndMayInvokeOnlyTheirAliasesAndItself() throws Exception {
+    JsonNode env = tf.local("coordinator_settings");
+    assertThat(env.path("SQUALL_TASK_TIERS").asText()).isEqualTo(
+        "${jsonencode([for mb in var.task_memory_tiers_mb : { function = aws_lambda_alias.task[tostring(mb)].arn, memoryMb = mb }])}");
+    // The smallest tier is the default task function.
+    assertThat(env.path("SQUALL_TASK_FUNCTION").asText()).isEqualTo("${aws_lambda_alias.task[local.smallest_tier].arn}");
+    assertThat(env.path("SQUALL_TASK_MEMORY_MB").asText()).isEqualTo("${tostring(local.task_memory_mb)}");
+    assertThat(tf.local("task_memory_mb").asText()).isEqualTo("${var.task_memory_tiers_mb[0]}");
+    // What jsonencode makes of the default tiers is what the coordinator reads.
+    StringBuilder json = new StringBuilder("[");
+    for (int mb : defaultTiers()) {
+      json.append(json.length() > 1 ? "," : "").append("{\"function\":\"arn:aws:lambda:eu-west-1:123456789012:function:squall-task-")
+          .append(mb).append(":live\",\"memoryMb\":").append(mb).append('}');
+    }
+    TaskTiers tiers = CoordinatorEnvironment.taskTiers(Map.of("SQUALL_TASK_TIERS", json + "]"), "unused", 1024);
+    assertThat(tiers.tiers()).extracting(TaskTiers.Tier::memoryMb).containsExactlyElementsOf(defaultTiers());
+    assertThat(tiers.largest().function()).endsWith("squall-task-10240:live");
+
+    JsonNode invoke = tf.policyStatements("coordinator").stream()
+        .filter(s -> tf.literals(s.get("actions")).contains("lambda:InvokeFunction")).findFirst().orElseThrow();
+    assertThat(invoke.path("resources").asText())
+        .isEqualTo("${concat(local.task_alias_arns, [local.coordinator_arn, \"${local.coordinator_arn}:*\"])}");
+    assertThat(tf.resources("aws_lambda_function").keySet()).containsExactlyInAnyOrder("coordinator", "task");
   }
 
   // ---- Concurrency

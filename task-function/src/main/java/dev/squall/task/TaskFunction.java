@@ -34,6 +34,8 @@ public final class TaskFunction {
   private final int memoryMb;
   private final AtomicLong initMillis;
   private Supplier<TaskFanOut> fanOutFactory;
+  /** The most Arrow memory a task of this function may hold (its memory's budget); 0: as its spec says. */
+  private long memoryBudgetCapBytes;
   private TaskFanOut fanOut;
 
   /**
@@ -64,6 +66,27 @@ public final class TaskFunction {
   public TaskFunction withFanOut(Supplier<TaskFanOut> factory) {
     this.fanOutFactory = factory;
     return this;
+  }
+
+  /**
+   * Caps each task's memory budget at {@code bytes}, this function's own (60% of its memory), so that
+   * a task's budget follows the memory of the function it runs on (task-size tiers) whatever its
+   * spec asks; a spec without a budget gets this one. 0: the spec's budget as it is.
+   *
+   * @return this
+   */
+  public TaskFunction withMemoryBudgetCap(long bytes) {
+    this.memoryBudgetCapBytes = bytes;
+    return this;
+  }
+
+  /** The budget a task runs with: its spec's, at most this function's own. */
+  long budgetFor(TaskSpec spec) {
+    long asked = spec.getMemoryBudgetBytes();
+    if (memoryBudgetCapBytes <= 0) {
+      return asked;
+    }
+    return asked <= 0 ? memoryBudgetCapBytes : Math.min(asked, memoryBudgetCapBytes);
   }
 
   private synchronized TaskFanOut fanOut() {
@@ -100,6 +123,9 @@ public final class TaskFunction {
         ? TaskPayloads.parseSpec(CountingS3Client.wrap(s3, requests)
             .getObjectAsBytes(b -> b.bucket(stored.get().bucket()).key(stored.get().key())).asByteArray())
         : TaskPayloads.decodeSpec(payload);
+    if (budgetFor(spec) != spec.getMemoryBudgetBytes()) {
+      spec = spec.toBuilder().setMemoryBudgetBytes(budgetFor(spec)).build();
+    }
     TaskResult.Builder run = runner.run(spec, cancelled, requests).toBuilder();
     // The answer's own PUT (an answer over Lambda's payload limit) is not in the figures it carries.
     run.getMetricsBuilder().setFunctionMemoryMb(memoryMb).setInitMillis(initMillis.getAndSet(0))

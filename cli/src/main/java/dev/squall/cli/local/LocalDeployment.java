@@ -17,6 +17,7 @@ import dev.squall.coordinator.scheduler.RetryPolicy;
 import dev.squall.coordinator.scheduler.StageScheduler;
 import dev.squall.coordinator.scheduler.TaskInvoker;
 import dev.squall.coordinator.scheduler.TaskPayloadStore;
+import dev.squall.coordinator.scheduler.TaskTiers;
 import dev.squall.engine.io.HedgeSettings;
 import dev.squall.engine.spill.SpillSettings;
 import dev.squall.invoke.TaskLambdaClients;
@@ -85,6 +86,11 @@ public final class LocalDeployment implements AutoCloseable {
   /** The smallest split size a local query may ask for (1 MiB on AWS). */
   static final long LOCAL_MIN_SPLIT_BYTES = 64 << 10;
 
+  /** The name of the emulated task function of the {@code memoryMb} tier (several tiers only). */
+  public static String taskFunctionName(int memoryMb) {
+    return TASK_FUNCTION + "-" + memoryMb;
+  }
+
   /** The task function's timeout, as on AWS. */
   static final Duration TASK_TIMEOUT = Duration.ofMinutes(15);
 
@@ -104,6 +110,8 @@ public final class LocalDeployment implements AutoCloseable {
    *     quarter of it (at least one) for running queries, the rest for status, result and cancel
    *     requests ({@link JobSettings#runningQueriesFor})
    * @param taskMemoryMb the task function's memory size; tasks budget 60% of it for Arrow buffers
+   * @param taskMemoryTiersMb task-size tiers, one task function each ({@link #withTaskMemoryTiers}); empty: one
+   *     task function of {@code taskMemoryMb}
    * @param integrationTimeout the gateway's wait for the coordinator (API Gateway allows 30 s)
    * @param taskHandlerWrapper wraps the task function's handler as deployed (identity normally;
    *     tests put fault injection here, at the Lambda boundary)
@@ -112,36 +120,36 @@ public final class LocalDeployment implements AutoCloseable {
       UnaryOperator<LambdaHandler> taskHandlerWrapper, JobSettings jobSettings, Duration coordinatorTimeout,
       DriverHooks coordinatorHooks, Duration sweepInterval, JobStore jobStore, Duration objectRetention,
       FaultPlan faultPlan, Duration taskTimeout, Duration jobTimeout, SpillSettings spill, ScaleEmulation scale,
-      int coordinatorConcurrency) {
+      int coordinatorConcurrency, List<Integer> taskMemoryTiersMb) {
     public static Options defaults() {
       return new Options(null, 0, 8, 2048, Duration.ofSeconds(30), UnaryOperator.identity(), JobSettings.defaults(),
           Duration.ofMinutes(15), DriverHooks.NONE, Duration.ofSeconds(30), null, JOB_RETENTION, FaultPlan.none(),
-          TASK_TIMEOUT, Duration.ofHours(1), null, ScaleEmulation.OFF, DEFAULT_COORDINATOR_CONCURRENCY);
+          TASK_TIMEOUT, Duration.ofHours(1), null, ScaleEmulation.OFF, DEFAULT_COORDINATOR_CONCURRENCY, List.of());
     }
 
     /** The fault plan the stack starts with (docs/faults.md); {@code PUT /_local/faults} replaces it. */
     public Options withFaultPlan(FaultPlan plan) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, plan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, plan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency, taskMemoryTiersMb);
     }
 
     /** How long a job may run from its submission, over every coordinator invocation (1 h unless given). */
     public Options withJobTimeout(Duration timeout) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
           jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout,
-          timeout, spill, scale, coordinatorConcurrency);
+          timeout, spill, scale, coordinatorConcurrency, taskMemoryTiersMb);
     }
 
     /** The task function's timeout (15 minutes, as the most Lambda allows, unless a test wants less). */
     public Options withTaskTimeout(Duration timeout) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, timeout, jobTimeout, spill, scale, coordinatorConcurrency);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, timeout, jobTimeout, spill, scale, coordinatorConcurrency, taskMemoryTiersMb);
     }
 
     /** How long the sweep keeps answers and job objects (the job retention unless a test wants less). */
     public Options withObjectRetention(Duration retention) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, retention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, retention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency, taskMemoryTiersMb);
     }
 
     /**
@@ -150,50 +158,50 @@ public final class LocalDeployment implements AutoCloseable {
      */
     public Options withJobStore(JobStore store) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, store, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, store, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency, taskMemoryTiersMb);
     }
 
     public Options withDataDir(Path dir) {
       return new Options(dir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency, taskMemoryTiersMb);
     }
 
     public Options withGatewayPort(int port) {
       return new Options(dataDir, port, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency, taskMemoryTiersMb);
     }
 
     public Options withTaskConcurrency(int n) {
       return new Options(dataDir, gatewayPort, n, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency, taskMemoryTiersMb);
     }
 
     public Options withIntegrationTimeout(Duration timeout) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, timeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency, taskMemoryTiersMb);
     }
 
     public Options withTaskHandlerWrapper(UnaryOperator<LambdaHandler> wrapper) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, wrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency, taskMemoryTiersMb);
     }
 
     /** Sync wait, lease and hand-off settings of the coordinator. */
     public Options withJobSettings(JobSettings settings) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          settings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
+          settings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency, taskMemoryTiersMb);
     }
 
     /** The coordinator function's time limit (Lambda's is at most 15 minutes). */
     public Options withCoordinatorTimeout(Duration timeout) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, timeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
+          jobSettings, timeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency, taskMemoryTiersMb);
     }
 
     /** Fault injection points inside the coordinator (tests). */
     public Options withCoordinatorHooks(DriverHooks hooks) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, hooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
+          jobSettings, coordinatorTimeout, hooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency, taskMemoryTiersMb);
     }
 
     /**
@@ -206,13 +214,45 @@ public final class LocalDeployment implements AutoCloseable {
         throw new IllegalArgumentException("task memory must be 1 to 10240 MB, not " + mb);
       }
       return new Options(dataDir, gatewayPort, taskConcurrency, mb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency, taskMemoryTiersMb);
+    }
+
+    /**
+     * Task-size tiers: one emulated task function per memory size (MB, 1-10240, at most {@value
+     * TaskTiers#MAX_TIERS}), each with its own task budget (60% of it); the coordinator sends each stage
+     * to the smallest tier its estimated memory fits and an attempt that fails for memory to the next
+     * larger one. Tier {@code N} is the function {@link #taskFunctionName squall-task-N}. Empty (the
+     * default): one task function of {@link #taskMemoryMb}, {@value #TASK_FUNCTION}.
+     */
+    public Options withTaskMemoryTiers(List<Integer> tiersMb) {
+      List<Integer> sorted = tiersMb.stream().sorted().distinct().toList();
+      if (sorted.size() != tiersMb.size() || sorted.size() > TaskTiers.MAX_TIERS) {
+        throw new IllegalArgumentException("task memory tiers must be 1 to " + TaskTiers.MAX_TIERS
+            + " different sizes, not " + tiersMb);
+      }
+      for (int mb : sorted) {
+        if (mb < 1 || mb > 10_240) {
+          throw new IllegalArgumentException("task memory tiers must be 1 to 10240 MB, not " + mb);
+        }
+      }
+      return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout,
+          jobTimeout, spill, scale, coordinatorConcurrency, sorted);
+    }
+
+    /** The task functions this stack deploys: its tiers, or the one task function. */
+    public TaskTiers taskTiers() {
+      if (taskMemoryTiersMb == null || taskMemoryTiersMb.size() <= 1) {
+        int mb = taskMemoryTiersMb == null || taskMemoryTiersMb.isEmpty() ? taskMemoryMb : taskMemoryTiersMb.get(0);
+        return TaskTiers.single(TASK_FUNCTION, mb);
+      }
+      return new TaskTiers(taskMemoryTiersMb.stream().map(mb -> new TaskTiers.Tier(taskFunctionName(mb), mb)).toList());
     }
 
     /** Where tasks spill and their disk budget (unless given: {@code <data dir>/spill}, {@value #DEFAULT_SPILL_DISK_MB} MB). */
     public Options withSpill(SpillSettings settings) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, settings, scale, coordinatorConcurrency);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, settings, scale, coordinatorConcurrency, taskMemoryTiersMb);
     }
 
     /** The disk budget of a task's spill files locally, where disk is not Lambda's /tmp. */
@@ -233,20 +273,20 @@ public final class LocalDeployment implements AutoCloseable {
      */
     public Options withScale(ScaleEmulation emulation) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, emulation, coordinatorConcurrency);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, emulation, coordinatorConcurrency, taskMemoryTiersMb);
     }
 
     /** The coordinator function's reserved concurrency ({@value #DEFAULT_COORDINATOR_CONCURRENCY} unless given). */
     public Options withCoordinatorConcurrency(int n) {
       JobSettings.runningQueriesFor(n); // refuses a reservation without room for a query and a request
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, n);
+          jobSettings, coordinatorTimeout, coordinatorHooks, sweepInterval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, n, taskMemoryTiersMb);
     }
 
     /** How often the schedule invokes the coordinator's sweep (zero: never). */
     public Options withSweepInterval(Duration interval) {
       return new Options(dataDir, gatewayPort, taskConcurrency, taskMemoryMb, integrationTimeout, taskHandlerWrapper,
-          jobSettings, coordinatorTimeout, coordinatorHooks, interval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency);
+          jobSettings, coordinatorTimeout, coordinatorHooks, interval, jobStore, objectRetention, faultPlan, taskTimeout, jobTimeout, spill, scale, coordinatorConcurrency, taskMemoryTiersMb);
     }
   }
 
@@ -279,27 +319,40 @@ public final class LocalDeployment implements AutoCloseable {
       // Data files are read over a client without the fault plan, through one FileIO per attempt
       // that counts its requests.
       S3Client dataFileS3 = track(s3.newClient(CountingS3Client.interceptor()));
-      TaskFunction taskFunction = new TaskFunction(new TaskRunner(taskS3,
-          counting -> taskEnv.newFileIO(CountingS3Client.wrap(dataFileS3, counting)), allocator,
-          HedgeSettings.DEFAULT, options.spillSettings()), taskS3, Math.max(128, options.taskMemoryMb()), 0);
-      // The invoker role of two-level invocation: the task function invokes tasks with its role's identity.
-      AtomicReference<TaskFanOut> fanOut = new AtomicReference<>();
-      taskFunction.withFanOut(fanOut::get);
-      LambdaHandler taskHandler = (payload, ctx) -> taskFunction.handle(payload, ctx::isCancelled);
-
-      FunctionDefinition taskDefinition = FunctionDefinition.of(TASK_FUNCTION,
-              options.taskHandlerWrapper().apply(localFaults.task(taskHandler)))
-          .withMemoryMb(Math.max(128, options.taskMemoryMb()))
-          .withTimeout(options.taskTimeout())
-          // Under an account model the task function shares the account's limit with its invokers.
-          .withReservedConcurrency(scale.accountConcurrency() > 0 ? FunctionDefinition.UNRESERVED : options.taskConcurrency());
-      lambda = track(LambdaEmulator.start(0, List.of(taskDefinition), scale.emulatorAccountConcurrency(), scale.lambda()));
+      // Task-size tiers: one emulated task function per tier, each with its own memory and so its
+      // own task budget (60% of it); one tier (the task function, --task-memory-mb) unless given.
+      TaskTiers tiers = options.taskTiers();
+      List<FunctionDefinition> taskDefinitions = new ArrayList<>();
+      List<AtomicReference<TaskFanOut>> fanOuts = new ArrayList<>();
+      for (TaskTiers.Tier tier : tiers.tiers()) {
+        TaskFunction taskFunction = new TaskFunction(new TaskRunner(taskS3,
+            counting -> taskEnv.newFileIO(CountingS3Client.wrap(dataFileS3, counting)), allocator,
+            HedgeSettings.DEFAULT, options.spillSettings()), taskS3, Math.max(128, tier.memoryMb()), 0);
+        if (tiers.tiered()) {
+          taskFunction.withMemoryBudgetCap(tier.budgetBytes());
+        }
+        // The invoker role of two-level invocation: the task function invokes tasks with its role's identity.
+        AtomicReference<TaskFanOut> fanOut = new AtomicReference<>();
+        fanOuts.add(fanOut);
+        taskFunction.withFanOut(fanOut::get);
+        LambdaHandler taskHandler = (payload, ctx) -> taskFunction.handle(payload, ctx::isCancelled);
+        taskDefinitions.add(FunctionDefinition.of(tier.function(),
+                options.taskHandlerWrapper().apply(localFaults.task(taskHandler)))
+            .withMemoryMb(Math.max(128, tier.memoryMb()))
+            .withTimeout(options.taskTimeout())
+            // Under an account model the task function shares the account's limit with its invokers.
+            .withReservedConcurrency(scale.accountConcurrency() > 0 ? FunctionDefinition.UNRESERVED : options.taskConcurrency()));
+      }
+      lambda = track(LambdaEmulator.start(0, taskDefinitions, scale.emulatorAccountConcurrency(), scale.lambda()));
       LambdaClient invokerLambdaClient = track(TaskLambdaClients.configure(LambdaClient.builder()
           .endpointOverride(lambda.endpoint())
           .region(EmbeddedS3.REGION)
           .credentialsProvider(StaticCredentialsProvider.create(TASK_ROLE_KEYS)), options.taskTimeout())
           .build());
-      fanOut.set(track(new TaskFanOut(invokerLambdaClient, TASK_FUNCTION)));
+      for (int i = 0; i < fanOuts.size(); i++) {
+        // An invoker invokes tasks on its own tier's function.
+        fanOuts.get(i).set(track(new TaskFanOut(invokerLambdaClient, tiers.tiers().get(i).function())));
+      }
 
       // Coordinator: catalog, Lambda and S3 clients; the same core as on AWS.
       LambdaClient lambdaClient = track(LambdaClient.builder()
@@ -324,17 +377,20 @@ public final class LocalDeployment implements AutoCloseable {
           .build());
       CoordinatorSettings settings = CoordinatorSettings.defaults(TASK_FUNCTION, SHUFFLE_BUCKET)
           .withMaxConcurrentTasks(options.taskConcurrency())
-          .withTaskFunctionMemoryMb(options.taskMemoryMb())
+          .withTaskFunctionMemoryMb(tiers.smallest().memoryMb())
           // Locally a Lambda costs nothing: splits down to 64 KiB let tiny data run as many tasks.
           .withQueryLimits(QueryProperties.Limits.defaults().withMinSplitSizeBytes(scale.minSplitBytes()))
           // No lifecycle rule here: the sweep deletes answers and job objects past the job retention.
           .withObjectRetention(options.objectRetention())
           .withJobTimeout(options.jobTimeout());
       TaskPayloadStore payloads = new TaskPayloadStore(coordinatorS3);
-      LambdaTaskInvoker directInvoker = track(new LambdaTaskInvoker(taskLambdaClient, TASK_FUNCTION,
+      LambdaTaskInvoker directInvoker = track(new LambdaTaskInvoker(taskLambdaClient, tiers.smallest().function(),
           options.taskConcurrency(), payloads));
+      if (tiers.tiered()) {
+        directInvoker.withTiers(tiers);
+      }
       TaskInvoker invoker = scale.fanOut().enabled()
-          ? track(new FanOutTaskInvoker(directInvoker, taskLambdaClient, TASK_FUNCTION, payloads, scale.fanOut()))
+          ? track(new FanOutTaskInvoker(directInvoker, taskLambdaClient, tiers.smallest().function(), payloads, scale.fanOut()))
           : directInvoker;
       jobs = options.jobStore() != null ? options.jobStore()
           : track(options.dataDir() == null ? SqliteJobStore.temporary(JOB_RETENTION)
@@ -343,7 +399,7 @@ public final class LocalDeployment implements AutoCloseable {
           new StageScheduler(invoker, RetryPolicy.defaults()), coordinatorS3, presigner, allocator,
           new LambdaSelfInvoker(lambdaClient, COORDINATOR_FUNCTION), settings, localJobSettings(options),
           PlannerSettings.defaults(), localFaults.coordinator(options.coordinatorHooks()), SchemaAllowList.NONE,
-          new CostSettings(PriceTable.DEFAULT, COORDINATOR_MEMORY_MB, Math.max(128, options.taskMemoryMb())));
+          new CostSettings(PriceTable.DEFAULT, COORDINATOR_MEMORY_MB, Math.max(128, tiers.smallest().memoryMb())));
       // Reserved, as on AWS: coordinators never take the concurrency their own tasks need.
       lambda.register(FunctionDefinition.of(COORDINATOR_FUNCTION,
               (payload, ctx) -> coordinator.handle(payload, Duration.ofMillis(ctx.remainingTimeMillis())))

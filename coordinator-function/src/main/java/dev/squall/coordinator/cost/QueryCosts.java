@@ -31,8 +31,19 @@ public final class QueryCosts {
    */
   public double taskGbSeconds(TaskMetrics m) {
     long millis = (m.getInvocationMillis() > 0 ? m.getInvocationMillis() : m.getWallMillis()) + m.getInitMillis();
-    int mb = m.getFunctionMemoryMb() > 0 ? m.getFunctionMemoryMb() : settings.taskMemoryMb();
-    return millis / 1000.0 * (mb / MB_PER_GB);
+    return millis / 1000.0 * (memoryMb(m) / MB_PER_GB);
+  }
+
+  /**
+   * The memory an attempt's function has: as the attempt reported it, else that of the task-size
+   * tier the coordinator sent it to (at least Lambda's 128 MB), else the configured task memory.
+   * An invoker invocation runs on the tier of the tasks it invokes, so its memory is its carrier's.
+   */
+  private int memoryMb(TaskMetrics m) {
+    if (m.getFunctionMemoryMb() > 0) {
+      return m.getFunctionMemoryMb();
+    }
+    return m.getTierMemoryMb() > 0 ? Math.max(128, m.getTierMemoryMb()) : settings.taskMemoryMb();
   }
 
   /**
@@ -54,7 +65,7 @@ public final class QueryCosts {
       taskGbs += taskGbSeconds(m);
       if (m.getInvokerMillis() > 0) {
         invokers++;
-        invokerGbs += m.getInvokerMillis() / 1000.0 * (settings.taskMemoryMb() / MB_PER_GB);
+        invokerGbs += m.getInvokerMillis() / 1000.0 * ((m.getTierMemoryMb() > 0 ? memoryMb(m) : settings.taskMemoryMb()) / MB_PER_GB);
       }
       taskS3 = S3RequestCounter.plus(taskS3, m.getS3());
     }

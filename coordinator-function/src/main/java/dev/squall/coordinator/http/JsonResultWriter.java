@@ -137,6 +137,12 @@ public final class JsonResultWriter {
           .put("cpuMillis", st.getCpuMillis()).put("bytesScanned", st.getBytesScanned())
           .put("bytesShuffled", st.getBytesShuffled()).put("taskGbSeconds", st.getTaskGbSeconds());
       stage.set("s3", requests(st.getS3()));
+      if (st.getAttemptsByTierMbCount() > 0) {
+        // Task-size tiers: the estimate the stage's tier came from, and its attempts by tier (MB).
+        stage.put("estimatedTaskMemoryBytes", st.getEstimatedTaskMemoryBytes());
+        ObjectNode tiers = stage.putObject("attemptsByTierMb");
+        new java.util.TreeMap<>(st.getAttemptsByTierMbMap()).forEach((mb, n) -> tiers.put(Integer.toString(mb), n));
+      }
       if (operators) {
         ArrayNode ops = stage.putArray("operators");
         for (OperatorMetrics op : st.getOperatorsList()) {

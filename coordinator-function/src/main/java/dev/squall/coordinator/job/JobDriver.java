@@ -220,7 +220,7 @@ public final class JobDriver {
             changed -> {
               plans.save(changed);
               ran.set(changed);
-            }, pipeliningFor(job, plan));
+            }, pipeliningFor(job, plan)).withTierRequest(QueryProperties.taskTiers(job.properties()));
         winners = scheduler.run(plan, prior, control, Duration.between(clock.instant(), deadlineOf(job)));
         plan = ran.get(); // with the tasks coalesced stages ran
         job = store.transition(keeper.lease(), JobState.RUNNING, JobState.FINALIZING,

@@ -4,6 +4,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import dev.squall.coordinator.cost.JobMeter;
 import dev.squall.coordinator.cost.QueryCosts;
 import dev.squall.coordinator.scheduler.JobPlan;
+import dev.squall.coordinator.scheduler.StageMemoryEstimate;
 import dev.squall.jobstore.JobStoreLimits;
 import dev.squall.jobstore.TaskAttempt;
 import dev.squall.proto.v1.OperatorMetrics;
@@ -73,6 +74,13 @@ final class JobSummaries {
           .setBytesShuffled(st.getBytesShuffled() + m.getBytesShuffleWritten())
           .setTaskGbSeconds(st.getTaskGbSeconds() + costs.taskGbSeconds(m))
           .setS3(S3RequestCounter.plus(st.getS3(), m.getS3()));
+      if (m.getTierMemoryMb() > 0) {
+        // Task-size tiers: the attempts by the tier each ran on, beside the estimate the stage's tier came from.
+        st.putAttemptsByTierMb(m.getTierMemoryMb(), st.getAttemptsByTierMbOrDefault(m.getTierMemoryMb(), 0) + 1);
+        if (st.getEstimatedTaskMemoryBytes() == 0) {
+          st.setEstimatedTaskMemoryBytes(new StageMemoryEstimate(graph, tasks).of(a.stageId()));
+        }
+      }
     }
     winners.forEach((stageId, results) -> {
       StageSummary.Builder st = stages.get(stageId);

@@ -6,6 +6,7 @@ import dev.squall.coordinator.scheduler.JobControl;
 import dev.squall.coordinator.scheduler.JobPlan;
 import dev.squall.coordinator.scheduler.Pipelining;
 import dev.squall.coordinator.scheduler.TaskSlots;
+import dev.squall.coordinator.scheduler.TaskTiers;
 import dev.squall.jobstore.AttemptState;
 import dev.squall.jobstore.JobRecord;
 import dev.squall.jobstore.JobStore;
@@ -62,6 +63,9 @@ final class StoreJobControl implements JobControl {
   private final TaskSlots slots;
   private final Consumer<JobPlan> planStore;
   private final Pipelining pipelining;
+  private final Map<String, Integer> memoryFailureTiers = new HashMap<>();
+  private TaskTiers.Request tierRequest =
+      TaskTiers.Request.AUTO;
 
   StoreJobControl(JobStore store, Clock clock, LeaseKeeper keeper, JobSettings settings, Instant handOffAt,
       DriverHooks hooks, List<StageProgress> initial, Runnable onCancel, WinnerRecords winners,
@@ -84,6 +88,10 @@ final class StoreJobControl implements JobControl {
       max = Math.max(max, a.attempt());
       if (a.state() == AttemptState.FAILED && !lostOutput(a)) {
         priorFailures.merge(a.stageId() + "." + a.partition(), 1, Integer::sum);
+        int tier = memoryFailureTier(a);
+        if (tier > 0) {
+          memoryFailureTiers.merge(a.stageId() + "." + a.partition(), tier, Math::max);
+        }
       }
     }
     this.attemptBase = max + 1;
@@ -99,6 +107,35 @@ final class StoreJobControl implements JobControl {
     } catch (InvalidProtocolBufferException e) {
       return false;
     }
+  }
+
+  /** The tier (MB) a failed attempt ran on when it failed for memory, else 0. */
+  private static int memoryFailureTier(TaskAttempt a) {
+    if (a.detail() == null) {
+      return 0;
+    }
+    try {
+      TaskResult r = TaskResult.parseFrom(a.detail());
+      return r.getError().getCode() == ErrorCode.INSUFFICIENT_RESOURCES ? r.getMetrics().getTierMemoryMb() : 0;
+    } catch (InvalidProtocolBufferException e) {
+      return 0;
+    }
+  }
+
+  /** What the query asks of the task-size tiers (its properties). */
+  StoreJobControl withTierRequest(TaskTiers.Request request) {
+    this.tierRequest = request;
+    return this;
+  }
+
+  @Override
+  public TaskTiers.Request tierRequest() {
+    return tierRequest;
+  }
+
+  @Override
+  public int priorMemoryFailureTierMb(int stageId, int partition) {
+    return memoryFailureTiers.getOrDefault(stageId + "." + partition, 0);
   }
 
   @Override

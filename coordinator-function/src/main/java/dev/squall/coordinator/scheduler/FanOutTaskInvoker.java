@@ -188,6 +188,19 @@ public final class FanOutTaskInvoker implements TaskInvoker, AutoCloseable {
 
   /** Invokes one invoker for tasks already admitted and completes each with its result. */
   private void sendInvoker(List<Launch> admitted) {
+    if (direct.tiers() != null) {
+      // A task on another tier than the share's first (a resumed job's escalated task) goes straight to its tier.
+      String tier = direct.functionFor(admitted.get(0).spec());
+      List<Launch> same = new ArrayList<>();
+      for (Launch l : admitted) {
+        if (direct.functionFor(l.spec()).equals(tier)) {
+          same.add(l);
+        } else {
+          direct.invoke(l.spec(), s -> true).whenComplete((r, e) -> complete(l, r, e));
+        }
+      }
+      admitted = same;
+    }
     List<byte[]> requests = new ArrayList<>();
     try {
       for (Launch l : admitted) {
@@ -210,7 +223,10 @@ public final class FanOutTaskInvoker implements TaskInvoker, AutoCloseable {
     try {
       invokerInvocations.incrementAndGet();
       SdkBytes request = SdkBytes.fromByteArray(encoded);
-      InvokeResponse response = direct.throttling().invoke(() -> lambda.invoke(b -> b.functionName(functionName)
+      // The invoker runs on the tier of the tasks it invokes (a stage's tasks start on one tier),
+      // and invokes its own function.
+      String function = direct.tiers() == null ? functionName : direct.functionFor(carrier.spec());
+      InvokeResponse response = direct.throttling().invoke(() -> lambda.invoke(b -> b.functionName(function)
           .invocationType(InvocationType.REQUEST_RESPONSE).payload(request)));
       byte[] payload = response.payload() == null ? new byte[0] : response.payload().asByteArray();
       if (response.functionError() != null) {
@@ -260,6 +276,11 @@ public final class FanOutTaskInvoker implements TaskInvoker, AutoCloseable {
   public void close() {
     threads.shutdownNow();
     direct.close();
+  }
+
+  @Override
+  public TaskTiers tiers() {
+    return direct.tiers();
   }
 
   /** The direct invoker's cap: a share's tasks count in it as if invoked one by one. */

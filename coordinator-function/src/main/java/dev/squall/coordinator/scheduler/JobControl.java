@@ -94,4 +94,17 @@ public interface JobControl {
 
   /** A stage's count of tasks with a winner changed. */
   void progress(int stageId, int tasksDone, int tasksTotal);
+
+  /** What the query asks of the task-size tiers (its properties); by the estimates by default. */
+  default TaskTiers.Request tierRequest() {
+    return TaskTiers.Request.AUTO;
+  }
+
+  /**
+   * The largest tier (memory, MB) on which an earlier invocation's attempt of this task failed for
+   * memory (INSUFFICIENT_RESOURCES), so that a resumed job goes on from the next larger one; 0 when none.
+   */
+  default int priorMemoryFailureTierMb(int stageId, int partition) {
+    return 0;
+  }
 }

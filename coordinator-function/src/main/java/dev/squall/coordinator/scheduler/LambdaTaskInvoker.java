@@ -33,6 +33,8 @@ public final class LambdaTaskInvoker implements TaskInvoker, AutoCloseable {
   private final TaskPayloadStore payloads;
   private final ThrottleRetry throttling;
   private final int maxConcurrent;
+  /** Task-size tiers, or null: every attempt goes to {@link #functionName}. */
+  private TaskTiers tiers;
 
   /**
    * @param lambda a client for the Lambda service (the emulator locally); not closed by this
@@ -70,6 +72,27 @@ public final class LambdaTaskInvoker implements TaskInvoker, AutoCloseable {
     });
   }
 
+  /**
+   * Sends each attempt to the function of the tier its spec names ({@link TaskSpec#getFunctionMemoryMb()});
+   * a spec naming none goes to the smallest tier.
+   *
+   * @return this
+   */
+  public LambdaTaskInvoker withTiers(TaskTiers tiers) {
+    this.tiers = tiers;
+    return this;
+  }
+
+  @Override
+  public TaskTiers tiers() {
+    return tiers;
+  }
+
+  /** The function an attempt is invoked on: its tier's, or the only one. */
+  String functionFor(TaskSpec spec) {
+    return tiers == null ? functionName : tiers.byMemory(spec.getFunctionMemoryMb()).function();
+  }
+
   @Override
   public CompletableFuture<TaskResult> invoke(TaskSpec spec, StartGate gate) {
     return CompletableFuture.supplyAsync(() -> gate.admit(spec) ? invokeNow(spec) : null, pool);
@@ -78,7 +101,8 @@ public final class LambdaTaskInvoker implements TaskInvoker, AutoCloseable {
   private TaskResult invokeNow(TaskSpec spec) {
     try {
       SdkBytes request = SdkBytes.fromByteArray(payloads != null ? payloads.request(spec) : TaskPayloads.encodeSpec(spec));
-      InvokeResponse response = throttling.invoke(() -> lambda.invoke(b -> b.functionName(functionName)
+      String function = functionFor(spec);
+      InvokeResponse response = throttling.invoke(() -> lambda.invoke(b -> b.functionName(function)
           .invocationType(InvocationType.REQUEST_RESPONSE).payload(request)));
       byte[] payload = response.payload() == null ? new byte[0] : response.payload().asByteArray();
       if (response.functionError() != null) {

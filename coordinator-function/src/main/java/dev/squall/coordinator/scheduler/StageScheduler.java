@@ -130,6 +130,12 @@ public final class StageScheduler {
     boolean pipelining;
     /** Tasks ("stage.partition") one of whose attempts has been admitted (holds its slots); from invoker threads. */
     final Set<String> admitted = ConcurrentHashMap.newKeySet();
+    /** The invoker's task-size tiers when it has several, else null ({@link TaskTiers}). */
+    final TaskTiers tiers;
+    /** The tier each stage started on, chosen from its estimate when its first attempt launched. */
+    final Map<Integer, TaskTiers.Tier> stageTiers = new HashMap<>();
+    /** The tier each task's attempts go to once one failed for memory ("stage.partition"). */
+    final Map<String, TaskTiers.Tier> taskTiers = new HashMap<>();
 
     Run(JobPlan plan, Map<Integer, TaskResult[]> prior, JobControl control) {
       this.plan = plan;
@@ -138,6 +144,8 @@ public final class StageScheduler {
       this.topology = new StageTopology(plan.graph(), taskCounts);
       this.specs = new TaskSpecFactory(plan, topology);
       this.slots = control.slots();
+      TaskTiers deployed = invoker.tiers();
+      this.tiers = deployed != null && deployed.tiered() ? deployed : null;
       for (var e : taskCounts.entrySet()) {
         if (e.getValue() == 0) {
           throw new IllegalArgumentException("invalid stage graph: stage " + e.getKey() + " has no tasks");
@@ -272,7 +280,8 @@ public final class StageScheduler {
       return true;
     }
 
-    void launch(TaskSpec spec, long delayMillis) {
+    void launch(TaskSpec planned, long delayMillis) {
+      TaskSpec spec = onTier(planned);
       inFlight.put(key(spec), spec);
       highestAttempt.merge(task(spec.getStageId(), spec.getPartition()), spec.getAttempt(), Math::max);
       if (delayMillis <= 0) {
@@ -280,6 +289,54 @@ public final class StageScheduler {
       } else {
         timer.schedule(() -> send(spec), delayMillis, TimeUnit.MILLISECONDS);
       }
+    }
+
+    /**
+     * The spec on its task's tier: the tier it moved to after failing for memory, else its stage's,
+     * the smallest whose budget holds the stage's estimated peak ({@link StageMemoryEstimate},
+     * decided when the stage's first attempt launches, after coalescing); its budget is the tier's.
+     */
+    TaskSpec onTier(TaskSpec spec) {
+      if (tiers == null) {
+        return spec;
+      }
+      String task = task(spec.getStageId(), spec.getPartition());
+      TaskTiers.Tier tier = taskTiers.get(task);
+      if (tier == null) {
+        tier = stageTiers.computeIfAbsent(spec.getStageId(), id -> {
+          long estimate = new StageMemoryEstimate(plan.graph(), taskCounts).of(id);
+          TaskTiers.Tier chosen = tiers.forEstimate(estimate, control.tierRequest());
+          LOG.info("job {}: stage {} runs on the {} MB tier (estimated peak task memory {} bytes)", plan.jobId(), id,
+              chosen.memoryMb(), estimate);
+          return chosen;
+        });
+        int failedOn = control.priorMemoryFailureTierMb(spec.getStageId(), spec.getPartition());
+        if (failedOn >= tier.memoryMb()) {
+          TaskTiers.Tier next = tiers.next(tiers.byMemory(failedOn), control.tierRequest());
+          tier = next != null ? next : tiers.byMemory(failedOn);
+        }
+        taskTiers.put(task, tier);
+      }
+      return spec.toBuilder().setFunctionMemoryMb(tier.memoryMb()).setMemoryBudgetBytes(tier.budgetBytes()).build();
+    }
+
+    /**
+     * After an attempt failed for memory: its task's next attempts go to the next larger tier the
+     * query allows; false when there is none (the task fails as without tiers).
+     */
+    boolean moveUp(TaskSpec failed) {
+      if (tiers == null || failed.getFunctionMemoryMb() == 0) {
+        return false;
+      }
+      TaskTiers.Tier next = tiers.next(tiers.byMemory(failed.getFunctionMemoryMb()), control.tierRequest());
+      if (next == null) {
+        return false;
+      }
+      taskTiers.put(task(failed.getStageId(), failed.getPartition()), next);
+      LOG.info("job {} task {}.{} attempt {} ran out of memory on the {} MB tier; retrying on the {} MB tier",
+          plan.jobId(), failed.getStageId(), failed.getPartition(), failed.getAttempt(), failed.getFunctionMemoryMb(),
+          next.memoryMb());
+      return true;
     }
 
     void send(TaskSpec spec) {
@@ -315,6 +372,10 @@ public final class StageScheduler {
         }
         TaskResult r = result != null ? result
             : LambdaTaskInvoker.failed(spec, ErrorCode.INTERNAL_ERROR, "task invocation failed: " + error);
+        if (spec.getFunctionMemoryMb() > 0) {
+          // The tier it ran on, kept with the attempt for the summary and EXPLAIN ANALYZE.
+          r = r.toBuilder().setMetrics(r.getMetrics().toBuilder().setTierMemoryMb(spec.getFunctionMemoryMb())).build();
+        }
         done.add(new Completion(spec, r, true));
       });
     }
@@ -390,6 +451,10 @@ public final class StageScheduler {
           1 + control.priorFailures(spec.getStageId(), p), (a, b) -> a + 1);
       if (otherAttemptRunning(spec)) {
         return null; // a speculative copy (or the original) of this task may still succeed
+      }
+      if (error.getCode() == ErrorCode.INSUFFICIENT_RESOURCES && retry.hasAttemptAfter(failed - 1) && moveUp(spec)) {
+        launch(specs.build(topology.stage(spec.getStageId()), p, nextAttempt(spec.getStageId(), p), winners), 0L);
+        return null;
       }
       if (retry.isRetriable(error.getCode()) && retry.hasAttemptAfter(failed - 1)) {
         LOG.info("job {} task {}.{} attempt {} failed ({}), retrying", plan.jobId(), spec.getStageId(), p,

@@ -30,6 +30,14 @@ public interface TaskInvoker {
     return Integer.MAX_VALUE;
   }
 
+  /**
+   * The task-size tiers this invoker can send attempts to ({@link TaskSpec#getFunctionMemoryMb()}
+   * names one); null when it has one task function and specs name none.
+   */
+  default TaskTiers tiers() {
+    return null;
+  }
+
   /** Decides, at the moment an attempt would be sent, whether it still is; records the start. */
   @FunctionalInterface
   interface StartGate {

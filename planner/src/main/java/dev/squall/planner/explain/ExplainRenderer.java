@@ -106,6 +106,13 @@ public final class ExplainRenderer {
           .append(" S3 put=").append(r.getPut()).append(" get=").append(r.getGet()).append(" list=")
           .append(r.getList()).append(" head=").append(r.getHead()).append(" delete=").append(r.getDelete())
           .append('\n');
+      if (s.getAttemptsByTierMbCount() > 0) {
+        // Task-size tiers: the estimate the stage's first tier came from, and the tier of each attempt.
+        out.append("  tiers: estimated task memory=").append(s.getEstimatedTaskMemoryBytes()).append("B attempts");
+        new java.util.TreeMap<>(s.getAttemptsByTierMbMap()).forEach((mb, n) ->
+            out.append(' ').append(mb).append("MB=").append(n));
+        out.append('\n');
+      }
       out.append("  output: ").append(columns(stage.getOutputSchema())).append('\n');
       Iterator<OperatorMetrics> ops = s.getOperatorsList().iterator();
       analyzedOperator(stage.getFragment(), inputs.getOrDefault(stage.getStageId(), Map.of()), 2, ops, out);

@@ -36,7 +36,9 @@ public final class TaskLambdaHandler implements RequestStreamHandler {
     this.function = new TaskFunction(new TaskRunner(s3, counter -> env.newFileIO(CountingS3Client.wrap(s3, counter)), new RootAllocator(),
         TaskEnvironment.hedging(System.getenv()), TaskEnvironment.spilling(System.getenv())), s3,
         TaskEnvironment.memoryMb(System.getenv()), ManagementFactory.getRuntimeMXBean().getUptime())
-        .withFanOut(() -> new TaskFanOut(env.newTaskLambdaClient(), invokedTaskFunction(System.getenv())));
+        .withFanOut(() -> new TaskFanOut(env.newTaskLambdaClient(), invokedTaskFunction(System.getenv())))
+        // A task's budget follows this function's memory (each task-size tier is its own function).
+        .withMemoryBudgetCap(TaskEnvironment.memoryMb(System.getenv()) * 1024L * 1024 * 6 / 10);
   }
 
   /**
