@@ -136,6 +136,9 @@ public final class JsonResultWriter {
           .put("rowsIn", st.getRowsIn()).put("rowsOut", st.getRowsOut()).put("wallMillis", st.getWallMillis())
           .put("cpuMillis", st.getCpuMillis()).put("bytesScanned", st.getBytesScanned())
           .put("bytesShuffled", st.getBytesShuffled()).put("taskGbSeconds", st.getTaskGbSeconds());
+      if (st.getSkewedPartitionsSplit() > 0) {
+        stage.put("skewedPartitionsSplit", st.getSkewedPartitionsSplit());
+      }
       stage.set("s3", requests(st.getS3()));
       if (operators) {
         ArrayNode ops = stage.putArray("operators");

@@ -234,16 +234,24 @@ public final class StageScheduler {
       if (java.util.Arrays.stream(winners.get(id)).anyMatch(w -> w != null)) {
         return; // tasks already won under the stored plan's tasks
       }
-      Optional<int[]> starts = PartitionCoalescer.groupStarts(stage, topology.inputsOf(id), topology.outputOf(id),
-          plan.scanInputs().containsKey(id), winners, plan.adaptiveTargetPartitionBytes());
-      if (starts.isEmpty()) {
-        return;
-      }
-      int tasks = starts.get().length;
+      Optional<Stage> split = SkewJoinSplitter.split(stage, topology.inputsOf(id), topology.outputOf(id),
+          plan.scanInputs().containsKey(id), winners, plan.adaptiveTargetPartitionBytes(), plan.skewFactor(),
+          plan.skewMinPartitionBytes());
       Stage.Builder coalesced = stage.toBuilder();
-      for (int start : starts.get()) {
-        coalesced.addPartitionGroupStarts(start);
+      if (split.isPresent()) {
+        coalesced = split.get().toBuilder();
+        LOG.info("job {}: stage {} splits {} skewed partitions", plan.jobId(), id, split.get().getSkewSplitsCount());
+      } else {
+        Optional<int[]> starts = PartitionCoalescer.groupStarts(stage, topology.inputsOf(id), topology.outputOf(id),
+            plan.scanInputs().containsKey(id), winners, plan.adaptiveTargetPartitionBytes());
+        if (starts.isEmpty()) {
+          return;
+        }
+        for (int start : starts.get()) {
+          coalesced.addPartitionGroupStarts(start);
+        }
       }
+      int tasks = SkewJoinSplitter.taskCount(coalesced.build());
       StageGraph.Builder graph = plan.graph().toBuilder();
       for (int i = 0; i < graph.getStagesCount(); i++) {
         if (graph.getStages(i).getStageId() == id) {
