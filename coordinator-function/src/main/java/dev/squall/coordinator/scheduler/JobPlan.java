@@ -113,6 +113,14 @@ public record JobPlan(
         outputSchema, write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, pipelined, analyze, factor, minBytes);
   }
 
+  /** This plan with a leaf stage's tasks replaced (a stage that stopped early runs fewer). */
+  public JobPlan withScanInputs(int stageId, List<Map<Integer, ScanInput>> tasks) {
+    Map<Integer, List<Map<Integer, ScanInput>>> scans = new TreeMap<>(scanInputs);
+    scans.put(stageId, List.copyOf(tasks));
+    return new JobPlan(jobId, graph, scans, shuffleBucket, jobPrefix, compression, memoryBudgetBytes, outputSchema,
+        write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, pipelined, analyze, skewFactor, skewMinPartitionBytes);
+  }
+
   /** This plan, marked as run pipelined. */
   public JobPlan withPipelined() {
     return new JobPlan(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes,
