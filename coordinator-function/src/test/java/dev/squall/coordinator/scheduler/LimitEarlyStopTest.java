@@ -132,6 +132,20 @@ class LimitEarlyStopTest {
   }
 
   @Test
+  void aPipelinedRunDoesNotStopEarly() throws Exception {
+    // Its consumer starts before the scan stage finishes and reads every task's published winner.
+    FakeTasks.Invoker invoker = new FakeTasks.Invoker(s -> withRows(s, 100));
+    PipelinedSchedulingTest.Control control = new PipelinedSchedulingTest.Control(
+        new Pipelining(Pipelining.Mode.PIPELINED, 64, 64, new PipelinedSchedulingTest.Board()));
+    Map<Integer, TaskResult[]> winners = new StageScheduler(invoker, FAST)
+        .run(plan(limitOverFilteredScan(0, 10)), Map.of(), control, Duration.ofMinutes(1));
+
+    assertThat(scanTasks(invoker)).hasSize(TASKS);
+    assertThat(winners.get(0)).hasSize(TASKS);
+    assertThat(control.changed.pipelined()).isTrue();
+  }
+
+  @Test
   void onlyALimitOverFiltersOfAScanThroughASingleEdgeStopsEarly() {
     Edge single = Edge.newBuilder().setPartitioning(Partitioning.newBuilder().setSingle(
         Partitioning.Single.getDefaultInstance())).build();
