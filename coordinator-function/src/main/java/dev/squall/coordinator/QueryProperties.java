@@ -37,6 +37,9 @@ import java.util.function.BiFunction;
  *   <li>{@code adaptive_target_partition_bytes} 0 .. 64 GiB: shuffle bytes a task reads at about
  *       when a stage's hash partitions are coalesced at run time; 0 turns coalescing off (the
  *       deployment's {@code SQUALL_ADAPTIVE_TARGET_PARTITION_BYTES} unless given);
+ *   <li>{@code skew_factor} 0 .. 1000 (5 unless given) and {@code skew_min_partition_bytes} 0 .. 64 GiB
+ *       (64 MiB unless given): a join's hash partition over both this many times its side's median
+ *       partition and these bytes is split across tasks at run time; factor 0 turns it off;
  *   <li>{@code scheduling} {@code auto}, {@code pipelined} or {@code staged}: whether consumer stages
  *       start while their producers run ({@link Pipelining}; auto unless given);
  *   <li>{@code task_memory_tier_mb} 1 .. 10,240: every stage starts on the smallest task-size tier
@@ -106,6 +109,9 @@ public final class QueryProperties {
     // Read by the job driver when it runs the stages (taskTiers()); nothing to set for planning.
     n.put(TASK_MEMORY_TIER_MB, new Numeric(1, 10_240, "MB", (s, v) -> s));
     n.put(MAX_TASK_MEMORY_TIER_MB, new Numeric(1, 10_240, "MB", (s, v) -> s));
+    // Read when the job plan is made (skewFactor(), skewMinPartitionBytes()); nothing to set for planning.
+    n.put(SKEW_FACTOR, new Numeric(0, 1000, "times the median", (s, v) -> s));
+    n.put(SKEW_MIN_PARTITION_BYTES, new Numeric(0, 65536 * MIB, "bytes", (s, v) -> s));
     // Read by the job driver when it takes task slots (priority()); nothing to set for planning.
     n.put(PRIORITY, new Numeric(SlotPriority.MIN, SlotPriority.MAX, "levels", (s, v) -> s));
     return n;
@@ -164,6 +170,37 @@ public final class QueryProperties {
     return new TaskTiers.Request(
         start == null ? 0 : (int) inRange(TASK_MEMORY_TIER_MB, start, n.get(TASK_MEMORY_TIER_MB)),
         max == null ? 0 : (int) inRange(MAX_TASK_MEMORY_TIER_MB, max, n.get(MAX_TASK_MEMORY_TIER_MB)));
+  }
+
+  /** The property of skew splitting's factor over the median partition, 0 turning splitting off. */
+  public static final String SKEW_FACTOR = "skew_factor";
+  /** Skew splitting's factor unless a query gives one. */
+  public static final int DEFAULT_SKEW_FACTOR = 5;
+  /** The property of the bytes a partition must exceed on its side to be split as skewed. */
+  public static final String SKEW_MIN_PARTITION_BYTES = "skew_min_partition_bytes";
+  /** The least bytes of a skewed partition unless a query gives it. */
+  public static final long DEFAULT_SKEW_MIN_PARTITION_BYTES = 64 * MIB;
+
+  /**
+   * Skew splitting's factor a job's (validated) properties set, {@link #DEFAULT_SKEW_FACTOR} unless given.
+   *
+   * @throws SquallException USER_ERROR for a value outside 0 .. 1000
+   */
+  public static int skewFactor(Map<String, String> properties) {
+    String v = properties.get(SKEW_FACTOR);
+    return v == null ? DEFAULT_SKEW_FACTOR : (int) inRange(SKEW_FACTOR, v, numeric(Limits.defaults()).get(SKEW_FACTOR));
+  }
+
+  /**
+   * The bytes a skewed partition must exceed that a job's (validated) properties set,
+   * {@link #DEFAULT_SKEW_MIN_PARTITION_BYTES} unless given.
+   *
+   * @throws SquallException USER_ERROR for a value outside 0 .. 64 GiB
+   */
+  public static long skewMinPartitionBytes(Map<String, String> properties) {
+    String v = properties.get(SKEW_MIN_PARTITION_BYTES);
+    return v == null ? DEFAULT_SKEW_MIN_PARTITION_BYTES
+        : inRange(SKEW_MIN_PARTITION_BYTES, v, numeric(Limits.defaults()).get(SKEW_MIN_PARTITION_BYTES));
   }
 
   /** The task-slot priority's property. */

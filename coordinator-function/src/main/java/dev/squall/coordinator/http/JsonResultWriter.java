@@ -136,6 +136,9 @@ public final class JsonResultWriter {
           .put("rowsIn", st.getRowsIn()).put("rowsOut", st.getRowsOut()).put("wallMillis", st.getWallMillis())
           .put("cpuMillis", st.getCpuMillis()).put("bytesScanned", st.getBytesScanned())
           .put("bytesShuffled", st.getBytesShuffled()).put("taskGbSeconds", st.getTaskGbSeconds());
+      if (st.getSkewedPartitionsSplit() > 0) {
+        stage.put("skewedPartitionsSplit", st.getSkewedPartitionsSplit());
+      }
       stage.set("s3", requests(st.getS3()));
       if (st.getAttemptsByTierMbCount() > 0) {
         // Task-size tiers: the estimate the stage's tier came from, and its attempts by tier (MB).

@@ -131,7 +131,8 @@ public final class JobPlanner {
         PlanStore.jobPrefix(jobId), settings.compression(), settings.taskMemoryBudgetBytes(), ArrowTypes.arrowSchema(planned.outputSchema()),
         planned.write().map(WriteTargets::toRecord).orElse(null))
         .withAdaptiveTargetPartitionBytes(query.adaptiveTargetPartitionBytes()
-            .orElse(settings.adaptiveTargetPartitionBytes()));
+            .orElse(settings.adaptiveTargetPartitionBytes()))
+        .withSkewSplitting(QueryProperties.skewFactor(properties), QueryProperties.skewMinPartitionBytes(properties));
     if (planned.isAnalyze()) {
       plan = plan.withAnalyze(planned.analyze().get());
     }

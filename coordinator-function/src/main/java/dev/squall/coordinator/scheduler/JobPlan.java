@@ -40,6 +40,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * @param pipelined the stages ran pipelined: consumers started while their producers ran
  *     ({@link Pipelining}); set by the scheduler when it chooses so, for the summary
  * @param analyze for ANALYZE, the statistics the final step commits from the root's one row; else null
+ * @param skewFactor a join's hash partition larger than this many times its side's median partition
+ *     (and than {@code skewMinPartitionBytes}) is split across tasks ({@link SkewJoinSplitter}); 0 never
+ * @param skewMinPartitionBytes bytes under which a partition is never split as skewed
  */
 public record JobPlan(
     String jobId,
@@ -55,7 +58,9 @@ public record JobPlan(
     boolean explainAnalyze,
     long adaptiveTargetPartitionBytes,
     boolean pipelined,
-    AnalyzeRecord analyze) {
+    AnalyzeRecord analyze,
+    int skewFactor,
+    long skewMinPartitionBytes) {
   public JobPlan {
     Objects.requireNonNull(jobId, "jobId");
     Objects.requireNonNull(graph, "graph");
@@ -68,7 +73,7 @@ public record JobPlan(
       String shuffleBucket, String jobPrefix, Compression compression, long memoryBudgetBytes, Schema outputSchema,
       WriteTargetRecord write, DdlRecord ddl, boolean explainAnalyze) {
     this(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes, outputSchema, write, ddl,
-        explainAnalyze, 0, false, null);
+        explainAnalyze, 0, false, null, 0, 0);
   }
 
   /** A plan that is not an EXPLAIN ANALYZE. */
@@ -82,31 +87,52 @@ public record JobPlan(
   /** This plan, answering as EXPLAIN ANALYZE. */
   public JobPlan withExplainAnalyze() {
     return new JobPlan(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes, outputSchema,
-        write, ddl, true, adaptiveTargetPartitionBytes, pipelined, analyze);
+        write, ddl, true, adaptiveTargetPartitionBytes, pipelined, analyze, skewFactor,
+        skewMinPartitionBytes);
   }
 
   /** This plan, coalescing hash partitions to about {@code bytes} a task (0: not at all). */
   public JobPlan withAdaptiveTargetPartitionBytes(long bytes) {
     return new JobPlan(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes, outputSchema,
-        write, ddl, explainAnalyze, bytes, pipelined, analyze);
+        write, ddl, explainAnalyze, bytes, pipelined, analyze, skewFactor, skewMinPartitionBytes);
   }
 
   /** This plan with another stage graph (a stage's tasks decided at run time). */
   public JobPlan withGraph(StageGraph newGraph) {
     return new JobPlan(jobId, newGraph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes,
-        outputSchema, write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, pipelined, analyze);
+        outputSchema, write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, pipelined, analyze, skewFactor,
+        skewMinPartitionBytes);
+  }
+
+  /**
+   * This plan, splitting a join's hash partition across tasks when it is over {@code factor} times
+   * its side's median and over {@code minBytes} (factor 0: never).
+   */
+  public JobPlan withSkewSplitting(int factor, long minBytes) {
+    return new JobPlan(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes,
+        outputSchema, write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, pipelined, analyze, factor, minBytes);
+  }
+
+  /** This plan with a leaf stage's tasks replaced (a stage that stopped early runs fewer). */
+  public JobPlan withScanInputs(int stageId, List<Map<Integer, ScanInput>> tasks) {
+    Map<Integer, List<Map<Integer, ScanInput>>> scans = new TreeMap<>(scanInputs);
+    scans.put(stageId, List.copyOf(tasks));
+    return new JobPlan(jobId, graph, scans, shuffleBucket, jobPrefix, compression, memoryBudgetBytes, outputSchema,
+        write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, pipelined, analyze, skewFactor, skewMinPartitionBytes);
   }
 
   /** This plan, marked as run pipelined. */
   public JobPlan withPipelined() {
     return new JobPlan(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes,
-        outputSchema, write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, true, analyze);
+        outputSchema, write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, true, analyze, skewFactor,
+        skewMinPartitionBytes);
   }
 
   /** This plan, committing the statistics of an ANALYZE. */
   public JobPlan withAnalyze(AnalyzeRecord record) {
     return new JobPlan(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes,
-        outputSchema, write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, pipelined, record);
+        outputSchema, write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, pipelined, record, skewFactor,
+        skewMinPartitionBytes);
   }
 
   /** A plan without DDL. */
@@ -138,7 +164,7 @@ public record JobPlan(
       b.setAnalyze(analyze);
     }
     return b.setExplainAnalyze(explainAnalyze).setAdaptiveTargetPartitionBytes(adaptiveTargetPartitionBytes)
-        .setPipelined(pipelined).build();
+        .setPipelined(pipelined).setSkewFactor(skewFactor).setSkewMinPartitionBytes(skewMinPartitionBytes).build();
   }
 
   /** Reads a stored plan. */
@@ -160,19 +186,20 @@ public record JobPlan(
     return new JobPlan(r.getJobId(), r.getGraph(), scans, r.getShuffleBucket(), r.getJobPrefix(), r.getCompression(),
         r.getMemoryBudgetBytes(), schema, r.hasWrite() ? r.getWrite() : null, r.hasDdl() ? r.getDdl() : null,
         r.getExplainAnalyze(), r.getAdaptiveTargetPartitionBytes(), r.getPipelined(),
-        r.hasAnalyze() ? r.getAnalyze() : null);
+        r.hasAnalyze() ? r.getAnalyze() : null, r.getSkewFactor(), r.getSkewMinPartitionBytes());
   }
 
   /**
-   * Tasks of each stage: a leaf stage's split count, a coalesced stage's partition groups, else the
-   * stage's task count.
+   * Tasks of each stage: a leaf stage's split count, a coalesced stage's partition groups (a split
+   * skewed partition's group counting its pieces), else the stage's task count.
    */
   public Map<Integer, Integer> taskCounts() {
     Map<Integer, Integer> counts = new TreeMap<>();
     for (var s : graph.getStagesList()) {
       var scans = scanInputs.get(s.getStageId());
       int groups = s.getPartitionGroupStartsCount();
-      counts.put(s.getStageId(), scans != null ? scans.size() : groups > 0 ? groups : s.getTaskCount());
+      counts.put(s.getStageId(), scans != null ? scans.size() : groups > 0 ? SkewJoinSplitter.taskCount(s)
+          : s.getTaskCount());
     }
     return counts;
   }

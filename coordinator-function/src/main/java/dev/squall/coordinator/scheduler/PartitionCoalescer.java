@@ -41,33 +41,47 @@ final class PartitionCoalescer {
    */
   static Optional<int[]> groupStarts(Stage stage, List<Edge> inputs, Edge output, boolean hasScans,
       Map<Integer, TaskResult[]> winners, long targetBytes) {
-    if (targetBytes <= 0 || hasScans || stage.getPartitionGroupStartsCount() > 0
-        || (output != null && output.getPartitioning().getKindCase() == Partitioning.KindCase.FORWARD)) {
+    if (targetBytes <= 0) {
       return Optional.empty();
+    }
+    int partitions = eligiblePartitions(stage, inputs, output, hasScans);
+    if (partitions <= 1) {
+      return Optional.empty();
+    }
+    return Optional.of(group(partitionBytes(inputs, winners, partitions), targetBytes));
+  }
+
+  /**
+   * The partition count of a stage's hash edges when its tasks may be decided at run time
+   * (coalesced, or skewed partitions split), else -1: the stage reads only hash and broadcast
+   * edges (no combiner, no scan), all hash edges with one partition count, was not regrouped
+   * before, and does not feed a forward edge.
+   */
+  static int eligiblePartitions(Stage stage, List<Edge> inputs, Edge output, boolean hasScans) {
+    if (hasScans || stage.getPartitionGroupStartsCount() > 0
+        || (output != null && output.getPartitioning().getKindCase() == Partitioning.KindCase.FORWARD)) {
+      return -1;
     }
     int partitions = -1;
     for (Edge e : inputs) {
       if (e.getCombineGroup() > 0) {
-        return Optional.empty(); // a combiner stage: its tasks are groups of map tasks, not of partitions
+        return -1; // a combiner stage: its tasks are groups of map tasks, not of partitions
       }
       switch (e.getPartitioning().getKindCase()) {
         case HASH -> {
           int n = e.getPartitioning().getHash().getPartitions();
           if (partitions >= 0 && n != partitions) {
-            return Optional.empty();
+            return -1;
           }
           partitions = n;
         }
         case BROADCAST -> { }
         default -> {
-          return Optional.empty();
+          return -1;
         }
       }
     }
-    if (partitions <= 1) {
-      return Optional.empty();
-    }
-    return Optional.of(group(partitionBytes(inputs, winners, partitions), targetBytes));
+    return partitions;
   }
 
   /** Bytes of each hash partition summed over every hash input edge's winning map outputs. */
@@ -114,6 +128,10 @@ final class PartitionCoalescer {
    * @param partitions the stage's hash edges' partition count
    */
   static int[] partitionsOf(Stage stage, int task, int partitions) {
+    if (stage.getSkewSplitsCount() > 0) {
+      SkewJoinSplitter.Slice slice = SkewJoinSplitter.slice(stage, task, partitions);
+      return new int[] {slice.from(), slice.to()};
+    }
     int groups = stage.getPartitionGroupStartsCount();
     if (groups == 0) {
       return new int[] {task, task + 1};

@@ -61,6 +61,11 @@ import org.slf4j.LoggerFactory;
  * the run (stages not yet started wait for their producers). When the job fails, the board stops
  * running tasks (consumers waiting for winners that will never come) before the run drains.
  *
+ * <p>A scan stage feeding a LIMIT without ORDER BY through a single edge starts its tasks in waves
+ * and stops starting them once its winners' rows suffice ({@link LimitEarlyStop}); its task list
+ * then shrinks to the tasks that ran, through {@link JobControl#planChanged}, before its consumer
+ * is planned. Pipelined runs do not stop early.
+ *
  * <p>A run may start from winners an earlier invocation recorded: tasks that have one are not run
  * again, and stages whose tasks all have one are not started.
  *
@@ -136,6 +141,10 @@ public final class StageScheduler {
     final Map<Integer, TaskTiers.Tier> stageTiers = new HashMap<>();
     /** The tier each task's attempts go to once one failed for memory ("stage.partition"). */
     final Map<String, TaskTiers.Tier> taskTiers = new HashMap<>();
+    /** Scan stages feeding a LIMIT that start their tasks in waves ({@link LimitEarlyStop}): rows wanted by stage. */
+    final Map<Integer, Long> limited = new HashMap<>();
+    /** Of each limited stage, the tasks started so far: {@code [0, end)}. */
+    final Map<Integer, Integer> waveEnd = new HashMap<>();
 
     Run(JobPlan plan, Map<Integer, TaskResult[]> prior, JobControl control) {
       this.plan = plan;
@@ -174,6 +183,14 @@ public final class StageScheduler {
         this.plan = plan.withPipelined();
         control.planChanged(this.plan);
         LOG.info("job {}: {} tasks run pipelined", plan.jobId(), totalTasks);
+      } else {
+        // Pipelined consumers read every task's published winner: only staged runs stop early.
+        for (Stage s : plan.graph().getStagesList()) {
+          long wanted = LimitEarlyStop.rowsWanted(s.getFragment(), topology.outputOf(s.getStageId()));
+          if (wanted >= 0 && plan.scanInputs().containsKey(s.getStageId()) && taskCounts.get(s.getStageId()) > 1) {
+            limited.put(s.getStageId(), wanted);
+          }
+        }
       }
     }
 
@@ -222,6 +239,11 @@ public final class StageScheduler {
         started.add(id);
         TaskResult[] w = winners.get(id);
         int missing = (int) java.util.Arrays.stream(w).filter(r -> r == null).count();
+        if (limited.containsKey(id) && missing > 0) {
+          remaining.put(id, missing);
+          nextWave(id);
+          continue;
+        }
         invoker.stageStarting(plan.jobId(), id, missing); // the launches below belong together (two-level invocation)
         for (int p = 0; p < w.length; p++) {
           if (w[p] == null) {
@@ -242,16 +264,24 @@ public final class StageScheduler {
       if (java.util.Arrays.stream(winners.get(id)).anyMatch(w -> w != null)) {
         return; // tasks already won under the stored plan's tasks
       }
-      Optional<int[]> starts = PartitionCoalescer.groupStarts(stage, topology.inputsOf(id), topology.outputOf(id),
-          plan.scanInputs().containsKey(id), winners, plan.adaptiveTargetPartitionBytes());
-      if (starts.isEmpty()) {
-        return;
-      }
-      int tasks = starts.get().length;
+      Optional<Stage> split = SkewJoinSplitter.split(stage, topology.inputsOf(id), topology.outputOf(id),
+          plan.scanInputs().containsKey(id), winners, plan.adaptiveTargetPartitionBytes(), plan.skewFactor(),
+          plan.skewMinPartitionBytes());
       Stage.Builder coalesced = stage.toBuilder();
-      for (int start : starts.get()) {
-        coalesced.addPartitionGroupStarts(start);
+      if (split.isPresent()) {
+        coalesced = split.get().toBuilder();
+        LOG.info("job {}: stage {} splits {} skewed partitions", plan.jobId(), id, split.get().getSkewSplitsCount());
+      } else {
+        Optional<int[]> starts = PartitionCoalescer.groupStarts(stage, topology.inputsOf(id), topology.outputOf(id),
+            plan.scanInputs().containsKey(id), winners, plan.adaptiveTargetPartitionBytes());
+        if (starts.isEmpty()) {
+          return;
+        }
+        for (int start : starts.get()) {
+          coalesced.addPartitionGroupStarts(start);
+        }
       }
+      int tasks = SkewJoinSplitter.taskCount(coalesced.build());
       StageGraph.Builder graph = plan.graph().toBuilder();
       for (int i = 0; i < graph.getStagesCount(); i++) {
         if (graph.getStages(i).getStageId() == id) {
@@ -269,6 +299,68 @@ public final class StageScheduler {
       control.progress(id, 0, tasks);
       LOG.info("job {}: stage {} runs {} tasks for its {} hash partitions", plan.jobId(), id, tasks,
           stage.getTaskCount());
+    }
+
+    /**
+     * Starts the next wave of a limited stage's tasks ({@link LimitEarlyStop}) once every task
+     * started so far has a winner; when their rows suffice (or every task ran), the stage's task
+     * list shrinks to the tasks that ran, stored before any consumer is planned, and it is done.
+     */
+    void nextWave(int id) {
+      TaskResult[] w = winners.get(id);
+      int end = waveEnd.getOrDefault(id, 0);
+      for (int p = 0; p < end; p++) {
+        if (w[p] == null) {
+          return; // the wave is still running
+        }
+      }
+      long rows = LimitEarlyStop.rowsOf(w);
+      int next = LimitEarlyStop.nextWaveEnd(end, rows, limited.get(id), w.length);
+      int ran = end;
+      for (int p = w.length - 1; p >= end; p--) {
+        if (w[p] != null) { // won in an earlier invocation's wave: the tasks before it run too
+          ran = p + 1;
+          break;
+        }
+      }
+      if (next == end && ran > end) {
+        next = ran;
+      }
+      if (next > end) {
+        int launched = 0;
+        for (int p = end; p < next; p++) {
+          launched += w[p] == null ? 1 : 0;
+        }
+        waveEnd.put(id, next);
+        invoker.stageStarting(plan.jobId(), id, launched);
+        for (int p = end; p < next; p++) {
+          if (w[p] == null) {
+            launch(specs.build(topology.stage(id), p, control.attemptBase(), winners), 0L);
+          }
+        }
+        if (launched > 0) {
+          return;
+        }
+        nextWave(id); // every task of the wave had won before
+        return;
+      }
+      long wanted = limited.remove(id);
+      if (end < w.length) {
+        List<Map<Integer, dev.squall.proto.v1.ScanInput>> scans = plan.scanInputs().get(id);
+        JobPlan shrunk = plan.withScanInputs(id, scans.subList(0, end));
+        StageTopology nextTopology = new StageTopology(shrunk.graph(), shrunk.taskCounts());
+        control.planChanged(shrunk);
+        plan = shrunk;
+        taskCounts = shrunk.taskCounts();
+        topology = nextTopology;
+        specs = new TaskSpecFactory(shrunk, nextTopology);
+        winners.put(id, java.util.Arrays.copyOf(w, end));
+        LOG.info("job {}: stage {} stops after {} of its {} tasks ({} rows for a LIMIT of {})", plan.jobId(), id, end,
+            w.length, rows, wanted);
+      }
+      remaining.put(id, 0);
+      control.progress(id, end, end);
+      relaunchWaiting(id);
     }
 
     boolean producersDone(int stageId) {
@@ -422,7 +514,9 @@ public final class StageScheduler {
           }
           int left = remaining.merge(spec.getStageId(), -1, Integer::sum);
           control.progress(spec.getStageId(), stageWinners.length - left, stageWinners.length);
-          if (left == 0) {
+          if (limited.containsKey(spec.getStageId())) {
+            nextWave(spec.getStageId());
+          } else if (left == 0) {
             relaunchWaiting(spec.getStageId());
           }
         }

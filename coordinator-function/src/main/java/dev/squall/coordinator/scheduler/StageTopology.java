@@ -99,8 +99,16 @@ final class StageTopology {
           partitions, c, consumerTasks);
       return;
     }
-    require(starts.size() == consumerTasks, "stage %d has %d partition groups but %d tasks", c, starts.size(),
-        consumerTasks);
+    require(SkewJoinSplitter.taskCount(consumer) == consumerTasks, "stage %d has %d partition groups but %d tasks",
+        c, starts.size(), consumerTasks);
+    for (var split : consumer.getSkewSplitsList()) {
+      int at = starts.indexOf(split.getPartition());
+      boolean alone = at >= 0 && (at + 1 < starts.size() ? starts.get(at + 1) == split.getPartition() + 1
+          : split.getPartition() + 1 == partitions);
+      require(alone && split.getMapTaskStartsCount() > 0 && split.getMapTaskStarts(0) == 0,
+          "stage %d splits partition %d, which is not a group of its own or has no pieces from map task 0", c,
+          split.getPartition());
+    }
     for (int i = 0; i < starts.size(); i++) {
       int start = starts.get(i);
       require(i == 0 ? start == 0 : start > starts.get(i - 1) && start < partitions,

@@ -28,7 +28,8 @@ import java.util.Map;
  * <p>Input {@code i} of a task is {@code edge.consumer_input_index == i} for a shuffle input, or a
  * Scan's {@code input_index} for splits. What a consumer task {@code p} reads of each producer
  * task's output, by edge kind: hash and range — partition {@code p} (hash: partitions
- * {@code [starts[p], starts[p+1])} of a coalesced stage, {@link PartitionCoalescer}); broadcast and single —
+ * {@code [starts[p], starts[p+1])} of a coalesced stage, {@link PartitionCoalescer}; a piece of a split
+ * skewed partition reads only its map tasks' share of the split side, {@link SkewJoinSplitter}); broadcast and single —
  * partition 0; forward — partition 0 of producer task {@code p} only; into a combiner stage (an edge
  * with a combine group g) — every range of producer tasks {@code [p·g, (p+1)·g)} ({@link ShuffleSegments}).
  */
@@ -85,6 +86,13 @@ public final class TaskSpecFactory {
         continue;
       }
       List<TaskResult> read = kind == Partitioning.KindCase.FORWARD ? List.of(producers[partition]) : Arrays.asList(producers);
+      if (kind == Partitioning.KindCase.HASH && stage.getSkewSplitsCount() > 0) {
+        SkewJoinSplitter.Slice slice = SkewJoinSplitter.slice(stage, partition,
+            edge.getPartitioning().getHash().getPartitions());
+        if (slice.splitInput() == edge.getConsumerInputIndex()) { // a piece of a split skewed partition
+          read = read.subList(slice.mapFrom(), Math.min(slice.mapTo(), read.size()));
+        }
+      }
       int[] wanted = switch (kind) {
         case HASH -> PartitionCoalescer.partitionsOf(stage, partition, edge.getPartitioning().getHash().getPartitions());
         case RANGE -> new int[] {partition, partition + 1};

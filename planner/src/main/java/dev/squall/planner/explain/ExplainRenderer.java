@@ -105,6 +105,7 @@ public final class ExplainRenderer {
           .append("B GB-s=").append(String.format(Locale.ROOT, "%.3f", s.getTaskGbSeconds()))
           .append(" S3 put=").append(r.getPut()).append(" get=").append(r.getGet()).append(" list=")
           .append(r.getList()).append(" head=").append(r.getHead()).append(" delete=").append(r.getDelete())
+          .append(s.getSkewedPartitionsSplit() > 0 ? " skewed partitions split=" + s.getSkewedPartitionsSplit() : "")
           .append('\n');
       if (s.getAttemptsByTierMbCount() > 0) {
         // Task-size tiers: the estimate the stage's first tier came from, and the tier of each attempt.

@@ -32,6 +32,10 @@ import org.apache.iceberg.io.CloseableIterable;
  * from the Scan's Iceberg filter. Each combined scan task becomes one Squall task; its file scan
  * tasks are carried as ScanTaskParser JSON in {@link ScanSplit}s.
  *
+ * <p>A stage that is a LIMIT without ORDER BY over a scan without a filter ({@link #rowsWanted})
+ * gets only the first split groups whose files hold offset + limit rows by the manifests' record
+ * counts, so that {@code select ... from t limit 10} runs one task and reads one file, not the table.
+ *
  * <p>A stage with several scans gets as many tasks as its largest scan has split groups, and
  * group g of every scan goes to task g mod that count. A stage whose scans have no data gets one
  * task with no splits, so that consumers still see every producer finish.
@@ -68,7 +72,8 @@ public final class SplitPlanner {
       for (Scan scan : scans) {
         Long snapshot = scan.hasSnapshotId() ? Long.valueOf(scan.getSnapshotId())
             : graph.getTableSnapshotIdsMap().get(scan.getTable());
-        List<List<ScanSplit>> groups = splitGroups(scan, snapshot);
+        long wanted = scans.size() == 1 ? rowsWanted(stage.getFragment()) : -1;
+        List<List<ScanSplit>> groups = splitGroups(scan, snapshot, wanted);
         groupsByInput.put(scan.getInputIndex(), groups);
         tasks = Math.max(tasks, groups.size());
       }
@@ -93,6 +98,34 @@ public final class SplitPlanner {
 
   /** The split groups of one scan, one group per planned combined task. */
   List<List<ScanSplit>> splitGroups(Scan scan, Long snapshotId) {
+    return splitGroups(scan, snapshotId, -1);
+  }
+
+  /**
+   * The rows a stage needs from its one scan when its fragment is a LIMIT (no ORDER BY) over
+   * projections of a scan without a filter: offset + limit, since any that many rows of the table
+   * are an answer; else -1 (every split is read).
+   */
+  static long rowsWanted(Operator fragment) {
+    if (!fragment.hasLimit() || fragment.getLimit().getLimit() < 0) {
+      return -1;
+    }
+    Operator op = fragment.getLimit().getInput();
+    while (op.hasProject()) {
+      op = op.getProject().getInput();
+    }
+    if (!op.hasScan() || !op.getScan().getIcebergFilterJson().isEmpty() || op.getScan().getSkippedDataFilesCount() > 0) {
+      return -1;
+    }
+    return fragment.getLimit().getOffset() + fragment.getLimit().getLimit();
+  }
+
+  /**
+   * The split groups of one scan; with {@code rowsWanted} at least 0, only the first groups whose
+   * data files the manifests say hold that many rows (a file counts once all its splits are in
+   * the groups kept, and only without delete files, so the count is never too high).
+   */
+  List<List<ScanSplit>> splitGroups(Scan scan, Long snapshotId, long rowsWanted) {
     Table table = catalog.loadTable(TableIdentifier.parse(scan.getTable()));
     if (snapshotId == null) {
       return List.of();
@@ -120,12 +153,21 @@ public final class SplitPlanner {
       tableScan = tableScan.filter(ExpressionParser.fromJson(scan.getIcebergFilterJson(), schema));
     }
     List<List<ScanSplit>> groups = new ArrayList<>();
+    long rows = 0;
+    Map<String, Long> bytesCovered = new HashMap<>();
     try (CloseableIterable<CombinedScanTask> planned = tableScan.planTasks()) {
       for (CombinedScanTask combined : planned) {
+        if (rowsWanted >= 0 && rows >= rowsWanted) {
+          break; // the groups kept hold enough rows for the LIMIT
+        }
         List<ScanSplit> group = new ArrayList<>();
         for (FileScanTask task : combined.files()) {
           if (skipped.contains(task.file().location())) {
             continue;
+          }
+          if (rowsWanted >= 0 && task.deletes().isEmpty()
+              && bytesCovered.merge(task.file().location(), task.length(), Long::sum) == task.file().fileSizeInBytes()) {
+            rows += task.file().recordCount();
           }
           group.add(ScanSplit.newBuilder()
               .setFileScanTaskJson(ScanTaskParser.toJson(task))

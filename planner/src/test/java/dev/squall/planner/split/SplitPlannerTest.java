@@ -197,4 +197,32 @@ class SplitPlannerTest {
     assertThat(tasks).hasSize(1);
     assertThat(tasks.get(0).get(0).getSplitsCount()).isZero();
   }
+
+  @Test
+  void aLimitWithoutFilterPlansOnlyTheSplitsWhoseFilesHoldItsRows() {
+    PlannedQuery limited = Planning.sf1("select l_orderkey, l_comment from lineitem limit 10 offset 5");
+    int stageId = leaf(limited.stageGraph()).getStageId();
+    int all = new SplitPlanner(Planning.SF1, 8 * MB).plan(Planning.sf1("select l_orderkey, l_comment from lineitem")
+        .stageGraph()).tasks(leaf(Planning.sf1("select l_orderkey, l_comment from lineitem").stageGraph())
+        .getStageId()).size();
+
+    // 8 MB pieces: the first file (~857,000 rows) counts once all of its pieces are kept.
+    ScanAssignment pieces = new SplitPlanner(Planning.SF1, 8 * MB).plan(limited.stageGraph());
+    List<ScanSplit> kept = allSplits(pieces, stageId);
+    assertThat(kept).extracting(ScanSplit::getDataFilePath).isNotEmpty();
+    assertThat(kept.stream().mapToLong(ScanSplit::getLength).sum()).as("the first file, whole")
+        .isGreaterThanOrEqualTo(180_000_000L / 7);
+    assertThat(pieces.tasks(stageId).size()).isLessThan(all / 3);
+    // Whole files packed in 128 MB tasks: one task.
+    assertThat(new SplitPlanner(Planning.SF1, 128 * MB).plan(limited.stageGraph()).tasks(stageId)).hasSize(1);
+
+    // A filter (unknown selectivity), ORDER BY or OFFSET alone read every split.
+    for (String sql : List.of("select l_orderkey from lineitem where l_quantity > 10 limit 10",
+        "select l_orderkey from lineitem order by l_orderkey limit 10",
+        "select l_orderkey from lineitem offset 10")) {
+      PlannedQuery q = Planning.sf1(sql);
+      assertThat(new SplitPlanner(Planning.SF1, 8 * MB).plan(q.stageGraph()).tasks(leaf(q.stageGraph())
+          .getStageId())).as(sql).hasSize(all);
+    }
+  }
 }
