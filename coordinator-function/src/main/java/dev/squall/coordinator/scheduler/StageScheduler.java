@@ -130,6 +130,10 @@ public final class StageScheduler {
     boolean pipelining;
     /** Tasks ("stage.partition") one of whose attempts has been admitted (holds its slots); from invoker threads. */
     final Set<String> admitted = ConcurrentHashMap.newKeySet();
+    /** When each probe stage of runtime filters began waiting for their build stages (nanoTime). */
+    final Map<Integer, Long> runtimeFilterWaitStart = new HashMap<>();
+    /** Runtime filters whose probe stage stopped waiting for them. */
+    final Set<Integer> runtimeFilterGaveUp = new HashSet<>();
 
     Run(JobPlan plan, Map<Integer, TaskResult[]> prior, JobControl control) {
       this.plan = plan;
@@ -205,6 +209,9 @@ public final class StageScheduler {
         if (started.contains(id)) {
           continue;
         }
+        if (!runtimeFilterBuildsDone(id)) {
+          continue;
+        }
         if (producersDone(id)) {
           coalesce(id);
         } else if (!mayStartEarly(id)) {
@@ -261,6 +268,28 @@ public final class StageScheduler {
       control.progress(id, 0, tasks);
       LOG.info("job {}: stage {} runs {} tasks for its {} hash partitions", plan.jobId(), id, tasks,
           stage.getTaskCount());
+    }
+
+    /**
+     * Whether a probe stage of runtime filters may start: every build stage of its filters has
+     * finished, or it has waited the filter's {@code wait_millis} since it was first asked (then it
+     * runs without that filter). Pipelined runs keep this order too.
+     */
+    boolean runtimeFilterBuildsDone(int stageId) {
+      boolean done = true;
+      for (dev.squall.proto.v1.RuntimeFilter f : plan.graph().getRuntimeFiltersList()) {
+        if (f.getProbeStageId() != stageId || remaining.getOrDefault(f.getBuildStageId(), -1) == 0) {
+          continue;
+        }
+        long since = runtimeFilterWaitStart.computeIfAbsent(stageId, s -> System.nanoTime());
+        if (System.nanoTime() - since < TimeUnit.MILLISECONDS.toNanos(f.getWaitMillis())) {
+          done = false;
+        } else if (runtimeFilterGaveUp.add(f.getFilterId())) {
+          LOG.info("job {}: stage {} starts without runtime filter {}: stage {} has not finished after {} ms",
+              plan.jobId(), stageId, f.getFilterId(), f.getBuildStageId(), f.getWaitMillis());
+        }
+      }
+      return done;
     }
 
     boolean producersDone(int stageId) {
