@@ -6,6 +6,7 @@ import dev.squall.coordinator.scheduler.Pipelining;
 import dev.squall.coordinator.scheduler.TaskTiers;
 import dev.squall.planner.PlannerSettings;
 import dev.squall.planner.stage.CombiningExchanges;
+import dev.squall.proto.v1.StageGraph;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -48,6 +49,11 @@ import java.util.function.BiFunction;
  *   <li>{@code max_task_memory_tier_mb} 1 .. 10,240: no attempt runs on a task-size tier above this
  *       many MB (the smallest tier when every tier is larger); a memory failure on the largest allowed
  *       tier fails the task (no cap unless given);
+ *   <li>{@code runtime_filters} {@code true} or {@code false} (true unless given): whether a selective
+ *       join's build-side keys narrow its probe side's scan; {@code runtime_filter_max_keys} 0 ..
+ *       1,000,000 (50,000 unless given): distinct keys above which only their range is kept;
+ *       {@code runtime_filter_wait_millis} 0 .. 600,000 (30,000 unless given): how long a probe stage
+ *       waits for its build stage before it starts without the filter;
  *   <li>{@code default_schema} a namespace of the catalog (checked when the query is planned).
  * </ul>
  *
@@ -112,6 +118,9 @@ public final class QueryProperties {
     // Read when the job plan is made (skewFactor(), skewMinPartitionBytes()); nothing to set for planning.
     n.put(SKEW_FACTOR, new Numeric(0, 1000, "times the median", (s, v) -> s));
     n.put(SKEW_MIN_PARTITION_BYTES, new Numeric(0, 65536 * MIB, "bytes", (s, v) -> s));
+    // Read by the job planner onto the plan's runtime filters (runtimeFilters()).
+    n.put(RUNTIME_FILTER_MAX_KEYS, new Numeric(0, MAX_RUNTIME_FILTER_KEYS, "keys", (s, v) -> s));
+    n.put(RUNTIME_FILTER_WAIT_MILLIS, new Numeric(0, MAX_RUNTIME_FILTER_WAIT_MILLIS, "milliseconds", (s, v) -> s));
     // Read by the job driver when it takes task slots (priority()); nothing to set for planning.
     n.put(PRIORITY, new Numeric(SlotPriority.MIN, SlotPriority.MAX, "levels", (s, v) -> s));
     return n;
@@ -217,6 +226,45 @@ public final class QueryProperties {
     return v == null ? SlotPriority.DEFAULT : (int) inRange(PRIORITY, v, numeric(Limits.defaults()).get(PRIORITY));
   }
 
+  /** Whether joins narrow their probe side's scan by the build side's keys: {@code true} (the default) or {@code false}. */
+  public static final String RUNTIME_FILTERS = "runtime_filters";
+  /** Distinct build keys above which a runtime filter keeps only their range (no Bloom filter). */
+  public static final String RUNTIME_FILTER_MAX_KEYS = "runtime_filter_max_keys";
+  public static final long DEFAULT_RUNTIME_FILTER_MAX_KEYS = 50_000;
+  public static final long MAX_RUNTIME_FILTER_KEYS = 1_000_000;
+  /** Longest a probe stage waits for its runtime filters' build stages before it starts without them. */
+  public static final String RUNTIME_FILTER_WAIT_MILLIS = "runtime_filter_wait_millis";
+  public static final long DEFAULT_RUNTIME_FILTER_WAIT_MILLIS = 30_000;
+  public static final long MAX_RUNTIME_FILTER_WAIT_MILLIS = 600_000;
+
+  /**
+   * The runtime filters of a planned graph as a job's properties set them: none when
+   * {@code runtime_filters} is false, else each with the query's key bound and wait.
+   *
+   * @throws SquallException USER_ERROR for a value other than true or false, or out of range
+   */
+  public static StageGraph runtimeFilters(StageGraph graph, Map<String, String> properties) {
+    boolean on = mode(properties, RUNTIME_FILTERS, Boolean.TRUE, v -> switch (v.trim().toLowerCase(java.util.Locale.ROOT)) {
+      case "true" -> Boolean.TRUE;
+      case "false" -> Boolean.FALSE;
+      default -> throw new IllegalArgumentException("'" + v + "' is not one of true, false");
+    });
+    if (!on || graph.getRuntimeFiltersCount() == 0) {
+      return on ? graph : graph.toBuilder().clearRuntimeFilters().build();
+    }
+    Map<String, Numeric> numeric = numeric(Limits.defaults());
+    String keys = properties.get(RUNTIME_FILTER_MAX_KEYS);
+    String wait = properties.get(RUNTIME_FILTER_WAIT_MILLIS);
+    long maxKeys = keys == null ? DEFAULT_RUNTIME_FILTER_MAX_KEYS : inRange(RUNTIME_FILTER_MAX_KEYS, keys, numeric.get(RUNTIME_FILTER_MAX_KEYS));
+    long waitMillis = wait == null ? DEFAULT_RUNTIME_FILTER_WAIT_MILLIS
+        : inRange(RUNTIME_FILTER_WAIT_MILLIS, wait, numeric.get(RUNTIME_FILTER_WAIT_MILLIS));
+    StageGraph.Builder b = graph.toBuilder();
+    for (int i = 0; i < b.getRuntimeFiltersCount(); i++) {
+      b.setRuntimeFilters(i, b.getRuntimeFilters(i).toBuilder().setMaxKeys(maxKeys).setWaitMillis(waitMillis));
+    }
+    return b.build();
+  }
+
   /** Whether hash and range exchanges are combined: {@code auto} (the default), {@code on} or {@code off}. */
   public static final String SHUFFLE_COMBINE = "shuffle_combine";
 
@@ -294,10 +342,14 @@ public final class QueryProperties {
         scheduling(properties);
         continue;
       }
+      if (name.equals(RUNTIME_FILTERS)) {
+        runtimeFilters(StageGraph.getDefaultInstance(), properties);
+        continue;
+      }
       Numeric n = numeric.get(name);
       if (n == null) {
-        throw SquallException.userError("unknown query property '%s' (known: default_schema, %s, %s, %s, %s)", name,
-            String.join(", ", numeric.keySet()), PlannerSettings.MIN_RETENTION_PROPERTY, SHUFFLE_COMBINE, SCHEDULING);
+        throw SquallException.userError("unknown query property '%s' (known: default_schema, %s, %s, %s, %s, %s)", name,
+            String.join(", ", numeric.keySet()), PlannerSettings.MIN_RETENTION_PROPERTY, SHUFFLE_COMBINE, SCHEDULING, RUNTIME_FILTERS);
       }
       s = n.set().apply(s, inRange(name, e.getValue(), n));
     }

@@ -6,6 +6,7 @@ import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.io.HedgeSettings;
 import dev.squall.engine.io.HedgedFileIO;
 import dev.squall.engine.io.HedgedRequests;
+import dev.squall.engine.runtimefilter.KeySummaryBuilder;
 import dev.squall.engine.spill.SpillSettings;
 import dev.squall.engine.spill.TaskSpill;
 import dev.squall.proto.IncompatiblePlanException;
@@ -35,6 +36,7 @@ import dev.squall.task.write.DataFileOutputSink;
 import dev.squall.task.write.DeleteFileOutputSink;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
@@ -167,6 +169,8 @@ public final class TaskRunner {
     try (spillFiles; BufferAllocator allocator = rootAllocator.newChildAllocator(
         "task " + spec.getStageId() + "." + spec.getPartition() + " attempt " + spec.getAttempt(), 0, Long.MAX_VALUE)) {
       OutputSink writer = openSink(spec, allocator, cancelled, s3, fileIO);
+      // Build side of runtime filters: the keys of the rows written.
+      List<KeySummaryBuilder> keySummaries = spec.getKeySummariesList().stream().map(KeySummaryBuilder::new).toList();
       long rows;
       long peak;
       try (FragmentExecutor.Execution run = FragmentExecutor.execute(spec.getFragment(), inputs, allocator,
@@ -176,6 +180,9 @@ public final class TaskRunner {
         while (run.hasNext()) {
           ColumnBatch batch = run.nextBatch();
           rows += batch.rows();
+          for (KeySummaryBuilder k : keySummaries) {
+            k.add(batch);
+          }
           writer.write(batch, run.schema(), allocator);
         }
         peak = run.peakMemoryBytes();
@@ -185,6 +192,7 @@ public final class TaskRunner {
         throw e;
       }
       writer.finish(result);
+      keySummaries.forEach(k -> result.addKeySummaries(k.toProto()));
       TaskMetrics.Builder metrics = result.getMetricsBuilder();
       metrics.setRowsWritten(rows).setPeakMemoryBytes(peak).setBytesScanned(scannedBytes(spec));
       for (ShuffleMetrics m : inputs.readerMetrics()) {

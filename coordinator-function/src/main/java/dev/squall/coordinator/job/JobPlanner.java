@@ -120,7 +120,8 @@ public final class JobPlanner {
     } catch (PlanningException e) {
       throw new SquallException(e.code().errorCode(), e.reason(), e.line(), e.column(), e);
     }
-    StageGraph graph = CombiningExchanges.apply(splits.applyTo(planned.stageGraph()), combining(properties));
+    StageGraph graph = QueryProperties.runtimeFilters(
+        CombiningExchanges.apply(splits.applyTo(planned.stageGraph()), combining(properties)), properties);
     int depth = ProtoNesting.depth(graph);
     if (depth > ProtoNesting.MAX_DEPTH - 20) { // room for the TaskSpec around a stage's fragment
       throw SquallException.userError("the query nests too deeply: its plan is %d levels deep, at most %d are"

@@ -123,7 +123,12 @@ final class JobSummaries {
       if (i < st.getOperatorsCount()) {
         OperatorMetrics sum = st.getOperators(i);
         st.setOperators(i, sum.toBuilder().setRowsIn(sum.getRowsIn() + op.getRowsIn())
-            .setRowsOut(sum.getRowsOut() + op.getRowsOut()).setWallNanos(sum.getWallNanos() + op.getWallNanos()));
+            .setRowsOut(sum.getRowsOut() + op.getRowsOut()).setWallNanos(sum.getWallNanos() + op.getWallNanos())
+            .setRowGroups(sum.getRowGroups() + op.getRowGroups())
+            .setRowGroupsRead(sum.getRowGroupsRead() + op.getRowGroupsRead())
+            .setRuntimeFilterRowGroupsSkipped(sum.getRuntimeFilterRowGroupsSkipped() + op.getRuntimeFilterRowGroupsSkipped())
+            .setRuntimeFilterBytesSkipped(sum.getRuntimeFilterBytesSkipped() + op.getRuntimeFilterBytesSkipped())
+            .setRuntimeFilterRowsDropped(sum.getRuntimeFilterRowsDropped() + op.getRuntimeFilterRowsDropped()));
       } else {
         st.addOperators(op);
       }

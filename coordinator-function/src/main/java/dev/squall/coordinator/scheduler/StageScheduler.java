@@ -145,6 +145,10 @@ public final class StageScheduler {
     final Map<Integer, Long> limited = new HashMap<>();
     /** Of each limited stage, the tasks started so far: {@code [0, end)}. */
     final Map<Integer, Integer> waveEnd = new HashMap<>();
+    /** When each probe stage of runtime filters began waiting for their build stages (nanoTime). */
+    final Map<Integer, Long> runtimeFilterWaitStart = new HashMap<>();
+    /** Runtime filters whose probe stage stopped waiting for them. */
+    final Set<Integer> runtimeFilterGaveUp = new HashSet<>();
 
     Run(JobPlan plan, Map<Integer, TaskResult[]> prior, JobControl control) {
       this.plan = plan;
@@ -228,6 +232,9 @@ public final class StageScheduler {
       topology.criticalPathFirst().forEach(s -> ids.add(s.getStageId()));
       for (int id : ids) {
         if (started.contains(id)) {
+          continue;
+        }
+        if (!runtimeFilterBuildsDone(id)) {
           continue;
         }
         if (producersDone(id)) {
@@ -361,6 +368,28 @@ public final class StageScheduler {
       remaining.put(id, 0);
       control.progress(id, end, end);
       relaunchWaiting(id);
+    }
+
+    /**
+     * Whether a probe stage of runtime filters may start: every build stage of its filters has
+     * finished, or it has waited the filter's {@code wait_millis} since it was first asked (then it
+     * runs without that filter). Pipelined runs keep this order too.
+     */
+    boolean runtimeFilterBuildsDone(int stageId) {
+      boolean done = true;
+      for (dev.squall.proto.v1.RuntimeFilter f : plan.graph().getRuntimeFiltersList()) {
+        if (f.getProbeStageId() != stageId || remaining.getOrDefault(f.getBuildStageId(), -1) == 0) {
+          continue;
+        }
+        long since = runtimeFilterWaitStart.computeIfAbsent(stageId, s -> System.nanoTime());
+        if (System.nanoTime() - since < TimeUnit.MILLISECONDS.toNanos(f.getWaitMillis())) {
+          done = false;
+        } else if (runtimeFilterGaveUp.add(f.getFilterId())) {
+          LOG.info("job {}: stage {} starts without runtime filter {}: stage {} has not finished after {} ms",
+              plan.jobId(), stageId, f.getFilterId(), f.getBuildStageId(), f.getWaitMillis());
+        }
+      }
+      return done;
     }
 
     boolean producersDone(int stageId) {

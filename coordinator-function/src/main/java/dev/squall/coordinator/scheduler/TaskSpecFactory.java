@@ -36,10 +36,12 @@ import java.util.Map;
 public final class TaskSpecFactory {
   private final JobPlan plan;
   private final StageTopology topology;
+  private final RuntimeFilters runtimeFilters;
 
   TaskSpecFactory(JobPlan plan, StageTopology topology) {
     this.plan = plan;
     this.topology = topology;
+    this.runtimeFilters = new RuntimeFilters(plan.graph());
   }
 
   /**
@@ -52,7 +54,8 @@ public final class TaskSpecFactory {
         .setStageId(stage.getStageId())
         .setPartition(partition)
         .setAttempt(attempt)
-        .setFragment(stage.getFragment())
+        .setFragment(runtimeFilters.apply(stage.getStageId(), stage.getFragment(), winners))
+        .addAllKeySummaries(runtimeFilters.requests(stage.getStageId()))
         .setMemoryBudgetBytes(plan.memoryBudgetBytes())
         .setCancelMarker(CancelMarker.newBuilder().setBucket(plan.shuffleBucket())
             .setObjectKey(cancelMarkerKey(plan.jobPrefix())));

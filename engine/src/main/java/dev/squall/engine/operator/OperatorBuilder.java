@@ -197,8 +197,15 @@ public final class OperatorBuilder {
       }
       long in = p.inputs().isEmpty() ? p.operator().rowsOut()
           : p.inputs().stream().mapToLong(BatchOperator::rowsOut).sum();
-      out.add(OperatorMetrics.newBuilder().setKind(p.kind()).setRowsIn(in).setRowsOut(p.operator().rowsOut())
-          .setWallNanos(p.operator().wallNanos()).build());
+      OperatorMetrics.Builder m = OperatorMetrics.newBuilder().setKind(p.kind()).setRowsIn(in)
+          .setRowsOut(p.operator().rowsOut()).setWallNanos(p.operator().wallNanos());
+      if (p.operator() instanceof ScanOperator scan) {
+        var c = scan.counters();
+        m.setRowsIn(in + scan.runtimeRowsDropped()).setRowGroups(c.rowGroups()).setRowGroupsRead(c.rowGroupsRead())
+            .setRuntimeFilterRowGroupsSkipped(c.runtimeSkipped()).setRuntimeFilterBytesSkipped(c.runtimeBytesSkipped())
+            .setRuntimeFilterRowsDropped(scan.runtimeRowsDropped());
+      }
+      out.add(m.build());
     }
     return out;
   }

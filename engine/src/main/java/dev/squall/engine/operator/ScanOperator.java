@@ -5,8 +5,11 @@ import dev.squall.engine.column.Column;
 import dev.squall.engine.expr.Casts;
 import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.memory.OperatorMemory;
+import dev.squall.engine.runtimefilter.ProbeKeyFilter;
 import dev.squall.engine.scan.ParquetSplitReader;
+import dev.squall.engine.scan.ScanCounters;
 import dev.squall.engine.types.SqlType;
+import dev.squall.proto.v1.KeyFilter;
 import dev.squall.proto.v1.Scan;
 import dev.squall.proto.v1.ScanSplit;
 import java.util.ArrayList;
@@ -46,6 +49,11 @@ public final class ScanOperator extends BatchOperator {
   private final int[] fieldPositions;
   private final Type[] fieldTypes;
   private final Expression filter;
+  /** The runtime filters' row-group predicate (null when none) and row tests. */
+  private final Expression runtime;
+  private final List<ProbeKeyFilter> probeFilters = new ArrayList<>();
+  private final ScanCounters counters = new ScanCounters();
+  private long runtimeRowsDropped;
   private final FileIO io;
   private final List<ScanSplit> splits;
   private int nextSplit;
@@ -85,6 +93,30 @@ public final class ScanOperator extends BatchOperator {
     this.filter = scan.getIcebergFilterJson().isEmpty()
         ? Expressions.alwaysTrue()
         : ExpressionParser.fromJson(scan.getIcebergFilterJson(), tableSchema);
+    Expression rt = null;
+    for (KeyFilter f : scan.getRuntimeFiltersList()) {
+      if (f.getColumn() < 0 || f.getColumn() >= n) {
+        throw EngineException.badPlan("runtime filter on column " + f.getColumn() + " of a scan of " + n + " columns");
+      }
+      ProbeKeyFilter probe = new ProbeKeyFilter(f);
+      probeFilters.add(probe);
+      Types.NestedField field = tableSchema.findField(scan.getProjectedFieldIds(f.getColumn()));
+      if (field != null && field.type().isPrimitiveType()) {
+        Expression e = probe.iceberg(field.name(), field.type());
+        rt = rt == null ? e : Expressions.and(rt, e);
+      }
+    }
+    this.runtime = rt;
+  }
+
+  /** Row groups of the scan's splits, those read, and those runtime filters skipped. */
+  public ScanCounters counters() {
+    return counters;
+  }
+
+  /** Rows of the row groups read that runtime filters dropped. */
+  public long runtimeRowsDropped() {
+    return runtimeRowsDropped;
   }
 
   /** The selected table columns followed by the projected metadata columns ({@code _file}, {@code _pos}). */
@@ -116,7 +148,8 @@ public final class ScanOperator extends BatchOperator {
         continue;
       }
       if (opening == null && current.fetchedAll() && nextSplit < splits.size()) {
-        opening = ParquetSplitReader.openAhead(parse(splits.get(nextSplit++)), projected, filter, io, BATCH_ROWS);
+        opening = ParquetSplitReader.openAhead(parse(splits.get(nextSplit++)), projected, filter, runtime, counters, io,
+            BATCH_ROWS);
       }
       parts.add(read);
       rows += got;
@@ -137,7 +170,26 @@ public final class ScanOperator extends BatchOperator {
       }
       cols[c] = Casts.cast(col, types.get(c));
     }
-    return new ColumnBatch(cols, rows);
+    ColumnBatch batch = new ColumnBatch(cols, rows);
+    return probeFilters.isEmpty() ? batch : runtimeFiltered(batch);
+  }
+
+  /** The batch without rows whose key fails a runtime filter (NULL keys included). */
+  private ColumnBatch runtimeFiltered(ColumnBatch batch) {
+    int[] keep = new int[batch.rows()];
+    int kept = 0;
+    rows:
+    for (int r = 0; r < batch.rows(); r++) {
+      for (ProbeKeyFilter f : probeFilters) {
+        if (!f.mightMatch(batch.column(f.column()).get(r))) {
+          continue rows;
+        }
+      }
+      keep[kept++] = r;
+    }
+    runtimeRowsDropped += batch.rows() - kept;
+    // An empty batch is handed on: null would end the scan.
+    return kept == batch.rows() ? batch : batch.select(keep, kept);
   }
 
   private boolean openNextSplit() {
@@ -150,7 +202,7 @@ public final class ScanOperator extends BatchOperator {
     if (nextSplit >= splits.size()) {
       return false;
     }
-    current = ParquetSplitReader.open(parse(splits.get(nextSplit++)), projected, filter, io, BATCH_ROWS);
+    current = ParquetSplitReader.open(parse(splits.get(nextSplit++)), projected, filter, runtime, counters, io, BATCH_ROWS);
     return true;
   }
 

@@ -120,6 +120,16 @@ public final class ParquetSplitReader implements AutoCloseable {
    *     column or corrupt data; EXTERNAL when the file cannot be read
    */
   public static ParquetSplitReader open(FileScanTask task, Schema projected, Expression filter, FileIO io, int maxRows) {
+    return open(task, projected, filter, null, null, io, maxRows);
+  }
+
+  /**
+   * As {@link #open(FileScanTask, Schema, Expression, FileIO, int)}, also skipping the row groups a
+   * runtime filter ({@code runtime}, unbound Iceberg predicate, or null) excludes, counted in
+   * {@code counters} (may be null).
+   */
+  public static ParquetSplitReader open(FileScanTask task, Schema projected, Expression filter, Expression runtime,
+      ScanCounters counters, FileIO io, int maxRows) {
     String location = task.file().location();
     if (task.file().format() != FileFormat.PARQUET) {
       throw ParquetScanException.unsupported("data file " + location + " is " + task.file().format() + "; only Parquet is read");
@@ -182,7 +192,7 @@ public final class ParquetSplitReader implements AutoCloseable {
       reader.setRequestedSchema(new MessageType(fileSchema.getName(), requested));
       Expression pruning = Expressions.and(filter == null ? Expressions.alwaysTrue() : filter, task.residual());
       List<RowGroupSelector.RowGroup> rowGroups =
-          RowGroupSelector.select(reader, withIds, tableSchema, pruning, task.start(), task.length());
+          RowGroupSelector.select(reader, withIds, tableSchema, pruning, runtime, counters, task.start(), task.length());
       RowDeletes deletes = rowGroups.isEmpty() ? null : RowDeletes.load(task, tableSchema, readIds, io);
       ParquetSplitReader split = new ParquetSplitReader(location, reader, rowGroups, readTypes, chunkReaders,
           projected.columns().size(), deletes, maxRows);
@@ -217,8 +227,14 @@ public final class ParquetSplitReader implements AutoCloseable {
    */
   public static Future<ParquetSplitReader> openAhead(FileScanTask task, Schema projected, Expression filter, FileIO io,
       int maxRows) {
+    return openAhead(task, projected, filter, null, null, io, maxRows);
+  }
+
+  /** {@link #openAhead(FileScanTask, Schema, Expression, FileIO, int)} with a runtime filter (see {@code open}). */
+  public static Future<ParquetSplitReader> openAhead(FileScanTask task, Schema projected, Expression filter,
+      Expression runtime, ScanCounters counters, FileIO io, int maxRows) {
     return PREFETCH.submit(() -> {
-      ParquetSplitReader split = open(task, projected, filter, io, maxRows);
+      ParquetSplitReader split = open(task, projected, filter, runtime, counters, io, maxRows);
       split.fetchAhead();
       return split;
     });

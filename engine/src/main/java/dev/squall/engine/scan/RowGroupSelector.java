@@ -36,6 +36,18 @@ final class RowGroupSelector {
    */
   static List<RowGroup> select(ParquetFileReader reader, MessageType fileSchema, Schema tableSchema, Expression filter,
       long start, long length) throws IOException {
+    return select(reader, fileSchema, tableSchema, filter, null, null, start, length);
+  }
+
+  /**
+   * As above, then of the row groups the filter reads, those a runtime filter ({@code runtime}, an
+   * unbound Iceberg predicate, or null) excludes by the same tests are skipped too, and counted.
+   *
+   * @param counters where the row groups, those read and those the runtime filter skipped are
+   *     counted; may be null
+   */
+  static List<RowGroup> select(ParquetFileReader reader, MessageType fileSchema, Schema tableSchema, Expression filter,
+      Expression runtime, ScanCounters counters, long start, long length) throws IOException {
     List<BlockMetaData> blocks = reader.getRowGroups();
     boolean filtered = filter != null && filter.op() != Expression.Operation.TRUE;
     ParquetMetricsRowGroupFilter stats = null;
@@ -47,6 +59,19 @@ final class RowGroupSelector {
       dictionaries = new ParquetDictionaryRowGroupFilter(tableSchema, f, true);
       blooms = new ParquetBloomRowGroupFilter(tableSchema, f, true);
     }
+    boolean runtimeFiltered = runtime != null && runtime.op() != Expression.Operation.TRUE;
+    ParquetMetricsRowGroupFilter runtimeStats = null;
+    ParquetDictionaryRowGroupFilter runtimeDictionaries = null;
+    ParquetBloomRowGroupFilter runtimeBlooms = null;
+    if (runtimeFiltered) {
+      Expression f = Expressions.rewriteNot(runtime);
+      runtimeStats = new ParquetMetricsRowGroupFilter(tableSchema, f, true);
+      runtimeDictionaries = new ParquetDictionaryRowGroupFilter(tableSchema, f, true);
+      runtimeBlooms = new ParquetBloomRowGroupFilter(tableSchema, f, true);
+    }
+    long groups = 0;
+    long runtimeSkipped = 0;
+    long runtimeBytes = 0;
     List<RowGroup> out = new ArrayList<>();
     long firstRow = 0;
     long end = start + length;
@@ -58,11 +83,23 @@ final class RowGroupSelector {
             || (stats.shouldRead(fileSchema, block)
                 && dictionaries.shouldRead(fileSchema, block, reader.getDictionaryReader(block))
                 && blooms.shouldRead(fileSchema, block, reader.getBloomFilterDataReader(block)));
+        groups++;
+        if (read && runtimeFiltered
+            && !(runtimeStats.shouldRead(fileSchema, block)
+                && runtimeDictionaries.shouldRead(fileSchema, block, reader.getDictionaryReader(block))
+                && runtimeBlooms.shouldRead(fileSchema, block, reader.getBloomFilterDataReader(block)))) {
+          read = false;
+          runtimeSkipped++;
+          runtimeBytes += block.getCompressedSize();
+        }
         if (read) {
           out.add(new RowGroup(i, firstRow, block.getRowCount()));
         }
       }
       firstRow += block.getRowCount();
+    }
+    if (counters != null) {
+      counters.counted(groups, out.size(), runtimeSkipped, runtimeBytes);
     }
     return out;
   }

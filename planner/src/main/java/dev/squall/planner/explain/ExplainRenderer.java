@@ -125,6 +125,7 @@ public final class ExplainRenderer {
           .append(": ").append(partitioning(edge.getPartitioning()))
           .append(edge.getCombineGroup() > 0 ? " combined in groups of " + edge.getCombineGroup() : "").append('\n');
     }
+    runtimeFilters(graph, out);
     if (!summary.getScheduling().isEmpty()) {
       out.append("Scheduling: ").append(summary.getScheduling()).append('\n');
     }
@@ -143,13 +144,36 @@ public final class ExplainRenderer {
     return asTrinoNames(out.toString());
   }
 
+  /** One line per runtime filter of the graph. */
+  private static void runtimeFilters(StageGraph graph, StringBuilder out) {
+    if (graph.getRuntimeFiltersCount() == 0) {
+      return;
+    }
+    out.append("Runtime filters:\n");
+    for (var f : graph.getRuntimeFiltersList()) {
+      out.append("  filter ").append(f.getFilterId()).append(": keys ").append(f.getBuildColumnsList())
+          .append(" of stage ").append(f.getBuildStageId()).append(" -> scan input ").append(f.getProbeScanInputIndex())
+          .append(" columns ").append(f.getProbeColumnsList()).append(" of stage ").append(f.getProbeStageId())
+          .append('\n');
+    }
+  }
+
   private static void analyzedOperator(Operator op, Map<Integer, Edge> inputs, int indent,
       Iterator<OperatorMetrics> actual, StringBuilder out) {
     out.append(" ".repeat(indent)).append(describe(op, inputs));
     if (actual.hasNext()) {
       OperatorMetrics m = actual.next();
       out.append("  [rows in=").append(m.getRowsIn()).append(" out=").append(m.getRowsOut()).append(" wall=")
-          .append(m.getWallNanos() / 1_000_000).append("ms]");
+          .append(m.getWallNanos() / 1_000_000).append("ms");
+      if (m.getRowGroups() > 0) {
+        out.append(" row groups read=").append(m.getRowGroupsRead()).append(" of ").append(m.getRowGroups());
+      }
+      if (m.getRuntimeFilterRowGroupsSkipped() > 0 || m.getRuntimeFilterRowsDropped() > 0) {
+        out.append(" runtime filter: skipped row groups=").append(m.getRuntimeFilterRowGroupsSkipped())
+            .append(" (").append(m.getRuntimeFilterBytesSkipped()).append("B) dropped rows=")
+            .append(m.getRuntimeFilterRowsDropped());
+      }
+      out.append(']');
     }
     out.append('\n');
     for (Operator child : children(op)) {

@@ -21,6 +21,8 @@ public final class StageDraft {
   public record EdgeInput(int producerStageId, Partitioning partitioning) implements Input {}
 
   private final List<Input> inputs = new ArrayList<>();
+  /** Runtime filters whose probe scan is in this stage; their probe stage id is set when it closes. */
+  private final List<dev.squall.proto.v1.RuntimeFilter.Builder> probeFilters = new ArrayList<>();
   private final boolean leaf;
   private final int taskCount;
   Operator root;
@@ -54,6 +56,15 @@ public final class StageDraft {
   public int addEdge(int producerStageId, Partitioning partitioning) {
     inputs.add(new EdgeInput(producerStageId, partitioning));
     return inputs.size() - 1;
+  }
+
+  /** Adds a runtime filter whose probe scan is in this stage (probe stage id set at close). */
+  public void addProbeFilter(dev.squall.proto.v1.RuntimeFilter.Builder filter) {
+    probeFilters.add(filter);
+  }
+
+  public List<dev.squall.proto.v1.RuntimeFilter.Builder> probeFilters() {
+    return List.copyOf(probeFilters);
   }
 
   public List<Input> inputs() {

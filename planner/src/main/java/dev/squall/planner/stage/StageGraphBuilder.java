@@ -20,6 +20,7 @@ public final class StageGraphBuilder {
   private final List<Stage> stages = new ArrayList<>();
   private final List<Edge> edges = new ArrayList<>();
   private final Map<String, Long> snapshots = new LinkedHashMap<>();
+  private final List<dev.squall.proto.v1.RuntimeFilter> runtimeFilters = new ArrayList<>();
 
   /** Closes a draft into a stage; returns its id. */
   public int close(StageDraft draft) {
@@ -33,6 +34,9 @@ public final class StageGraphBuilder {
             .setRows(Math.round(draft.rows()))
             .setBytes(Math.round(draft.bytes())))
         .build());
+    for (dev.squall.proto.v1.RuntimeFilter.Builder f : draft.probeFilters()) {
+      addRuntimeFilter(f.setProbeStageId(id));
+    }
     List<StageDraft.Input> inputs = draft.inputs();
     for (int i = 0; i < inputs.size(); i++) {
       if (inputs.get(i) instanceof StageDraft.EdgeInput edge) {
@@ -60,6 +64,16 @@ public final class StageGraphBuilder {
         .build();
   }
 
+  /** The id of the stage closed last. */
+  public int lastStageId() {
+    return stages.size() - 1;
+  }
+
+  /** Records a runtime filter whose stages are both known; its id is its position. */
+  public void addRuntimeFilter(dev.squall.proto.v1.RuntimeFilter.Builder filter) {
+    runtimeFilters.add(filter.setFilterId(runtimeFilters.size()).build());
+  }
+
   /** Records the snapshot a scanned table was planned against. */
   public void recordSnapshot(String table, long snapshotId) {
     if (snapshotId != 0) {
@@ -75,6 +89,7 @@ public final class StageGraphBuilder {
         .addAllEdges(edges)
         .setRootStageId(rootId)
         .putAllTableSnapshotIds(snapshots)
+        .addAllRuntimeFilters(runtimeFilters)
         .build();
   }
 }

@@ -303,17 +303,24 @@ public final class StageGraphTranslator {
     Operator leftOp;
     Operator rightOp;
     Distribution placed;
+    // The stage each side was closed into when it crossed an exchange; -1 for a side left in place.
+    int leftStage = -1;
+    int rightStage = -1;
+    Operator leftRoot = left.root();
+    Operator rightRoot = right.root();
     switch (strategy) {
       case BROADCAST_RIGHT -> {
         draft = left;
         leftOp = left.root();
         rightOp = graph.exchange(right, Partitionings.broadcast(), left);
+        rightStage = graph.lastStageId();
         placed = left.distribution();
       }
       case BROADCAST_LEFT -> {
         draft = right;
         rightOp = right.root();
         leftOp = graph.exchange(left, Partitionings.broadcast(), right);
+        leftStage = graph.lastStageId();
         placed = right.distribution().shifted(leftWidth);
       }
       case SHUFFLE_RIGHT -> {
@@ -321,6 +328,7 @@ public final class StageGraphTranslator {
         draft = left;
         leftOp = left.root();
         rightOp = graph.exchange(right, Partitionings.hash(pick(rightKeys, positions), left.taskCount()), left);
+        rightStage = graph.lastStageId();
         placed = keyPlacement(type, pick(leftKeys, positions), pick(rightKeys, positions), leftWidth);
       }
       case SHUFFLE_LEFT -> {
@@ -328,13 +336,16 @@ public final class StageGraphTranslator {
         draft = right;
         rightOp = right.root();
         leftOp = graph.exchange(left, Partitionings.hash(pick(leftKeys, positions), right.taskCount()), right);
+        leftStage = graph.lastStageId();
         placed = keyPlacement(type, pick(leftKeys, positions), pick(rightKeys, positions), leftWidth);
       }
       case HASH_BOTH -> {
         int tasks = taskCounts.forBytes(left.bytes() + right.bytes());
         draft = StageDraft.intermediate(tasks, Distribution.ANY);
         leftOp = graph.exchange(left, Partitionings.hash(leftKeys, tasks), draft);
+        leftStage = graph.lastStageId();
         rightOp = graph.exchange(right, Partitionings.hash(rightKeys, tasks), draft);
+        rightStage = graph.lastStageId();
         placed = keyPlacement(type, leftKeys, rightKeys, leftWidth);
       }
       default -> {
@@ -346,6 +357,10 @@ public final class StageGraphTranslator {
     }
     if (draft.taskCount() == 1 && !draft.isLeaf()) {
       placed = Distribution.SINGLE;
+    }
+    if (!leftKeys.isEmpty() && keyTypesMatch(join, leftKeys, rightKeys)) {
+      runtimeFilter(join, strategy, new JoinSide(left, leftRoot, leftStage, leftKeys),
+          new JoinSide(right, rightRoot, rightStage, rightKeys), draft);
     }
     Operator.Builder op = Operator.newBuilder().setOutputSchema(TypeTranslator.schema(join.getRowType()));
     if (leftKeys.isEmpty()) {
@@ -367,6 +382,94 @@ public final class StageGraphTranslator {
     draft.setRoot(op.build());
     draft.setDistribution(placed);
     return estimated(draft, join);
+  }
+
+  /** One input of a join: its draft, its root operator, the stage it was closed into (-1: in place), its keys. */
+  private record JoinSide(StageDraft draft, Operator root, int stage, List<Integer> keys) {}
+
+  /** Join key types a runtime filter summarises (RuntimeKeys' canonical forms). */
+  private static final java.util.Set<org.apache.calcite.sql.type.SqlTypeName> FILTERED_KEY_TYPES = java.util.EnumSet.of(
+      org.apache.calcite.sql.type.SqlTypeName.BIGINT, org.apache.calcite.sql.type.SqlTypeName.INTEGER,
+      org.apache.calcite.sql.type.SqlTypeName.SMALLINT, org.apache.calcite.sql.type.SqlTypeName.TINYINT,
+      org.apache.calcite.sql.type.SqlTypeName.DATE, org.apache.calcite.sql.type.SqlTypeName.VARCHAR,
+      org.apache.calcite.sql.type.SqlTypeName.DECIMAL);
+
+  /**
+   * Marks a runtime filter (dynamic filtering) on an INNER or SEMI equi-join: the build side (for
+   * SEMI the right side; for INNER the broadcast side, else the side estimated smaller) must be a
+   * stage of its own, estimated at most half the probe side's rows, and every probe key must reach a
+   * scan column of the probe side's stage through plain column references (Filter, Project). The
+   * probe scan then reads only rows whose keys the build side wrote (NULL keys never match).
+   */
+  private void runtimeFilter(Join join, JoinStrategy strategy, JoinSide left, JoinSide right, StageDraft joinDraft) {
+    JoinRelType type = join.getJoinType();
+    boolean probeLeft;
+    if (type == JoinRelType.SEMI) {
+      probeLeft = true;
+    } else if (type == JoinRelType.INNER) {
+      probeLeft = strategy == JoinStrategy.BROADCAST_RIGHT
+          || (strategy != JoinStrategy.BROADCAST_LEFT && right.draft().rows() <= left.draft().rows());
+    } else {
+      return; // an outer join keeps unmatched probe rows; ANTI keeps exactly those
+    }
+    JoinSide probe = probeLeft ? left : right;
+    JoinSide build = probeLeft ? right : left;
+    if (build.stage() < 0 || build.draft().rows() * 2 > probe.draft().rows()) {
+      return;
+    }
+    var fields = (probeLeft ? join.getLeft() : join.getRight()).getRowType().getFieldList();
+    for (int k : probe.keys()) {
+      if (!FILTERED_KEY_TYPES.contains(fields.get(k).getType().getSqlTypeName())) {
+        return;
+      }
+    }
+    java.util.Optional<int[]> traced = traceToScan(probe.root(), probe.keys().stream().mapToInt(Integer::intValue).toArray());
+    if (traced.isEmpty()) {
+      return;
+    }
+    int[] t = traced.get();
+    dev.squall.proto.v1.RuntimeFilter.Builder f = dev.squall.proto.v1.RuntimeFilter.newBuilder()
+        .setBuildStageId(build.stage()).addAllBuildColumns(build.keys()).setProbeScanInputIndex(t[0]);
+    for (int i = 1; i < t.length; i++) {
+      f.addProbeColumns(t[i]);
+    }
+    if (probe.stage() >= 0) {
+      graph.addRuntimeFilter(f.setProbeStageId(probe.stage()));
+    } else {
+      joinDraft.addProbeFilter(f);
+    }
+  }
+
+  /**
+   * Follows columns of {@code op}'s output down through Filters and Projects of plain column
+   * references to a Scan: its input index, then the scan output column of each; empty otherwise.
+   */
+  static java.util.Optional<int[]> traceToScan(Operator op, int[] columns) {
+    switch (op.getOpCase()) {
+      case SCAN -> {
+        int[] out = new int[columns.length + 1];
+        out[0] = op.getScan().getInputIndex();
+        System.arraycopy(columns, 0, out, 1, columns.length);
+        return java.util.Optional.of(out);
+      }
+      case FILTER -> {
+        return traceToScan(op.getFilter().getInput(), columns);
+      }
+      case PROJECT -> {
+        int[] below = new int[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+          Expr e = op.getProject().getExpressions(columns[i]);
+          if (e.getKindCase() != Expr.KindCase.COLUMN) {
+            return java.util.Optional.empty();
+          }
+          below[i] = e.getColumn();
+        }
+        return traceToScan(op.getProject().getInput(), below);
+      }
+      default -> {
+        return java.util.Optional.empty();
+      }
+    }
   }
 
   private static boolean keyTypesMatch(Join join, List<Integer> leftKeys, List<Integer> rightKeys) {
