@@ -13,6 +13,7 @@ import dev.squall.engine.testing.Rel.Key;
 import dev.squall.engine.testing.Rows;
 import dev.squall.engine.testing.TestInputs;
 import dev.squall.engine.testing.TpchFixture;
+import dev.squall.engine.testing.X;
 import dev.squall.proto.v1.ErrorCode;
 import dev.squall.proto.v1.JoinType;
 import dev.squall.proto.v1.Operator;
@@ -160,6 +161,34 @@ class SpillingOperatorsTest {
     // partition is joined with the other side's (small) partition as its build side.
     Rel build = facts(1);
     Rel join = dims(0).join(build, type, List.of("dk"), List.of("hot"), null, false);
+    assertSpillsAndMatchesDuckDb(join, build);
+  }
+
+  /** About 44 dimension rows, some of which match no fact (dk of 37 and more reach past every k). */
+  private Rel fewDims(int input) {
+    return dims(input).filter(r -> r.col("dk").lt(X.lit(40)));
+  }
+
+  /** A non-equi condition: k within 300 above dk * 3300 (about 750 facts per dimension row). */
+  private static X band(Rel r) {
+    X lo = r.col("dk").times(X.lit(3300));
+    return r.col("k").between(lo, lo.plus(X.lit(300)));
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = JoinType.class, names = {"INNER", "LEFT", "RIGHT", "FULL", "SEMI", "ANTI"})
+  void nestedLoopJoinWithABuildSideTenTimesTheBudgetJoinsBlockByBlock(JoinType type) throws Exception {
+    Rel build = facts(1);
+    Rel join = fewDims(0).nestedLoopJoin(build, type, SpillingOperatorsTest::band);
+    assertSpillsAndMatchesDuckDb(join, build);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = JoinType.class, names = {"INNER", "FULL", "ANTI"})
+  void nestedLoopJoinBuildingOnTheLeftSpillsAlike(JoinType type) throws Exception {
+    // A hash join without keys runs as a nested-loop join; here the left input is its build side.
+    Rel build = facts(0);
+    Rel join = build.join(fewDims(1), type, List.of(), List.of(), SpillingOperatorsTest::band, true);
     assertSpillsAndMatchesDuckDb(join, build);
   }
 
