@@ -238,7 +238,7 @@ class SpillingOperatorsTest {
             .frame(rows(preceding(2), CURRENT_ROW)),
         call(Function.LAG, "s", SqlType.VARCHAR, "LAG(s)").offset(1),
         Call.of(Function.COUNT_STAR, SqlType.BIGINT, "COUNT(*)").frame(RUNNING),
-        call(Function.NTILE, "id", SqlType.BIGINT, "NTILE(3)").offset(3)), "");
+        Call.of(Function.NTILE, SqlType.BIGINT, "NTILE(3)").offset(3)), "");
     assertSpillsAndMatchesDuckDb(w, input);
   }
 
@@ -276,7 +276,7 @@ class SpillingOperatorsTest {
   @Test
   void windowPartitionPastTheBudgetThatNeedsItWholeFailsNamingTheWindow() {
     Rel w = WindowRel.window(facts(0), new Spec(List.of(), List.of(Key.asc("id"))), List.of(
-        call(Function.NTILE, "id", SqlType.BIGINT, "NTILE(4)").offset(4)), "");
+        Call.of(Function.NTILE, SqlType.BIGINT, "NTILE(4)").offset(4)), "");
     assertThatThrownBy(() -> run(w.op(), BUDGET, DISK, () -> false))
         .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INSUFFICIENT_RESOURCES))
         .hasMessageContaining("Window#")

@@ -433,7 +433,11 @@ public final class WindowOperator extends BatchOperator {
       // Computing the held rows takes about four times their bytes (their copy, layout, frames, values).
       // A partition of a few pieces is held whole; only a larger one is computed a segment at a time.
       if (segment.rows > 2 * PIECE_ROWS && !memory.tryReserveTotal(4 * segment.bytes + queuedBytes)) {
-        segment.process(false);
+        if (blocker == null) {
+          segment.process(false);
+        } else if (4 * segment.bytes > memory.taskBudget()) {
+          throw tooLarge(segment, blocker + " needs the whole partition");
+        }
         memory.reserveTotal(segment.bytes + queuedBytes);
       }
     }
@@ -444,8 +448,9 @@ public final class WindowOperator extends BatchOperator {
       }
       ColumnBatch whole = new ColumnBatch(cols, n);
       queuedBytes += bytes(cols);
-      for (int s = 0; s < n; s += BATCH_ROWS) {
-        queue.add(whole.slice(s, Math.min(BATCH_ROWS, n - s)));
+      // Small batches: each one in flight counts against the budget besides the queued rows.
+      for (int s = 0; s < n; s += PIECE_ROWS) {
+        queue.add(whole.slice(s, Math.min(PIECE_ROWS, n - s)));
       }
     }
 
@@ -510,9 +515,6 @@ public final class WindowOperator extends BatchOperator {
         }
         int m = rows;
         PartitionLayout[] layout = new PartitionLayout[1];
-        if (!atEnd && blocker != null) {
-          throw tooLarge(this, blocker + " needs the whole partition");
-        }
         Column[] out = evaluate(chunk, m, queuedBytes, layout);
         long e = h + m;
         long cut = e;
