@@ -57,6 +57,27 @@ class TpchSpillingEndToEndTest extends TpchEndToEndTest {
     }
   }
 
+  /**
+   * A non-equi self-join of orders through the nested-loop join, under the 12 MB task function:
+   * the answer is DuckDB's.
+   */
+  @org.junit.jupiter.api.Test
+  void nonEquiSelfJoinOfOrdersSpillsBlocksAndEqualsDuckDb() throws Exception {
+    String sql = "select o1.o_orderkey, o2.o_orderkey, o2.o_clerk, o2.o_comment from orders o1 join orders o2"
+        + " on o2.o_totalprice between o1.o_totalprice - 50 and o1.o_totalprice + 50"
+        + " and o2.o_orderkey <> o1.o_orderkey where o1.o_orderkey <= 200";
+    java.net.http.HttpResponse<byte[]> response = stack.post(sql, properties(), "application/vnd.apache.arrow.stream");
+    assertThat(response.statusCode()).as(new String(response.body())).isEqualTo(200);
+    java.util.List<java.util.List<Object>> actual = ResultRows.fromArrow(response.body());
+    java.util.List<java.util.List<Object>> expected;
+    try (java.sql.Statement st = duck.createStatement(); java.sql.ResultSet rs = st.executeQuery(sql)) {
+      expected = ResultRows.fromJdbc(rs);
+    }
+    assertThat(ResultRows.difference(actual, expected, false)).as(sql).isNull();
+    // TODO(issue 14): the plan buffers the filtered side here, so nothing spills yet (bytesSpilled 0
+    // measured); make the unfiltered side the buffered one and assert bytesSpilled > 0.
+  }
+
   @AfterAll
   void queriesWithTheLargestStateSpilled() {
     System.out.println("TPC-H SF 0.1, 12 MB task function: bytes spilled per query " + spilled);

@@ -13,9 +13,17 @@ import dev.squall.engine.testing.Rel.Key;
 import dev.squall.engine.testing.Rows;
 import dev.squall.engine.testing.TestInputs;
 import dev.squall.engine.testing.TpchFixture;
+import dev.squall.engine.testing.WindowRel;
+import dev.squall.engine.testing.WindowRel.Call;
+import dev.squall.engine.testing.WindowRel.Spec;
+import dev.squall.engine.testing.X;
+import dev.squall.engine.types.SqlType;
 import dev.squall.proto.v1.ErrorCode;
+import dev.squall.proto.v1.FrameBound;
 import dev.squall.proto.v1.JoinType;
 import dev.squall.proto.v1.Operator;
+import dev.squall.proto.v1.WindowCall.Function;
+import dev.squall.proto.v1.WindowFrame;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +40,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Sort, hash aggregation and hash join over inputs more than ten times the task's memory budget
+ * Sort, hash aggregation, hash join, nested-loop join and window over inputs more than ten times the task's memory budget
  * spill to disk and answer exactly as DuckDB does over the same Parquet files; they report the
  * bytes they spilled, and no spill file outlives the task (also when it is cancelled midway or
  * runs out of disk).
@@ -161,6 +169,163 @@ class SpillingOperatorsTest {
     Rel build = facts(1);
     Rel join = dims(0).join(build, type, List.of("dk"), List.of("hot"), null, false);
     assertSpillsAndMatchesDuckDb(join, build);
+  }
+
+  /** About 44 dimension rows, some of which match no fact (dk of 37 and more reach past every k). */
+  private Rel fewDims(int input) {
+    return dims(input).filter(r -> r.col("dk").lt(X.lit(40)));
+  }
+
+  /** A non-equi condition: k within 300 above dk * 3300 (about 750 facts per dimension row). */
+  private static X band(Rel r) {
+    X lo = r.col("dk").times(X.lit(3300));
+    return r.col("k").between(lo, lo.plus(X.lit(300)));
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = JoinType.class, names = {"INNER", "LEFT", "RIGHT", "FULL", "SEMI", "ANTI"})
+  void nestedLoopJoinWithABuildSideTenTimesTheBudgetJoinsBlockByBlock(JoinType type) throws Exception {
+    Rel build = facts(1);
+    Rel join = fewDims(0).nestedLoopJoin(build, type, SpillingOperatorsTest::band);
+    assertSpillsAndMatchesDuckDb(join, build);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = JoinType.class, names = {"INNER", "FULL", "ANTI"})
+  void nestedLoopJoinBuildingOnTheLeftSpillsAlike(JoinType type) throws Exception {
+    // A hash join without keys runs as a nested-loop join; here the left input is its build side.
+    Rel build = facts(0);
+    Rel join = build.join(fewDims(1), type, List.of(), List.of(), SpillingOperatorsTest::band, true);
+    assertSpillsAndMatchesDuckDb(join, build);
+  }
+
+  private static final SqlType DECIMAL_SUM = SqlType.decimal(38, 2);
+  private static final SqlType V = SqlType.decimal(12, 2);
+  private static final FrameBound UNBOUNDED_PRECEDING = WindowRel.bound(FrameBound.Kind.UNBOUNDED_PRECEDING, null);
+  private static final FrameBound CURRENT_ROW = WindowRel.bound(FrameBound.Kind.CURRENT_ROW, null);
+  private static final WindowFrame RUNNING = WindowRel.frame(WindowFrame.Unit.RANGE, UNBOUNDED_PRECEDING, CURRENT_ROW);
+
+  private static WindowFrame rows(FrameBound start, FrameBound end) {
+    return WindowRel.frame(WindowFrame.Unit.ROWS, start, end);
+  }
+
+  private static FrameBound preceding(long n) {
+    return WindowRel.bound(FrameBound.Kind.PRECEDING, X.lit(n));
+  }
+
+  private static FrameBound following(long n) {
+    return WindowRel.bound(FrameBound.Kind.FOLLOWING, X.lit(n));
+  }
+
+  /** A call of the fact table's column {@code arg}. */
+  private Call call(Function function, String arg, SqlType type, String sql) {
+    return Call.of(function, type, sql).arg(facts(0).index(arg));
+  }
+
+  /** DuckDB's text of a call over {@code spec} with a frame of its own. */
+  private static String framed(String call, Spec spec, String frame) {
+    return call + " OVER " + spec.sql(frame) + " /* %s */";
+  }
+
+  @Test
+  void windowOverManyPartitionsSpillsSortedRunsAndEqualsDuckDb() throws Exception {
+    Rel input = facts(0);
+    Spec spec = new Spec(List.of("k"), List.of(Key.asc("v"), Key.asc("id")));
+    Rel w = WindowRel.window(input, spec, List.of(
+        Call.of(Function.RANK, SqlType.BIGINT, "RANK()"),
+        Call.of(Function.ROW_NUMBER, SqlType.BIGINT, "ROW_NUMBER()"),
+        call(Function.SUM, "v", DECIMAL_SUM, framed("SUM(v)", spec, "ROWS BETWEEN 2 PRECEDING AND CURRENT ROW"))
+            .frame(rows(preceding(2), CURRENT_ROW)),
+        call(Function.LAG, "s", SqlType.VARCHAR, "LAG(s)").offset(1),
+        Call.of(Function.COUNT_STAR, SqlType.BIGINT, "COUNT(*)").frame(RUNNING),
+        Call.of(Function.NTILE, SqlType.BIGINT, "NTILE(3)").offset(3)), "");
+    assertSpillsAndMatchesDuckDb(w, input);
+  }
+
+  @Test
+  void windowOverOneHugePartitionStreamsPeerGroupsAndRunningValues() throws Exception {
+    // No PARTITION BY: the whole input, ten times the budget, is one partition; g ties in pairs.
+    Rel input = facts(0);
+    Spec spec = new Spec(List.of(), List.of(Key.asc("g")));
+    Rel w = WindowRel.window(input, spec, List.of(
+        Call.of(Function.RANK, SqlType.BIGINT, "RANK()"),
+        Call.of(Function.DENSE_RANK, SqlType.BIGINT, "DENSE_RANK()"),
+        call(Function.SUM, "v", DECIMAL_SUM, "SUM(v)").frame(RUNNING),
+        Call.of(Function.COUNT_STAR, SqlType.BIGINT, "COUNT(*)").frame(RUNNING),
+        call(Function.MAX, "s", SqlType.VARCHAR, "MAX(s)").frame(RUNNING)), "");
+    assertSpillsAndMatchesDuckDb(w, input);
+  }
+
+  @Test
+  void windowOverOneHugePartitionStreamsBoundedFrames() throws Exception {
+    Rel input = facts(0);
+    Spec spec = new Spec(List.of(), List.of(Key.desc("id")));
+    Rel w = WindowRel.window(input, spec, List.of(
+        Call.of(Function.ROW_NUMBER, SqlType.BIGINT, "ROW_NUMBER()"),
+        call(Function.LAG, "s", SqlType.VARCHAR, "LAG(s, 3)").offset(3),
+        call(Function.LEAD, "v", V, "LEAD(v, 2)").offset(2),
+        call(Function.SUM, "v", DECIMAL_SUM, framed("SUM(v)", spec, "ROWS BETWEEN 5 PRECEDING AND 2 FOLLOWING"))
+            .frame(rows(preceding(5), following(2))),
+        call(Function.MIN, "v", V, framed("MIN(v)", spec, "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"))
+            .frame(rows(UNBOUNDED_PRECEDING, CURRENT_ROW)),
+        call(Function.FIRST_VALUE, "s", SqlType.VARCHAR, framed("FIRST_VALUE(s)", spec, "ROWS BETWEEN 2 PRECEDING AND CURRENT ROW"))
+            .frame(rows(preceding(2), CURRENT_ROW))), "");
+    assertSpillsAndMatchesDuckDb(w, input);
+  }
+
+  @Test
+  void windowPartitionPastTheBudgetThatNeedsItWholeFailsNamingTheWindow() {
+    Rel w = WindowRel.window(facts(0), new Spec(List.of(), List.of(Key.asc("id"))), List.of(
+        Call.of(Function.NTILE, SqlType.BIGINT, "NTILE(4)").offset(4)), "");
+    assertThatThrownBy(() -> run(w.op(), BUDGET, DISK, () -> false))
+        .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INSUFFICIENT_RESOURCES))
+        .hasMessageContaining("Window#")
+        .hasMessageContaining("NTILE")
+        .hasMessageContaining("--task-memory-mb");
+    assertNoSpillFiles();
+  }
+
+  @Test
+  void windowAndNestedLoopJoinCancelledMidwayLeaveNoSpillFile() {
+    Spec spec = new Spec(List.of("k"), List.of(Key.asc("id")));
+    Operator window = WindowRel.window(facts(0), spec, List.of(Call.of(Function.ROW_NUMBER, SqlType.BIGINT, "ROW_NUMBER()")), "").op();
+    Operator join = fewDims(0).nestedLoopJoin(facts(1), JoinType.FULL, SpillingOperatorsTest::band).op();
+    for (Operator plan : List.of(window, join)) {
+      assertCancelledOnceSpilledLeavesNothing(plan);
+    }
+  }
+
+  @Test
+  void windowAndNestedLoopJoinOutOfMemoryAndDiskFailNamingTheOperatorAndTheSettings() {
+    Operator window = WindowRel.window(facts(0), new Spec(List.of("k"), List.of(Key.asc("id"))),
+        List.of(Call.of(Function.ROW_NUMBER, SqlType.BIGINT, "ROW_NUMBER()")), "").op();
+    Operator join = fewDims(0).nestedLoopJoin(facts(1), JoinType.INNER, SpillingOperatorsTest::band).op();
+    for (var c : List.of(java.util.Map.entry(window, "Window#"), java.util.Map.entry(join, "NestedLoopJoin#"))) {
+      assertThatThrownBy(() -> run(c.getKey(), BUDGET, 256 * 1024, () -> false))
+          .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INSUFFICIENT_RESOURCES))
+          .hasMessageContaining(c.getValue())
+          .hasMessageContaining("SQUALL_SPILL_DISK_MB")
+          .hasMessageContaining("--task-memory-mb");
+      assertNoSpillFiles();
+    }
+  }
+
+  private void assertCancelledOnceSpilledLeavesNothing(Operator plan) {
+    TaskSpill[] seen = new TaskSpill[1];
+    assertThatThrownBy(() -> {
+      try (BufferAllocator allocator = new RootAllocator();
+          TaskSpill spill = new TaskSpill(new SpillSettings(spillDir, DISK))) {
+        seen[0] = spill;
+        try (FragmentExecutor.Execution run = FragmentExecutor.execute(plan, TestInputs.forPlan(plan, f), allocator,
+            BUDGET, () -> spill.bytesOnDisk() > 0, spill)) {
+          while (run.hasNext()) {
+            run.nextBatch();
+          }
+        }
+      }
+    }).isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CANCELLED));
+    assertThat(seen[0].bytesSpilled()).isPositive();
+    assertNoSpillFiles();
   }
 
   @Test

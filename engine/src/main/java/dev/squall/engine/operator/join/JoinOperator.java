@@ -70,6 +70,20 @@ public abstract class JoinOperator extends BatchOperator {
   private List<SpillFile> probeParts;
   private int nextPartition;
   private BatchOperator partitionPass;
+  /** Block nested-loop join: the build side on disk, joined a block (what fits) at a time. */
+  private boolean blockMode;
+  private SpillFile blockBuild;
+  private SpillFile.Reader blockReader;
+  private ColumnBatch blockLookahead;
+  private boolean lastBlock;
+  private int blocksJoined;
+  /** The probe side, written on the pass over the first block and read again for every later one. */
+  private SpillFile blockProbe;
+  private SpillFile.Reader probeReader;
+  /** Probe rows (by their index in the probe side) matched by some block so far. */
+  private java.util.BitSet probeSeen;
+  /** Index in the probe side of the next probe row of this pass. */
+  private long probeRow;
 
   /**
    * @param buildLeft whether the left input is the build side
@@ -119,7 +133,7 @@ public abstract class JoinOperator extends BatchOperator {
     }
     while (pending.isEmpty()) {
       if (!probeDone) {
-        ColumnBatch batch = probe.next();
+        ColumnBatch batch = nextProbe();
         if (batch == null) {
           probeDone = true;
           continue;
@@ -128,6 +142,8 @@ public abstract class JoinOperator extends BatchOperator {
       } else if (!finished) {
         finished = true;
         emitBuildTail();
+      } else if (blockMode && !lastBlock) {
+        nextBlock();
       } else {
         // Exhausted: the build side's memory goes back to the operators above.
         releaseState();
@@ -142,10 +158,21 @@ public abstract class JoinOperator extends BatchOperator {
     List<SqlType> buildTypes = new ArrayList<>();
     build.schema().getFields().forEach(f -> buildTypes.add(SqlType.fromArrow(f.getType())));
     boolean mayPartition = partitionable() && memory.canSpill() && spillLevel < HashPartitionedSpill.MAX_LEVELS;
-    List<Column[]> parts = mayPartition ? drainOrPartition() : drain(build, memory);
+    boolean mayBlock = !partitionable() && memory.canSpill();
+    List<Column[]> parts = mayPartition ? drainOrPartition() : mayBlock ? drainOrSpillBlocks() : drain(build, memory);
     if (parts == null) {
+      if (blockMode) {
+        loadBlock();
+      }
       return;
     }
+    setBuild(parts);
+  }
+
+  /** Makes {@code parts} (batches of the build side's columns) the build side to probe, indexed. */
+  private void setBuild(List<Column[]> parts) {
+    List<SqlType> buildTypes = new ArrayList<>();
+    build.schema().getFields().forEach(f -> buildTypes.add(SqlType.fromArrow(f.getType())));
     buildCols = new Column[buildTypes.size()];
     for (int c = 0; c < buildCols.length; c++) {
       List<Column> col = new ArrayList<>();
@@ -160,6 +187,9 @@ public abstract class JoinOperator extends BatchOperator {
       bytes += c.bytes();
     }
     bytes += buildRows + indexBuildSide(buildCols);
+    if (probeSeen != null) {
+      bytes += probeSeen.size() / 8;
+    }
     memory.reserveTotal(bytes);
     buildMatched = new boolean[buildRows];
   }
@@ -187,6 +217,126 @@ public abstract class JoinOperator extends BatchOperator {
       }
     }
     return parts;
+  }
+
+  /**
+   * Reads the build side of a join that cannot partition (a nested-loop join) while it fits under
+   * the task's spill threshold; once it does not, writes it whole to a spill file, to be joined a
+   * block at a time ({@link #loadBlock}), and answers null.
+   */
+  private List<Column[]> drainOrSpillBlocks() {
+    List<Column[]> parts = new ArrayList<>();
+    long bytes = 0;
+    int rows = 0;
+    ColumnBatch batch;
+    while ((batch = build.next()) != null) {
+      Column[] cols = batch.columns();
+      parts.add(cols);
+      for (Column c : cols) {
+        bytes += c.bytes();
+      }
+      rows += batch.rows();
+      if (!memory.tryReserveTotal(bytes + rows + indexBytes(rows))) {
+        blockMode = true;
+        blockBuild = memory.spill().newFile(name());
+        for (Column[] p : parts) {
+          blockBuild.write(new ColumnBatch(p, p[0].size()), build.schema(), memory.allocator());
+        }
+        parts.clear();
+        memory.reserveTotal(0);
+        while ((batch = build.next()) != null) {
+          blockBuild.write(batch, build.schema(), memory.allocator());
+        }
+        blockBuild.finish();
+        blockReader = blockBuild.open(memory.allocator());
+        blockProbe = memory.spill().newFile(name());
+        if (probeOuter || probeSideFilter) {
+          probeSeen = new java.util.BitSet();
+        }
+        return null;
+      }
+    }
+    return parts;
+  }
+
+  /**
+   * Block nested-loop join: reads the next block of the spilled build side, as many rows as fit
+   * under the task's spill threshold (at least one batch), and makes it the build side. The pass
+   * over the first block reads the probe input and writes it to disk; later passes read it back.
+   * Outer, semi and anti joins stay exact: a block's unmatched (or, for a build-side semi or anti
+   * join, matched) build rows are known after its pass over the whole probe side, and a probe row's
+   * match in any block is remembered by its index, so that the last pass decides the probe side's
+   * unmatched, semi and anti rows.
+   */
+  private void loadBlock() {
+    buildCols = null;
+    buildMatched = null;
+    memory.reserveTotal(0);
+    List<Column[]> parts = new ArrayList<>();
+    long bytes = 0;
+    int rows = 0;
+    lastBlock = false;
+    while (true) {
+      memory.checkCancelled();
+      ColumnBatch b = blockLookahead != null ? blockLookahead : blockReader.next();
+      blockLookahead = null;
+      if (b == null) {
+        lastBlock = true;
+        break;
+      }
+      long nextBytes = bytes + b.bytes();
+      int nextRows = rows + b.rows();
+      long need = nextBytes + nextRows + indexBytes(nextRows) + (probeSeen == null ? 0 : probeSeen.size() / 8);
+      if (parts.isEmpty()) {
+        memory.reserveTotal(need);
+      } else if (!memory.tryReserveTotal(need)) {
+        blockLookahead = b;
+        break;
+      }
+      parts.add(b.columns());
+      bytes = nextBytes;
+      rows = nextRows;
+    }
+    if (lastBlock) {
+      blockReader.close();
+      blockReader = null;
+      blockBuild.delete();
+    }
+    setBuild(parts);
+    blocksJoined++;
+    probeRow = 0;
+  }
+
+  /** After a block's pass: the next block, joined with the probe side read back from disk. */
+  private void nextBlock() {
+    if (probeReader != null) {
+      probeReader.close();
+    }
+    probeReader = blockProbe.open(memory.allocator());
+    loadBlock();
+    probeDone = false;
+    finished = false;
+  }
+
+  /** The next probe batch: from the probe input (written to disk when blocks follow), or read back. */
+  private ColumnBatch nextProbe() {
+    if (!blockMode) {
+      return probe.next();
+    }
+    if (probeReader != null) {
+      memory.checkCancelled();
+      return probeReader.next();
+    }
+    ColumnBatch b = probe.next();
+    if (b != null && !lastBlock) {
+      blockProbe.write(b, probe.schema(), memory.allocator());
+    }
+    return b;
+  }
+
+  /** Blocks of the build side joined so far by a block nested-loop join (0 when it fit in memory). */
+  public int blocksJoined() {
+    return blocksJoined;
   }
 
   /**
@@ -371,6 +521,21 @@ public abstract class JoinOperator extends BatchOperator {
     Pairs pairs = new Pairs(batch, probeMatched);
     findPairs(batch, n, pairs, probeSideFilter && residual == null);
     pairs.finish();
+    long firstRow = probeRow;
+    probeRow += n;
+    if (probeSeen != null) {
+      // Matches in earlier blocks count; only the last block's pass answers for the probe rows.
+      for (int p = 0; p < n; p++) {
+        if (probeMatched[p]) {
+          probeSeen.set(Math.toIntExact(firstRow + p));
+        } else if (probeSeen.get(Math.toIntExact(firstRow + p))) {
+          probeMatched[p] = true;
+        }
+      }
+      if (!lastBlock) {
+        return;
+      }
+    }
     if (probeOuter || probeSideFilter) {
       boolean wantMatched = joinType == JoinType.SEMI;
       int[] rows = new int[n];
@@ -495,13 +660,14 @@ public abstract class JoinOperator extends BatchOperator {
       int probeOffset = buildLeft ? buildWidth : 0;
       int buildOffset = buildLeft ? 0 : probeWidth;
       int width = types.size();
+      Column[] blockCols = buildCols; // the block's, though another block may follow
       // Columns are gathered when the consumer reads them (an aggregate above often reads few).
       pending.add(ColumnBatch.lazy(width, n, c -> {
         if (c >= probeOffset && c < probeOffset + probeWidth) {
           return probeBatch.column(c - probeOffset).gather(p, n);
         }
         if (withBuild && c >= buildOffset && c < buildOffset + buildWidth) {
-          return buildCols[c - buildOffset].gather(b, n);
+          return blockCols[c - buildOffset].gather(b, n);
         }
         return Column.nulls(types.get(c), n);
       }));
@@ -548,6 +714,23 @@ public abstract class JoinOperator extends BatchOperator {
     pending.clear();
     buildCols = null;
     buildMatched = null;
+    blockLookahead = null;
+    probeSeen = null;
+    try {
+      for (SpillFile.Reader r : new SpillFile.Reader[] {blockReader, probeReader}) {
+        if (r != null) {
+          r.close();
+        }
+      }
+    } finally {
+      blockReader = null;
+      probeReader = null;
+      for (SpillFile f : new SpillFile[] {blockBuild, blockProbe}) {
+        if (f != null) {
+          f.delete();
+        }
+      }
+    }
     try {
       if (partitionPass != null) {
         partitionPass.close();

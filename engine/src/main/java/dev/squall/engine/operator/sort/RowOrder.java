@@ -87,7 +87,7 @@ public final class RowOrder {
    * same schema, e.g. the current batches of two sorted runs) by the sort keys: the comparison
    * {@link #compare} makes within one set of columns, across two.
    */
-  static int compareAcross(List<SortKey> sortKeys, Column[] left, int a, Column[] right, int b) {
+  public static int compareAcross(List<SortKey> sortKeys, Column[] left, int a, Column[] right, int b) {
     for (SortKey key : sortKeys) {
       Column l = left[key.getColumn()];
       Column r = right[key.getColumn()];

@@ -86,7 +86,7 @@ final class FrameBounds {
     return (int) Math.max(ps, Math.min(pe, at));
   }
 
-  private static long rowCount(FrameBound b) {
+  static long rowCount(FrameBound b) {
     var lit = b.getOffset().getLiteral();
     long n = switch (lit.getValueCase()) {
       case LONG_VALUE -> lit.getLongValue();

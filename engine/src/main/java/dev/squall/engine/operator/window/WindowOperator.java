@@ -2,14 +2,23 @@ package dev.squall.engine.operator.window;
 
 import dev.squall.engine.EngineException;
 import dev.squall.engine.column.Column;
+import dev.squall.engine.column.DecimalColumn;
+import dev.squall.engine.column.DoubleColumn;
+import dev.squall.engine.column.LongColumn;
 import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.memory.OperatorMemory;
 import dev.squall.engine.operator.BatchOperator;
 import dev.squall.engine.operator.sort.RowOrder;
+import dev.squall.engine.operator.sort.SortOperator;
 import dev.squall.engine.types.SqlType;
+import dev.squall.proto.v1.ErrorCode;
+import dev.squall.proto.v1.FrameBound;
 import dev.squall.proto.v1.SortKey;
 import dev.squall.proto.v1.Window;
 import dev.squall.proto.v1.WindowCall;
+import dev.squall.proto.v1.WindowFrame;
+import java.math.RoundingMode;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -24,10 +33,15 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * ranges ({@link FrameBounds}). Emits the input columns, then one column per call, in sorted order.
  */
 public final class WindowOperator extends BatchOperator {
+  /** Rows of the external sort's output taken at a time when the window spills. */
+  private static final int PIECE_ROWS = 1024;
   private final BatchOperator input;
   private final Window window;
   private final int inputWidth;
   private Column[] output;
+  private boolean started;
+  /** The input past the spill threshold, computed as an external sort streams it. */
+  private Streamed stream;
   /** The whole result, which output batches select slices of. */
   private ColumnBatch result;
   private int rows;
@@ -58,9 +72,21 @@ public final class WindowOperator extends BatchOperator {
 
   @Override
   protected ColumnBatch produce() {
-    if (output == null) {
-      compute();
-      result = new ColumnBatch(output, rows);
+    if (!started) {
+      started = true;
+      List<ColumnBatch> buffer = readInput();
+      if (stream == null) {
+        compute(buffer);
+        result = new ColumnBatch(output, rows);
+      }
+    }
+    if (stream != null) {
+      ColumnBatch b = stream.next();
+      if (b == null) {
+        releaseState();
+        memory.reserveTotal(0);
+      }
+      return b;
     }
     if (emitted >= rows) {
       return null;
@@ -72,20 +98,62 @@ public final class WindowOperator extends BatchOperator {
     return out;
   }
 
-  private void compute() {
-    Column[] sorted = sortedInput();
-    output = new Column[types.size()];
-    System.arraycopy(sorted, 0, output, 0, inputWidth);
-    if (rows == 0) {
-      return;
+  /**
+   * Buffers the input; when the operator may spill and the buffer (and the copy sorting makes)
+   * would take the task past its spill threshold, hands what it read and the rest of the input to
+   * an external sort and streams its output partition by partition ({@link Streamed}), answering
+   * null.
+   */
+  private List<ColumnBatch> readInput() {
+    List<ColumnBatch> buffer = new ArrayList<>();
+    boolean spill = memory.canSpill();
+    long bytes = 0;
+    ColumnBatch batch;
+    while ((batch = input.next()) != null) {
+      Column[] cols = batch.columns();
+      buffer.add(new ColumnBatch(cols, batch.rows()));
+      rows += batch.rows();
+      long b = bytes(cols);
+      bytes += b;
+      if (!spill) {
+        memory.reserve(b);
+      } else if (!memory.tryReserveTotal(2 * bytes)) {
+        memory.reserveTotal(0);
+        rows = 0;
+        stream = new Streamed(buffer);
+        return null;
+      }
     }
-    PartitionLayout layout = new PartitionLayout(sorted, rows, window.getPartitionKeysList(), window.getOrderKeysList());
-    long state = bytes(sorted) + PartitionLayout.bytesPerRow() * rows;
+    return buffer;
+  }
+
+  private void compute(List<ColumnBatch> buffer) {
+    Column[] sorted = sortedInput(buffer);
+    output = evaluate(sorted, rows, 0, null);
+  }
+
+  /**
+   * The input columns then one column per call over {@code n} rows sorted by (partition keys,
+   * order keys), whole partitions. Reserves {@code held} bytes besides its own state.
+   *
+   * @param layoutOut when not null, receives the rows' partition layout
+   */
+  private Column[] evaluate(Column[] sorted, int n, long held, PartitionLayout[] layoutOut) {
+    Column[] out = new Column[types.size()];
+    System.arraycopy(sorted, 0, out, 0, inputWidth);
+    if (n == 0) {
+      return out;
+    }
+    PartitionLayout layout = new PartitionLayout(sorted, n, window.getPartitionKeysList(), window.getOrderKeysList());
+    if (layoutOut != null) {
+      layoutOut[0] = layout;
+    }
+    long state = held + bytes(sorted) + PartitionLayout.bytesPerRow() * n;
     memory.reserveTotal(state);
     for (int c = 0; c < window.getCallsCount(); c++) {
       WindowCall call = window.getCalls(c);
       FrameBounds frames = call.hasFrame() ? new FrameBounds(call.getFrame(), layout, sorted, window.getOrderKeysList()) : null;
-      memory.reserveTotal(state + (frames == null ? 0 : FrameBounds.bytesPerRow() * rows));
+      memory.reserveTotal(state + (frames == null ? 0 : FrameBounds.bytesPerRow() * n));
       SqlType type = types.get(inputWidth + c);
       Column arg = call.getArgsCount() == 0 ? null : sorted[call.getArgs(0)];
       Column result = switch (call.getFunction()) {
@@ -94,28 +162,36 @@ public final class WindowOperator extends BatchOperator {
         case SUM, SUM0, AVG, COUNT, COUNT_STAR, MIN, MAX -> FrameAggregates.compute(call, layout, frames, arg, type);
         default -> throw EngineException.badPlan("window function " + call.getFunction());
       };
-      output[inputWidth + c] = result;
+      out[inputWidth + c] = result;
       state += result.bytes();
       memory.reserveTotal(state);
     }
-    memory.reserveTotal(bytes(output));
+    memory.reserveTotal(held + bytes(out));
+    return out;
   }
 
-  /** The whole input, sorted by partition keys then order keys; sets {@link #rows}. */
-  private Column[] sortedInput() {
-    List<Column[]> buffer = new ArrayList<>();
-    ColumnBatch batch;
-    while ((batch = input.next()) != null) {
-      Column[] cols = batch.columns();
-      buffer.add(cols);
-      rows += batch.rows();
-      memory.reserve(bytes(cols));
+  /** Partition keys (ascending) then order keys: the order the operator sorts its input in. */
+  private List<SortKey> sortKeys() {
+    List<SortKey> keys = new ArrayList<>(partitionKeys());
+    keys.addAll(window.getOrderKeysList());
+    return keys;
+  }
+
+  private List<SortKey> partitionKeys() {
+    List<SortKey> keys = new ArrayList<>();
+    for (int k : window.getPartitionKeysList()) {
+      keys.add(SortKey.newBuilder().setColumn(k).build());
     }
+    return keys;
+  }
+
+  /** The whole input, sorted by partition keys then order keys ({@link #rows} rows). */
+  private Column[] sortedInput(List<ColumnBatch> buffer) {
     Column[] all = new Column[inputWidth];
     for (int c = 0; c < inputWidth; c++) {
       List<Column> parts = new ArrayList<>();
-      for (Column[] b : buffer) {
-        parts.add(b[c]);
+      for (ColumnBatch b : buffer) {
+        parts.add(b.column(c));
       }
       all[c] = parts.size() == 1 ? parts.get(0) : Column.concat(types.get(c), parts);
     }
@@ -124,18 +200,27 @@ public final class WindowOperator extends BatchOperator {
       return all;
     }
     memory.reserveTotal(2 * bytes(all));
-    List<SortKey> keys = new ArrayList<>();
-    for (int k : window.getPartitionKeysList()) {
-      keys.add(SortKey.newBuilder().setColumn(k).build());
-    }
-    keys.addAll(window.getOrderKeysList());
-    int[] order = new RowOrder(all, keys).sortedRows(rows);
+    int[] order = new RowOrder(all, sortKeys()).sortedRows(rows);
     Column[] sorted = new Column[inputWidth];
     for (int c = 0; c < inputWidth; c++) {
       sorted[c] = all[c].gather(order, rows);
     }
     memory.reserveTotal(bytes(sorted));
     return sorted;
+  }
+
+  /** Rows {@code [from, to)} of columns. */
+  private static Column[] rows(Column[] cols, int from, int to) {
+    int n = to - from;
+    int[] idx = new int[n];
+    for (int i = 0; i < n; i++) {
+      idx[i] = from + i;
+    }
+    Column[] out = new Column[cols.length];
+    for (int c = 0; c < cols.length; c++) {
+      out[c] = cols[c].gather(idx, n);
+    }
+    return out;
   }
 
   private static long bytes(Column[] cols) {
@@ -150,5 +235,407 @@ public final class WindowOperator extends BatchOperator {
   protected void releaseState() {
     output = null;
     result = null;
+    if (stream != null) {
+      Streamed st = stream;
+      stream = null;
+      st.close();
+    }
+  }
+
+  /** How a call reads the rows around a row, when it can be computed over a partition a segment at a time. */
+  private enum Fix { NONE, ROW_NUMBER, RANK, DENSE_RANK, RUNNING }
+
+  /**
+   * @param back rows before a row its value reads; ahead rows after it
+   * @param peers whether it reads peer groups (so segments start at a peer group)
+   * @param fix how a value computed over a segment becomes the partition's
+   */
+  private record Reach(long back, long ahead, boolean peers, Fix fix) { }
+
+  /** How {@code call} reads its partition, or null when it needs the partition whole. */
+  private static Reach reach(WindowCall call) {
+    switch (call.getFunction()) {
+      case ROW_NUMBER:
+        return new Reach(0, 0, false, Fix.ROW_NUMBER);
+      case RANK:
+        return new Reach(0, 0, true, Fix.RANK);
+      case DENSE_RANK:
+        return new Reach(0, 0, true, Fix.DENSE_RANK);
+      case LAG:
+        return new Reach(Math.max(0, call.getOffset()), 0, false, Fix.NONE);
+      case LEAD:
+        return new Reach(0, Math.max(0, call.getOffset()), false, Fix.NONE);
+      case FIRST_VALUE, LAST_VALUE, NTH_VALUE, SUM, SUM0, AVG, COUNT, COUNT_STAR, MIN, MAX: {
+        if (!call.hasFrame()) {
+          return null;
+        }
+        WindowFrame f = call.getFrame();
+        FrameBound s = f.getStart();
+        FrameBound e = f.getEnd();
+        if (f.getUnit() == WindowFrame.Unit.ROWS && bounded(s) && bounded(e)) {
+          return new Reach(Math.max(rows(s, FrameBound.Kind.PRECEDING), rows(e, FrameBound.Kind.PRECEDING)),
+              Math.max(rows(s, FrameBound.Kind.FOLLOWING), rows(e, FrameBound.Kind.FOLLOWING)), false, Fix.NONE);
+        }
+        boolean running = s.getKind() == FrameBound.Kind.UNBOUNDED_PRECEDING && e.getKind() == FrameBound.Kind.CURRENT_ROW
+            && call.getFunction() != WindowCall.Function.AVG && call.getFunction() != WindowCall.Function.FIRST_VALUE
+            && call.getFunction() != WindowCall.Function.LAST_VALUE && call.getFunction() != WindowCall.Function.NTH_VALUE;
+        return running ? new Reach(0, 0, f.getUnit() == WindowFrame.Unit.RANGE, Fix.RUNNING) : null;
+      }
+      default:
+        return null;
+    }
+  }
+
+  private static boolean bounded(FrameBound b) {
+    return b.getKind() == FrameBound.Kind.CURRENT_ROW || b.getKind() == FrameBound.Kind.PRECEDING
+        || b.getKind() == FrameBound.Kind.FOLLOWING;
+  }
+
+  private static long rows(FrameBound b, FrameBound.Kind kind) {
+    return b.getKind() == kind ? FrameBounds.rowCount(b) : 0;
+  }
+
+  /** Yields the rows of the batches read before the operator chose to spill, then the rest of its input. */
+  private static final class Replay extends BatchOperator {
+    private final BatchOperator rest;
+    private final ArrayDeque<ColumnBatch> held;
+
+    Replay(OperatorMemory memory, BatchOperator rest, List<ColumnBatch> held) {
+      super(memory, rest.schema(), List.of());
+      this.rest = rest;
+      this.held = new ArrayDeque<>(held);
+    }
+
+    @Override
+    protected ColumnBatch produce() {
+      ColumnBatch b = held.poll();
+      return b != null ? b : rest.next();
+    }
+
+    @Override
+    protected void releaseState() {
+      held.clear();
+    }
+  }
+
+  /**
+   * The window over an input past the spill threshold: an external sort ({@link SortOperator}, which
+   * spills sorted runs and merges them) orders the rows by (partition keys, order keys), and the
+   * calls are computed over whole partitions as they come out of the merge, holding one partition
+   * (and the rows of the batch that ends it) at a time. A partition that alone passes the threshold
+   * is computed a segment at a time when every call allows it ({@link #reach}): a segment keeps the
+   * rows before it that its calls look back at and holds back the rows whose frames reach past it,
+   * and running values (ROW_NUMBER, RANK, DENSE_RANK, running SUM, COUNT, MIN, MAX) carry over from
+   * one segment to the next. Otherwise the operator fails with INSUFFICIENT_RESOURCES.
+   */
+  private final class Streamed {
+    private final SortOperator sorter;
+    private final List<SortKey> partitionKeys = partitionKeys();
+    private final ArrayDeque<ColumnBatch> queue = new ArrayDeque<>();
+    private final Reach[] reach = new Reach[window.getCallsCount()];
+    private final String blocker;
+    private long back;
+    private long ahead;
+    private boolean peers;
+    private long queuedBytes;
+    private Segment segment;
+    private boolean done;
+    private Column[] sortedCols;
+    private int sortedRows;
+    private int sortedOffset;
+
+    Streamed(List<ColumnBatch> buffered) {
+      String needsWhole = null;
+      for (int c = 0; c < reach.length; c++) {
+        reach[c] = reach(window.getCalls(c));
+        if (reach[c] == null) {
+          needsWhole = needsWhole == null ? window.getCalls(c).getFunction().name() : needsWhole;
+          continue;
+        }
+        back = Math.max(back, reach[c].back());
+        ahead = Math.max(ahead, reach[c].ahead());
+        peers |= reach[c].peers();
+      }
+      blocker = needsWhole;
+      Replay replay = new Replay(memory.child("/input"), input, buffered);
+      sorter = new SortOperator(memory.child("/sort"), replay, sortKeys(), -1, 0);
+    }
+
+    ColumnBatch next() {
+      while (queue.isEmpty()) {
+        queuedBytes = 0;
+        if (done) {
+          return null;
+        }
+        advance();
+      }
+      return queue.poll();
+    }
+
+    /** Takes the next sorted batch: computes the partitions it ends, keeps the one it leaves open. */
+    private void advance() {
+      if (sortedCols == null || sortedOffset >= sortedRows) {
+        sortedCols = null;
+        ColumnBatch next = sorter.next();
+        if (next != null) {
+          sortedCols = next.columns();
+          sortedRows = next.rows();
+          sortedOffset = 0;
+        }
+      }
+      if (sortedCols == null) {
+        done = true;
+        if (segment != null) {
+          segment.process(true);
+          segment = null;
+        }
+        memory.reserveTotal(queuedBytes);
+        return;
+      }
+      // A piece of the sorted batch at a time, so that its copy and its output stay small.
+      int n = Math.min(PIECE_ROWS, sortedRows - sortedOffset);
+      Column[] cols = n == sortedRows ? sortedCols : rows(sortedCols, sortedOffset, sortedOffset + n);
+      sortedOffset += n;
+      int first = -1;
+      int last = -1;
+      if (segment != null && RowOrder.compareAcross(partitionKeys, segment.lastCols, segment.lastRow, cols, 0) != 0) {
+        first = 0;
+        last = 0;
+      }
+      RowOrder partitions = new RowOrder(cols, partitionKeys);
+      for (int i = 1; i < n; i++) {
+        if (partitions.compare(i - 1, i) != 0) {
+          first = first < 0 ? i : first;
+          last = i;
+        }
+      }
+      if (first < 0) {
+        if (segment == null) {
+          segment = new Segment();
+        }
+        segment.add(cols, n);
+      } else {
+        int from = 0;
+        if (segment != null) {
+          if (first > 0) {
+            segment.add(rows(cols, 0, first), first);
+          }
+          segment.process(true);
+          from = first;
+        }
+        if (last > from) {
+          // Whole partitions within the batch.
+          enqueue(evaluate(rows(cols, from, last), last - from, queuedBytes, null), last - from);
+        }
+        segment = new Segment();
+        segment.add(last == 0 ? cols : rows(cols, last, n), n - last);
+      }
+      // Computing the held rows takes about four times their bytes (their copy, layout, frames, values).
+      // A partition of a few pieces is held whole; only a larger one is computed a segment at a time.
+      if (segment.rows > 2 * PIECE_ROWS && !memory.tryReserveTotal(4 * segment.bytes + queuedBytes)) {
+        if (blocker == null) {
+          segment.process(false);
+        } else if (4 * segment.bytes > memory.taskBudget()) {
+          throw tooLarge(segment, blocker + " needs the whole partition");
+        }
+        memory.reserveTotal(segment.bytes + queuedBytes);
+      }
+    }
+
+    private void enqueue(Column[] cols, int n) {
+      if (n == 0) {
+        return;
+      }
+      ColumnBatch whole = new ColumnBatch(cols, n);
+      queuedBytes += bytes(cols);
+      // Small batches: each one in flight counts against the budget besides the queued rows.
+      for (int s = 0; s < n; s += PIECE_ROWS) {
+        queue.add(whole.slice(s, Math.min(PIECE_ROWS, n - s)));
+      }
+    }
+
+    void close() {
+      queue.clear();
+      sortedCols = null;
+      segment = null;
+      sorter.close();
+    }
+
+    private EngineException tooLarge(Segment s, String why) {
+      return new EngineException(ErrorCode.INSUFFICIENT_RESOURCES, String.format(
+          "task memory exceeded: operator %s holds %d rows (%d bytes) of one window partition, more than its share of"
+              + " the task budget of %d bytes, and %s; raise the task memory (SQUALL_TASK_MEMORY_MB, squall local"
+              + " --task-memory-mb)", name(), s.rows, s.bytes, memory.taskBudget(), why));
+    }
+
+    /**
+     * The rows held of the current partition: rows {@code [h, h + rows)} of it (positions from its
+     * first row), of which those from {@code u} on are not yet emitted.
+     */
+    private final class Segment {
+      private final List<Column[]> parts = new ArrayList<>();
+      private int rows;
+      private long bytes;
+      private Column[] lastCols;
+      private int lastRow;
+      private long h;
+      private long u;
+      /** Per DENSE_RANK call, the peer groups before row h. */
+      private final long[] denseBefore = new long[reach.length];
+      /** Per running aggregate, its value over the rows before h (null at the partition start). */
+      private final Column[] carry = new Column[reach.length];
+
+      void add(Column[] cols, int n) {
+        if (n == 0) {
+          return;
+        }
+        parts.add(cols);
+        rows += n;
+        bytes += bytes(cols);
+        lastCols = cols;
+        lastRow = n - 1;
+      }
+
+      /**
+       * Computes the held rows and emits those whose values they decide: all of them at the
+       * partition's end; otherwise those whose frames end within them, keeping the rows later ones
+       * look back at.
+       */
+      void process(boolean atEnd) {
+        if (rows == 0) {
+          return;
+        }
+        Column[] chunk = new Column[inputWidth];
+        for (int c = 0; c < inputWidth; c++) {
+          List<Column> cs = new ArrayList<>();
+          for (Column[] p : parts) {
+            cs.add(p[c]);
+          }
+          chunk[c] = cs.size() == 1 ? cs.get(0) : Column.concat(types.get(c), cs);
+        }
+        int m = rows;
+        PartitionLayout[] layout = new PartitionLayout[1];
+        Column[] out = evaluate(chunk, m, queuedBytes, layout);
+        long e = h + m;
+        long cut = e;
+        if (!atEnd) {
+          cut = e - ahead;
+          if (peers) {
+            cut = Math.min(cut, h + layout[0].peerStart[m - 1]);
+          }
+          if (cut <= u) {
+            // One peer group (or frame) so far: hold on; past the budget the memory reservation fails.
+            parts.clear();
+            parts.add(chunk);
+            return;
+          }
+        }
+        int from = (int) (u - h);
+        int to = (int) (cut - h);
+        Column[] emit = new Column[types.size()];
+        Column[] kept = from == 0 && to == m ? chunk : rows(chunk, from, to);
+        System.arraycopy(kept, 0, emit, 0, inputWidth);
+        for (int c = 0; c < reach.length; c++) {
+          emit[inputWidth + c] = corrected(c, out[inputWidth + c], from, to);
+        }
+        enqueue(emit, to - from);
+        if (atEnd) {
+          return;
+        }
+        long h2 = Math.max(h, cut - back);
+        if (peers && h2 < e) {
+          h2 = h + layout[0].peerStart[(int) (h2 - h)];
+        }
+        if (h2 > h) {
+          int r = (int) (h2 - 1 - h);
+          for (int c = 0; c < reach.length; c++) {
+            Column v = out[inputWidth + c];
+            if (reach[c].fix() == Fix.DENSE_RANK) {
+              denseBefore[c] += ((LongColumn) v).value(r);
+            } else if (reach[c].fix() == Fix.RUNNING) {
+              Column next = Column.empty(v.type(), 1);
+              combine(window.getCalls(c).getFunction(), carry[c], v, r, next);
+              carry[c] = next;
+            }
+          }
+        }
+        parts.clear();
+        int keepFrom = (int) (h2 - h);
+        rows = m - keepFrom;
+        bytes = 0;
+        if (rows > 0) {
+          Column[] rest = rows(chunk, keepFrom, m);
+          parts.add(rest);
+          bytes = bytes(rest);
+          lastCols = rest;
+          lastRow = rows - 1;
+        }
+        h = h2;
+        u = cut;
+      }
+
+      /** Rows {@code [from, to)} of a call's values over the held rows, made the partition's. */
+      private Column corrected(int c, Column v, int from, int to) {
+        int n = to - from;
+        switch (reach[c] == null ? Fix.NONE : reach[c].fix()) {
+          case ROW_NUMBER, RANK, DENSE_RANK -> {
+            long add = reach[c].fix() == Fix.DENSE_RANK ? denseBefore[c] : h;
+            long[] values = new long[n];
+            for (int i = 0; i < n; i++) {
+              values[i] = ((LongColumn) v).value(from + i) + add;
+            }
+            return new LongColumn(v.type(), values, null, n);
+          }
+          case RUNNING -> {
+            Column out = Column.empty(v.type(), n);
+            for (int i = 0; i < n; i++) {
+              combine(window.getCalls(c).getFunction(), carry[c], v, from + i, out);
+            }
+            return out;
+          }
+          default -> {
+            return from == 0 && to == v.size() ? v : rows(new Column[] {v}, from, to)[0];
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Appends to {@code out} a running aggregate's value: {@code carry}'s (over the rows before a
+   * segment; null or NULL for none) combined with {@code v}'s row {@code i} (over the segment).
+   */
+  private static void combine(WindowCall.Function function, Column carry, Column v, int i, Column out) {
+    if (carry == null || carry.isNull(0)) {
+      out.appendFrom(v, i);
+      return;
+    }
+    if (v.isNull(i)) {
+      out.appendFrom(carry, 0);
+      return;
+    }
+    switch (function) {
+      case MIN, MAX -> {
+        int c = carry.compareValues(0, v, i);
+        boolean keepCarry = function == WindowCall.Function.MIN ? c <= 0 : c >= 0;
+        out.appendFrom(keepCarry ? carry : v, keepCarry ? 0 : i);
+      }
+      default -> {
+        SqlType t = out.type();
+        switch (t.physical()) {
+          case LONG -> {
+            try {
+              ((LongColumn) out).append(Math.addExact(((LongColumn) carry).value(0), ((LongColumn) v).value(i)));
+            } catch (ArithmeticException e) {
+              throw EngineException.user("Window SUM overflows " + t);
+            }
+          }
+          case DECIMAL -> ((DecimalColumn) out).appendUnscaled(((DecimalColumn) carry).decimal(0)
+              .add(((DecimalColumn) v).decimal(i)).setScale(t.scale(), RoundingMode.UNNECESSARY).unscaledValue());
+          case DOUBLE -> ((DoubleColumn) out).append(((DoubleColumn) carry).value(0) + ((DoubleColumn) v).value(i));
+          default -> throw EngineException.badPlan("window running " + function + " of type " + t);
+        }
+      }
+    }
   }
 }
