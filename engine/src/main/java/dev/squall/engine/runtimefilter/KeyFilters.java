@@ -102,10 +102,19 @@ public final class KeyFilters {
     }
     if (bloom != null && maxKeys >= 0) {
       values.forEach(bloom::put);
-      if (bloom.approximateElementCount() <= maxKeys) {
+      if (holdsAtMost(bloom, maxKeys)) {
         out.setBloom(bytes(bloom));
       }
     }
     return Optional.of(out.build());
+  }
+
+  /**
+   * Whether a Bloom filter holds about {@code maxKeys} distinct keys or fewer. A filter with every
+   * bit set (far more keys than it was sized for) holds more than any bound; its element count
+   * cannot be estimated (Guava's estimate is infinite there and throws).
+   */
+  private static boolean holdsAtMost(BloomFilter<Object> bloom, long maxKeys) {
+    return bloom.expectedFpp() < 1.0 && bloom.approximateElementCount() <= maxKeys;
   }
 }

@@ -137,6 +137,21 @@ class RuntimeKeyFiltersTest {
     }
   }
 
+  /** Far more keys than max_keys saturate the tasks' Bloom filters: the range alone is kept. */
+  @Test
+  void aSaturatedBloomFilterKeepsOnlyTheRange() {
+    for (long maxKeys : new long[] {0, 10, 250}) {
+      KeyFilter merged = built(SqlType.BIGINT, 20_000, maxKeys);
+      assertThat(merged.getHasValues()).isFalse();
+      assertThat(merged.getBloom().isEmpty()).as("max_keys %d", maxKeys).isTrue();
+      ProbeKeyFilter probe = new ProbeKeyFilter(merged);
+      for (long k = 0; k < 40_000; k += 2) {
+        assertThat(probe.mightMatch(k)).isTrue();
+      }
+      assertThat(probe.mightMatch(40_000L)).isFalse();
+    }
+  }
+
   @Test
   void anEmptyBuildSideMatchesNothingAndSkipsEveryRowGroup() {
     KeySummaryRequest request = KeySummaryRequest.newBuilder().setFilterId(0).addColumns(0).setMaxKeys(100).build();
