@@ -159,7 +159,8 @@ public abstract class JoinOperator extends BatchOperator {
     build.schema().getFields().forEach(f -> buildTypes.add(SqlType.fromArrow(f.getType())));
     boolean mayPartition = partitionable() && memory.canSpill() && spillLevel < HashPartitionedSpill.MAX_LEVELS;
     boolean mayBlock = !partitionable() && memory.canSpill();
-    List<Column[]> parts = mayPartition ? drainOrPartition() : mayBlock ? drainOrSpillBlocks() : drain(build, memory);
+    List<Column[]> parts = mayPartition ? drainWithinThreshold(this::partitionInputs)
+        : mayBlock ? drainWithinThreshold(this::spillBlocks) : drain(build, memory);
     if (parts == null) {
       if (blockMode) {
         loadBlock();
@@ -195,10 +196,11 @@ public abstract class JoinOperator extends BatchOperator {
   }
 
   /**
-   * Reads the build side while it fits under the task's spill threshold; once it does not, sends
-   * both inputs to disk by hash partition ({@link #partitionInputs}) and answers null.
+   * Reads the build side while it fits under the task's spill threshold; once it does not, hands
+   * the batches read so far to {@code overflow} (which takes the rest of the build side too) and
+   * answers null.
    */
-  private List<Column[]> drainOrPartition() {
+  private List<Column[]> drainWithinThreshold(java.util.function.Consumer<List<Column[]>> overflow) {
     List<Column[]> parts = new ArrayList<>();
     long bytes = 0;
     int rows = 0;
@@ -212,7 +214,7 @@ public abstract class JoinOperator extends BatchOperator {
       rows += batch.rows();
       // The columns, their matched flags and the index about to be built on them.
       if (!memory.tryReserveTotal(bytes + rows + indexBytes(rows))) {
-        partitionInputs(parts);
+        overflow.accept(parts);
         return null;
       }
     }
@@ -220,43 +222,28 @@ public abstract class JoinOperator extends BatchOperator {
   }
 
   /**
-   * Reads the build side of a join that cannot partition (a nested-loop join) while it fits under
-   * the task's spill threshold; once it does not, writes it whole to a spill file, to be joined a
-   * block at a time ({@link #loadBlock}), and answers null.
+   * The build side of a join that cannot partition (a nested-loop join) past the spill threshold:
+   * written whole to a spill file, the batches read so far first, to be joined a block at a time
+   * ({@link #loadBlock}).
    */
-  private List<Column[]> drainOrSpillBlocks() {
-    List<Column[]> parts = new ArrayList<>();
-    long bytes = 0;
-    int rows = 0;
+  private void spillBlocks(List<Column[]> parts) {
+    blockMode = true;
+    blockBuild = memory.spill().newFile(name());
+    for (Column[] p : parts) {
+      blockBuild.write(new ColumnBatch(p, p[0].size()), build.schema(), memory.allocator());
+    }
+    parts.clear();
+    memory.reserveTotal(0);
     ColumnBatch batch;
     while ((batch = build.next()) != null) {
-      Column[] cols = batch.columns();
-      parts.add(cols);
-      for (Column c : cols) {
-        bytes += c.bytes();
-      }
-      rows += batch.rows();
-      if (!memory.tryReserveTotal(bytes + rows + indexBytes(rows))) {
-        blockMode = true;
-        blockBuild = memory.spill().newFile(name());
-        for (Column[] p : parts) {
-          blockBuild.write(new ColumnBatch(p, p[0].size()), build.schema(), memory.allocator());
-        }
-        parts.clear();
-        memory.reserveTotal(0);
-        while ((batch = build.next()) != null) {
-          blockBuild.write(batch, build.schema(), memory.allocator());
-        }
-        blockBuild.finish();
-        blockReader = blockBuild.open(memory.allocator());
-        blockProbe = memory.spill().newFile(name());
-        if (probeOuter || probeSideFilter) {
-          probeSeen = new java.util.BitSet();
-        }
-        return null;
-      }
+      blockBuild.write(batch, build.schema(), memory.allocator());
     }
-    return parts;
+    blockBuild.finish();
+    blockReader = blockBuild.open(memory.allocator());
+    blockProbe = memory.spill().newFile(name());
+    if (probeOuter || probeSideFilter) {
+      probeSeen = new java.util.BitSet();
+    }
   }
 
   /**
