@@ -273,14 +273,57 @@ class SpillingOperatorsTest {
     assertSpillsAndMatchesDuckDb(w, input);
   }
 
+  private static final FrameBound UNBOUNDED_FOLLOWING = WindowRel.bound(FrameBound.Kind.UNBOUNDED_FOLLOWING, null);
+  private static final String WHOLE = "ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING";
+
+  @Test
+  void windowPartitionPastTheBudgetWhoseCallsNeedItWholeIsSpooledAndReadBack() throws Exception {
+    // 40% of the rows share one value of `hot`: one partition four times the budget, beside
+    // 180,000 partitions of one row. Its row count and whole-partition values are known only at its end.
+    Rel input = facts(0);
+    Spec spec = new Spec(List.of("hot"), List.of(Key.asc("id")));
+    Rel w = WindowRel.window(input, spec, List.of(
+        Call.of(Function.NTILE, SqlType.BIGINT, "NTILE(7)").offset(7),
+        Call.of(Function.PERCENT_RANK, SqlType.DOUBLE, "PERCENT_RANK()"),
+        Call.of(Function.CUME_DIST, SqlType.DOUBLE, "CUME_DIST()"),
+        call(Function.SUM, "v", DECIMAL_SUM, framed("SUM(v)", spec, WHOLE)).frame(rows(UNBOUNDED_PRECEDING, UNBOUNDED_FOLLOWING)),
+        Call.of(Function.COUNT_STAR, SqlType.BIGINT, framed("COUNT(*)", spec, WHOLE))
+            .frame(rows(UNBOUNDED_PRECEDING, UNBOUNDED_FOLLOWING)),
+        call(Function.FIRST_VALUE, "s", SqlType.VARCHAR, framed("FIRST_VALUE(s)", spec, WHOLE))
+            .frame(rows(UNBOUNDED_PRECEDING, UNBOUNDED_FOLLOWING)),
+        call(Function.LAST_VALUE, "v", V, framed("LAST_VALUE(v)", spec, WHOLE))
+            .frame(rows(UNBOUNDED_PRECEDING, UNBOUNDED_FOLLOWING))), "");
+    assertSpillsAndMatchesDuckDb(w, input);
+  }
+
+  @Test
+  void windowOverOneHugePartitionWithPeerGroupsSpoolsForCumeDistAndPercentRank() throws Exception {
+    // No PARTITION BY and g ties in pairs: the peer groups of CUME_DIST and PERCENT_RANK cross segments.
+    Rel input = facts(0);
+    Spec spec = new Spec(List.of(), List.of(Key.asc("g")));
+    WindowFrame whole = WindowRel.frame(WindowFrame.Unit.RANGE, UNBOUNDED_PRECEDING, UNBOUNDED_FOLLOWING);
+    Rel w = WindowRel.window(input, spec, List.of(
+        Call.of(Function.CUME_DIST, SqlType.DOUBLE, "CUME_DIST()"),
+        Call.of(Function.PERCENT_RANK, SqlType.DOUBLE, "PERCENT_RANK()"),
+        Call.of(Function.RANK, SqlType.BIGINT, "RANK()"),
+        call(Function.MAX, "s", SqlType.VARCHAR, framed("MAX(s)", spec, "RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING"))
+            .frame(whole),
+        call(Function.MIN, "v", V, framed("MIN(v)", spec, "RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING"))
+            .frame(whole)), "");
+    assertSpillsAndMatchesDuckDb(w, input);
+  }
+
   @Test
   void windowPartitionPastTheBudgetThatNeedsItWholeFailsNamingTheWindow() {
-    Rel w = WindowRel.window(facts(0), new Spec(List.of(), List.of(Key.asc("id"))), List.of(
-        Call.of(Function.NTILE, SqlType.BIGINT, "NTILE(4)").offset(4)), "");
+    // A frame from each row to the partition's end cannot be read a segment at a time.
+    Spec spec = new Spec(List.of(), List.of(Key.asc("id")));
+    Rel w = WindowRel.window(facts(0), spec, List.of(
+        call(Function.SUM, "v", DECIMAL_SUM, framed("SUM(v)", spec, "ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING"))
+            .frame(rows(CURRENT_ROW, UNBOUNDED_FOLLOWING))), "");
     assertThatThrownBy(() -> run(w.op(), BUDGET, DISK, () -> false))
         .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INSUFFICIENT_RESOURCES))
         .hasMessageContaining("Window#")
-        .hasMessageContaining("NTILE")
+        .hasMessageContaining("SUM")
         .hasMessageContaining("--task-memory-mb");
     assertNoSpillFiles();
   }

@@ -10,6 +10,7 @@ import dev.squall.engine.memory.OperatorMemory;
 import dev.squall.engine.operator.BatchOperator;
 import dev.squall.engine.operator.sort.RowOrder;
 import dev.squall.engine.operator.sort.SortOperator;
+import dev.squall.engine.spill.SpillFile;
 import dev.squall.engine.types.SqlType;
 import dev.squall.proto.v1.ErrorCode;
 import dev.squall.proto.v1.FrameBound;
@@ -243,7 +244,7 @@ public final class WindowOperator extends BatchOperator {
   }
 
   /** How a call reads the rows around a row, when it can be computed over a partition a segment at a time. */
-  private enum Fix { NONE, ROW_NUMBER, RANK, DENSE_RANK, RUNNING }
+  private enum Fix { NONE, ROW_NUMBER, RANK, DENSE_RANK, RUNNING, NTILE, PERCENT_RANK, CUME_DIST, WHOLE }
 
   /**
    * @param back rows before a row its value reads; ahead rows after it
@@ -251,6 +252,57 @@ public final class WindowOperator extends BatchOperator {
    * @param fix how a value computed over a segment becomes the partition's
    */
   private record Reach(long back, long ahead, boolean peers, Fix fix) { }
+
+  /**
+   * How the calls of a window read a partition computed a segment at a time.
+   *
+   * @param calls each call's reach (null: it cannot be computed so)
+   * @param back rows before a segment that its calls read; ahead rows after it
+   * @param peers whether a segment starts at a peer group
+   * @param blocker the first call that cannot be computed so, or null
+   */
+  private record Segments(Reach[] calls, long back, long ahead, boolean peers, String blocker) {
+    static Segments of(Window window, java.util.function.Function<WindowCall, Reach> reachOf) {
+      Reach[] calls = new Reach[window.getCallsCount()];
+      long back = 0;
+      long ahead = 0;
+      boolean peers = false;
+      String blocker = null;
+      for (int c = 0; c < calls.length; c++) {
+        calls[c] = reachOf.apply(window.getCalls(c));
+        if (calls[c] == null) {
+          blocker = blocker == null ? window.getCalls(c).getFunction().name() : blocker;
+          continue;
+        }
+        back = Math.max(back, calls[c].back());
+        ahead = Math.max(ahead, calls[c].ahead());
+        peers |= calls[c].peers();
+      }
+      return new Segments(calls, back, ahead, peers, blocker);
+    }
+  }
+
+  /**
+   * How {@code call} reads a partition whose rows were spooled to a spill file, so that its row count
+   * and the values of calls over the whole partition are known before its first row is computed.
+   */
+  private static Reach spooledReach(WindowCall call) {
+    switch (call.getFunction()) {
+      case NTILE:
+        return new Reach(0, 0, false, Fix.NTILE);
+      case PERCENT_RANK:
+        return new Reach(0, 0, true, Fix.PERCENT_RANK);
+      case CUME_DIST:
+        return new Reach(0, 0, true, Fix.CUME_DIST);
+      case SUM, SUM0, COUNT, COUNT_STAR, MIN, MAX, FIRST_VALUE, LAST_VALUE: {
+        boolean whole = call.hasFrame() && call.getFrame().getStart().getKind() == FrameBound.Kind.UNBOUNDED_PRECEDING
+            && call.getFrame().getEnd().getKind() == FrameBound.Kind.UNBOUNDED_FOLLOWING;
+        return whole ? new Reach(0, 0, false, Fix.WHOLE) : reach(call);
+      }
+      default:
+        return reach(call);
+    }
+  }
 
   /** How {@code call} reads its partition, or null when it needs the partition whole. */
   private static Reach reach(WindowCall call) {
@@ -326,44 +378,44 @@ public final class WindowOperator extends BatchOperator {
    * is computed a segment at a time when every call allows it ({@link #reach}): a segment keeps the
    * rows before it that its calls look back at and holds back the rows whose frames reach past it,
    * and running values (ROW_NUMBER, RANK, DENSE_RANK, running SUM, COUNT, MIN, MAX) carry over from
-   * one segment to the next. Otherwise the operator fails with INSUFFICIENT_RESOURCES.
+   * one segment to the next. When a call needs to know the partition whole (NTILE, PERCENT_RANK,
+   * CUME_DIST, an aggregate or FIRST_VALUE/LAST_VALUE over the whole partition), the partition is
+   * first written to a spill file while its row count and whole-partition values are taken, then
+   * read back and computed a segment at a time ({@link #spooledReach}). Only calls that need more
+   * (a frame reaching to the partition's end from each row, a running AVG or NTH_VALUE) fail the
+   * operator with INSUFFICIENT_RESOURCES.
    */
   private final class Streamed {
     private final SortOperator sorter;
     private final List<SortKey> partitionKeys = partitionKeys();
     private final ArrayDeque<ColumnBatch> queue = new ArrayDeque<>();
-    private final Reach[] reach = new Reach[window.getCallsCount()];
-    private final String blocker;
-    private long back;
-    private long ahead;
-    private boolean peers;
+    /** How segments of a partition read as it streams. */
+    private final Segments streaming = Segments.of(window, WindowOperator::reach);
+    /** How segments of a partition read back from its spill file read. */
+    private final Segments spooled = Segments.of(window, WindowOperator::spooledReach);
     private long queuedBytes;
     private Segment segment;
+    /** The partition being read back from its spill file, computed before the rows after it. */
+    private ReadBack readBack;
     private boolean done;
     private Column[] sortedCols;
     private int sortedRows;
     private int sortedOffset;
 
     Streamed(List<ColumnBatch> buffered) {
-      String needsWhole = null;
-      for (int c = 0; c < reach.length; c++) {
-        reach[c] = reach(window.getCalls(c));
-        if (reach[c] == null) {
-          needsWhole = needsWhole == null ? window.getCalls(c).getFunction().name() : needsWhole;
-          continue;
-        }
-        back = Math.max(back, reach[c].back());
-        ahead = Math.max(ahead, reach[c].ahead());
-        peers |= reach[c].peers();
-      }
-      blocker = needsWhole;
-      Replay replay = new Replay(memory.child("/input"), input, buffered);
-      sorter = new SortOperator(memory.child("/sort"), replay, sortKeys(), -1, 0);
+      Replay rest = new Replay(memory.child("/input"), input, buffered);
+      sorter = new SortOperator(memory.child("/sort"), rest, sortKeys(), -1, 0);
     }
 
     ColumnBatch next() {
       while (queue.isEmpty()) {
         queuedBytes = 0;
+        if (readBack != null) {
+          if (!readBack.step()) {
+            readBack = null;
+          }
+          continue;
+        }
         if (done) {
           return null;
         }
@@ -411,7 +463,7 @@ public final class WindowOperator extends BatchOperator {
       }
       if (first < 0) {
         if (segment == null) {
-          segment = new Segment();
+          segment = new Segment(streaming, null);
         }
         segment.add(cols, n);
       } else {
@@ -421,22 +473,30 @@ public final class WindowOperator extends BatchOperator {
             segment.add(rows(cols, 0, first), first);
           }
           segment.process(true);
+          if (readBack != null) {
+            // The spooled partition is read back first; the rows after it are taken again then.
+            sortedOffset -= n - first;
+            segment = null;
+            return;
+          }
           from = first;
         }
         if (last > from) {
           // Whole partitions within the batch.
           enqueue(evaluate(rows(cols, from, last), last - from, queuedBytes, null), last - from);
         }
-        segment = new Segment();
+        segment = new Segment(streaming, null);
         segment.add(last == 0 ? cols : rows(cols, last, n), n - last);
       }
       // Computing the held rows takes about four times their bytes (their copy, layout, frames, values).
       // A partition of a few pieces is held whole; only a larger one is computed a segment at a time.
       if (segment.rows > 2 * PIECE_ROWS && !memory.tryReserveTotal(4 * segment.bytes + queuedBytes)) {
-        if (blocker == null) {
+        if (streaming.blocker() == null) {
           segment.process(false);
+        } else if (spooled.blocker() == null) {
+          segment.spool();
         } else if (4 * segment.bytes > memory.taskBudget()) {
-          throw tooLarge(segment, blocker + " needs the whole partition");
+          throw tooLarge(segment, spooled.blocker() + " needs the whole partition");
         }
         memory.reserveTotal(segment.bytes + queuedBytes);
       }
@@ -457,7 +517,14 @@ public final class WindowOperator extends BatchOperator {
     void close() {
       queue.clear();
       sortedCols = null;
+      if (segment != null && segment.spool != null) {
+        segment.spool.file.delete();
+      }
       segment = null;
+      if (readBack != null) {
+        readBack.close();
+        readBack = null;
+      }
       sorter.close();
     }
 
@@ -469,10 +536,91 @@ public final class WindowOperator extends BatchOperator {
     }
 
     /**
+     * A partition past the spill threshold whose calls need it whole: its rows go to a spill file
+     * in order, while its row count and the values of its whole-partition calls are taken.
+     */
+    private final class Spool {
+      private final SpillFile file = memory.spill().newFile(name());
+      private long rows;
+      /** Per call over the whole partition, its value over the rows so far (one row). */
+      private final Column[] whole = new Column[window.getCallsCount()];
+
+      void add(Column[] cols, int n) {
+        file.write(new ColumnBatch(cols, n), input.schema(), memory.allocator());
+        rows += n;
+        PartitionLayout layout = null;
+        for (int c = 0; c < whole.length; c++) {
+          if (spooled.calls()[c] == null || spooled.calls()[c].fix() != Fix.WHOLE) {
+            continue;
+          }
+          WindowCall call = window.getCalls(c);
+          layout = layout != null ? layout
+              : new PartitionLayout(cols, n, window.getPartitionKeysList(), window.getOrderKeysList());
+          FrameBounds frames = new FrameBounds(call.getFrame(), layout, cols, window.getOrderKeysList());
+          Column arg = call.getArgsCount() == 0 ? null : cols[call.getArgs(0)];
+          SqlType type = types.get(inputWidth + c);
+          WindowCall.Function f = call.getFunction();
+          boolean picks = f == WindowCall.Function.FIRST_VALUE || f == WindowCall.Function.LAST_VALUE;
+          // Over this piece alone: its first row holds the piece's value.
+          Column piece = picks ? ValueFunctions.compute(call, layout, frames, arg, type)
+              : FrameAggregates.compute(call, layout, frames, arg, type);
+          if (f == WindowCall.Function.FIRST_VALUE && whole[c] != null) {
+            continue;
+          }
+          Column next = Column.empty(type, 1);
+          if (picks) {
+            next.appendFrom(piece, 0);
+          } else {
+            combine(f, whole[c], piece, 0, next);
+          }
+          whole[c] = next;
+        }
+      }
+    }
+
+    /** Reads a spooled partition back and computes it a segment at a time. */
+    private final class ReadBack {
+      private final Spool spool;
+      private final SpillFile.Reader reader;
+      private final Segment segment;
+
+      ReadBack(Spool spool) {
+        this.spool = spool;
+        spool.file.finish();
+        reader = spool.file.open(memory.allocator());
+        segment = new Segment(spooled, spool);
+      }
+
+      /** Computes the next batch of the file's rows that it can; false once the partition is done. */
+      boolean step() {
+        ColumnBatch b = reader.next();
+        if (b == null) {
+          segment.process(true);
+          close();
+          return false;
+        }
+        segment.add(b.columns(), b.rows());
+        if (segment.rows > 2 * PIECE_ROWS) {
+          segment.process(false);
+        }
+        memory.reserveTotal(segment.bytes + queuedBytes);
+        return true;
+      }
+
+      void close() {
+        reader.close();
+        spool.file.delete();
+      }
+    }
+
+    /**
      * The rows held of the current partition: rows {@code [h, h + rows)} of it (positions from its
      * first row), of which those from {@code u} on are not yet emitted.
      */
     private final class Segment {
+      private final Segments plan;
+      /** The partition read back from its spill file, whole; null while it streams. */
+      private final Spool known;
       private final List<Column[]> parts = new ArrayList<>();
       private int rows;
       private long bytes;
@@ -481,27 +629,56 @@ public final class WindowOperator extends BatchOperator {
       private long h;
       private long u;
       /** Per DENSE_RANK call, the peer groups before row h. */
-      private final long[] denseBefore = new long[reach.length];
+      private final long[] denseBefore;
       /** Per running aggregate, its value over the rows before h (null at the partition start). */
-      private final Column[] carry = new Column[reach.length];
+      private final Column[] carry;
+      /** Where the partition's rows go once it spools (null while they are held). */
+      private Spool spool;
+
+      Segment(Segments plan, Spool known) {
+        this.plan = plan;
+        this.known = known;
+        denseBefore = new long[plan.calls().length];
+        carry = new Column[plan.calls().length];
+      }
 
       void add(Column[] cols, int n) {
         if (n == 0) {
           return;
         }
+        lastCols = cols;
+        lastRow = n - 1;
+        if (spool != null) {
+          spool.add(cols, n);
+          return;
+        }
         parts.add(cols);
         rows += n;
         bytes += bytes(cols);
-        lastCols = cols;
-        lastRow = n - 1;
+      }
+
+      /** Writes the held rows, and the partition's rows from now on, to a spill file ({@link Spool}). */
+      void spool() {
+        spool = new Spool();
+        for (Column[] p : parts) {
+          spool.add(p, p.length == 0 ? 0 : p[0].size());
+        }
+        parts.clear();
+        rows = 0;
+        bytes = 0;
       }
 
       /**
        * Computes the held rows and emits those whose values they decide: all of them at the
        * partition's end; otherwise those whose frames end within them, keeping the rows later ones
-       * look back at.
+       * look back at. A spooling partition at its end is read back instead ({@link ReadBack}).
        */
       void process(boolean atEnd) {
+        if (spool != null) {
+          readBack = new ReadBack(spool);
+          spool = null;
+          return;
+        }
         if (rows == 0) {
           return;
         }
@@ -519,8 +696,8 @@ public final class WindowOperator extends BatchOperator {
         long e = h + m;
         long cut = e;
         if (!atEnd) {
-          cut = e - ahead;
-          if (peers) {
+          cut = e - plan.ahead();
+          if (plan.peers()) {
             cut = Math.min(cut, h + layout[0].peerStart[m - 1]);
           }
           if (cut <= u) {
@@ -535,24 +712,24 @@ public final class WindowOperator extends BatchOperator {
         Column[] emit = new Column[types.size()];
         Column[] kept = from == 0 && to == m ? chunk : rows(chunk, from, to);
         System.arraycopy(kept, 0, emit, 0, inputWidth);
-        for (int c = 0; c < reach.length; c++) {
-          emit[inputWidth + c] = corrected(c, out[inputWidth + c], from, to);
+        for (int c = 0; c < plan.calls().length; c++) {
+          emit[inputWidth + c] = corrected(c, out[inputWidth + c], from, to, chunk, layout[0]);
         }
         enqueue(emit, to - from);
         if (atEnd) {
           return;
         }
-        long h2 = Math.max(h, cut - back);
-        if (peers && h2 < e) {
+        long h2 = Math.max(h, cut - plan.back());
+        if (plan.peers() && h2 < e) {
           h2 = h + layout[0].peerStart[(int) (h2 - h)];
         }
         if (h2 > h) {
           int r = (int) (h2 - 1 - h);
-          for (int c = 0; c < reach.length; c++) {
+          for (int c = 0; c < plan.calls().length; c++) {
             Column v = out[inputWidth + c];
-            if (reach[c].fix() == Fix.DENSE_RANK) {
+            if (plan.calls()[c].fix() == Fix.DENSE_RANK) {
               denseBefore[c] += ((LongColumn) v).value(r);
-            } else if (reach[c].fix() == Fix.RUNNING) {
+            } else if (plan.calls()[c].fix() == Fix.RUNNING) {
               Column next = Column.empty(v.type(), 1);
               combine(window.getCalls(c).getFunction(), carry[c], v, r, next);
               carry[c] = next;
@@ -574,12 +751,16 @@ public final class WindowOperator extends BatchOperator {
         u = cut;
       }
 
-      /** Rows {@code [from, to)} of a call's values over the held rows, made the partition's. */
-      private Column corrected(int c, Column v, int from, int to) {
+      /**
+       * Rows {@code [from, to)} of a call's values over the held rows ({@code chunk}, laid out as
+       * {@code layout}), made the partition's.
+       */
+      private Column corrected(int c, Column v, int from, int to, Column[] chunk, PartitionLayout layout) {
         int n = to - from;
-        switch (reach[c] == null ? Fix.NONE : reach[c].fix()) {
+        Reach reach = plan.calls()[c];
+        switch (reach == null ? Fix.NONE : reach.fix()) {
           case ROW_NUMBER, RANK, DENSE_RANK -> {
-            long add = reach[c].fix() == Fix.DENSE_RANK ? denseBefore[c] : h;
+            long add = reach.fix() == Fix.DENSE_RANK ? denseBefore[c] : h;
             long[] values = new long[n];
             for (int i = 0; i < n; i++) {
               values[i] = ((LongColumn) v).value(from + i) + add;
@@ -590,6 +771,41 @@ public final class WindowOperator extends BatchOperator {
             Column out = Column.empty(v.type(), n);
             for (int i = 0; i < n; i++) {
               combine(window.getCalls(c).getFunction(), carry[c], v, from + i, out);
+            }
+            return out;
+          }
+          case NTILE -> {
+            WindowCall call = window.getCalls(c);
+            Column buckets = call.getArgsCount() == 0 ? null : chunk[call.getArgs(0)];
+            long[] values = new long[n];
+            boolean[] nulls = buckets != null && buckets.mayHaveNulls() ? new boolean[n] : null;
+            for (int i = 0; i < n; i++) {
+              long index = h + from + i;
+              if (buckets == null) {
+                values[i] = RankFunctions.ntile(index, known.rows, call.getOffset());
+              } else if (buckets.isNull(from + i)) {
+                nulls[i] = true;
+              } else {
+                values[i] = RankFunctions.ntile(index, known.rows, ((LongColumn) buckets).value(from + i));
+              }
+            }
+            return new LongColumn(v.type(), values, nulls, n);
+          }
+          case PERCENT_RANK, CUME_DIST -> {
+            // Segments start at a peer group and hold back the last one, so the peer groups of the
+            // emitted rows are whole within the chunk.
+            double[] values = new double[n];
+            long size = known.rows;
+            for (int i = 0; i < n; i++) {
+              values[i] = reach.fix() == Fix.CUME_DIST ? (double) (h + layout.peerEnd[from + i]) / size
+                  : size == 1 ? 0.0 : (double) (h + layout.peerStart[from + i]) / (size - 1);
+            }
+            return new DoubleColumn(v.type(), values, null, n);
+          }
+          case WHOLE -> {
+            Column out = Column.empty(v.type(), n);
+            for (int i = 0; i < n; i++) {
+              out.appendFrom(known.whole[c], 0);
             }
             return out;
           }
