@@ -133,7 +133,13 @@ final class QueryCommand implements Callable<Integer> {
         err.println("-P/--property takes NAME=VALUE (e.g. -P default_schema=tpch), got '" + property + "'");
         return ExitCodes.USAGE;
       }
-      properties.put(property.substring(0, eq), property.substring(eq + 1));
+      String previous = properties.put(property.substring(0, eq), property.substring(eq + 1));
+      if (previous != null) {
+        // Two values for one property: which one was meant cannot be told, so neither is sent.
+        err.println("-P/--property " + property.substring(0, eq) + " is given twice ('" + previous + "' and '"
+            + property.substring(eq + 1) + "'); give it once");
+        return ExitCodes.USAGE;
+      }
     }
     if (sync && detach) {
       err.println("--sync and --detach exclude each other: --detach submits asynchronously and does not wait");

@@ -88,6 +88,12 @@ class ExitCodesTest {
   }
 
   @Test
+  void queryPropertyGivenTwiceIsAUsageErrorNamingBothValues() {
+    assertThat(run("query", "-P", "default_schema=tpch", "-P", "default_schema=foo", "select 1")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err()).contains("-P/--property default_schema is given twice ('tpch' and 'foo')");
+  }
+
+  @Test
   void syncAndDetachTogetherAreAUsageError() {
     assertThat(run("query", "--sync", "--detach", "select 1")).isEqualTo(ExitCodes.USAGE);
     assertThat(err()).contains("--sync and --detach exclude each other");

@@ -102,7 +102,8 @@ public final class JobPlanner {
       planned = new DistributedPlanner(catalog).plan(withoutTrailingSemicolons(analyzed.orElse(sql)), plannerSettings);
       if (analyzed.isPresent() && (planned.isExplain() || planned.isDdl() || planned.write().isPresent()
           || planned.isAnalyze())) {
-        throw SquallException.userError("EXPLAIN ANALYZE runs queries only, not EXPLAIN, DDL, writes or ANALYZE");
+        throw positionedAt(analyzed.get(), PlanningException.Code.UNSUPPORTED,
+            "EXPLAIN ANALYZE runs queries only, not EXPLAIN, DDL, writes or ANALYZE");
       }
       if (planned.isExplain()) {
         // Leaf task counts as a run has them: the planner's estimate from bytes cannot know that a
@@ -204,5 +205,23 @@ public final class JobPlanner {
       end--;
     }
     return sql.substring(0, end);
+  }
+
+  /**
+   * An error at the first token of {@code text} (the statement with what came before it blanked,
+   * so that its offsets are the statement's own).
+   */
+  private static PlanningException positionedAt(String text, PlanningException.Code code, String message) {
+    int line = 1;
+    int column = 1;
+    for (int i = 0; i < text.length() && Character.isWhitespace(text.charAt(i)); i++) {
+      if (text.charAt(i) == '\n') {
+        line++;
+        column = 1;
+      } else {
+        column++;
+      }
+    }
+    return new PlanningException(code, message, line, column);
   }
 }

@@ -14,6 +14,7 @@ import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.logical.LogicalCorrelate;
 import org.apache.calcite.rel.rules.AggregateReduceFunctionsRule;
 import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.rules.PruneEmptyRules;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.tools.RelBuilder;
@@ -48,6 +49,10 @@ import org.apache.calcite.tools.RelBuilder;
  */
 public final class LogicalOptimizer {
   private static final List<RelOptRule> SIMPLIFY = List.of(
+      // LIMIT 0 reads nothing: an empty relation, and the sorts and projections over it too.
+      PruneEmptyRules.SORT_FETCH_ZERO_INSTANCE,
+      PruneEmptyRules.SORT_INSTANCE,
+      PruneEmptyRules.PROJECT_INSTANCE,
       CoreRules.FILTER_REDUCE_EXPRESSIONS,
       CoreRules.PROJECT_REDUCE_EXPRESSIONS,
       CoreRules.JOIN_REDUCE_EXPRESSIONS,

@@ -47,7 +47,10 @@ public sealed interface MetadataStatement {
     if (first == null || !(first.isKeyword("SHOW") || first.isKeyword("DESCRIBE") || first.isKeyword("DESC"))) {
       return Optional.empty();
     }
-    TokenCursor c = new TokenCursor(sql, first.text().toUpperCase(java.util.Locale.ROOT));
+    // Any character is a token here, so that SHOW STATS FOR (SELECT * ...) is refused as the
+    // statement it is rather than as a character the statements' own grammar never uses.
+    TokenCursor c = new TokenCursor(sql, first.text().toUpperCase(java.util.Locale.ROOT),
+        new HeaderTokenizer(sql, true).tokenizeAll());
     c.next();
     MetadataStatement statement;
     if (!first.isKeyword("SHOW")) {

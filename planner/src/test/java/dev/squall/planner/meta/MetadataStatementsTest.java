@@ -92,6 +92,16 @@ class MetadataStatementsTest {
   }
 
   @Test
+  void showStatsForAQueryIsRefusedAsSuchEvenWithCharactersTheStatementNeverUses() {
+    assertThatThrownBy(() -> Planning.sf1("show stats for (select * from tpch.nation)"))
+        .isInstanceOfSatisfying(PlanningException.class, e -> {
+          assertThat(e.code()).isEqualTo(PlanningException.Code.UNSUPPORTED);
+          assertThat(e.column()).isEqualTo(16);
+        })
+        .hasMessageContaining("SHOW STATS FOR a query is not supported");
+  }
+
+  @Test
   void informationSchemaColumnsCanBeFilteredAndJoined() {
     PlannedQuery q = Planning.sf1("select c.column_name from information_schema.columns c "
         + "join information_schema.tables t on c.table_name = t.table_name and c.table_schema = t.table_schema "

@@ -70,6 +70,17 @@ class DistributedSortPlanningTest {
   }
 
   @Test
+  void limitZeroReadsNoTable() {
+    for (String sql : List.of("select * from lineitem order by l_orderkey limit 0",
+        "select l_orderkey, l_comment from lineitem limit 0",
+        "select l_orderkey from (select * from lineitem order by l_comment limit 0) order by 1")) {
+      StageGraph graph = sf1(sql);
+      assertThat(graph.getStagesCount()).as(sql).isEqualTo(1);
+      assertThat(StageGraphs.operators(graph, Operator.OpCase.SCAN)).as(sql).isEmpty();
+    }
+  }
+
+  @Test
   void aSmallInputIsSortedInOneTask() {
     StageGraph graph = sf1("select * from nation order by n_nationkey");
     assertThat(root(graph).getTaskCount()).isEqualTo(1);
