@@ -3,6 +3,7 @@ package dev.squall.cli;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
@@ -11,8 +12,28 @@ import picocli.CommandLine.Option;
  */
 final class EndpointOption {
   @Option(names = "--endpoint", defaultValue = "${SQUALL_ENDPOINT:-http://127.0.0.1:8080}",
+      converter = HttpUrl.class,
       description = "Squall HTTP endpoint (default: $SQUALL_ENDPOINT or ${DEFAULT-VALUE}).")
   URI endpoint;
+
+  /** An endpoint is an http or https URL with a host; anything else is a usage error naming it. */
+  static final class HttpUrl implements CommandLine.ITypeConverter<URI> {
+    @Override
+    public URI convert(String value) {
+      URI uri;
+      try {
+        uri = URI.create(value);
+      } catch (IllegalArgumentException e) {
+        uri = null;
+      }
+      if (uri == null || uri.getHost() == null || !("http".equalsIgnoreCase(uri.getScheme())
+          || "https".equalsIgnoreCase(uri.getScheme()))) {
+        throw new CommandLine.TypeConversionException(
+            "'" + value + "' is not an http:// or https:// URL (e.g. http://127.0.0.1:8080)");
+      }
+      return uri;
+    }
+  }
 
   @Option(names = "--aws-sigv4",
       description = "Sign requests with AWS SigV4 (API Gateway's IAM authorizer), with credentials from the default "

@@ -94,6 +94,15 @@ class ExitCodesTest {
   }
 
   @Test
+  void endpointThatIsNotAnHttpUrlIsAUsageErrorNamingIt() {
+    for (String bad : List.of("notaurl", "ftp://host/x", "http://")) {
+      assertThat(run("query", "--endpoint", bad, "select 1")).as(bad).isEqualTo(ExitCodes.USAGE);
+      assertThat(err()).contains("'" + bad + "' is not an http:// or https:// URL");
+    }
+    assertThat(run("status", "--endpoint", "notaurl", "abc")).isEqualTo(ExitCodes.USAGE);
+  }
+
+  @Test
   void syncAndDetachTogetherAreAUsageError() {
     assertThat(run("query", "--sync", "--detach", "select 1")).isEqualTo(ExitCodes.USAGE);
     assertThat(err()).contains("--sync and --detach exclude each other");

@@ -43,6 +43,15 @@ class ExplainTest {
   }
 
   @Test
+  void explainTakesTrinosTypeDistributedWithAFormatInEitherOrder() {
+    PlannedQuery planned = Planning.sf1("explain (type distributed, format json) select count(*) from lineitem");
+    assertThat(planned.explainFormat()).isEqualTo(ExplainStatement.Format.JSON);
+    planned = Planning.sf1("EXPLAIN ( TYPE DISTRIBUTED ) select count(*) from lineitem");
+    assertThat(planned.isExplain()).isTrue();
+    assertThat(planned.explainFormat()).isEqualTo(ExplainStatement.Format.TEXT);
+  }
+
+  @Test
   void plainQueryIsNotAnExplain() {
     PlannedQuery planned = Planning.sf1("select count(*) from lineitem");
     assertThat(planned.isExplain()).isFalse();

@@ -161,6 +161,17 @@ class PlanningErrorTest {
     PlanningException e = refused("EXPLAIN (FORMAT XML) select 1");
     assertThat(e.code()).isEqualTo(PlanningException.Code.SYNTAX_ERROR);
     assertThat(e.reason()).contains("XML");
+    assertThat(e.column()).isEqualTo(10);
+  }
+
+  @Test
+  void explainTypesOtherThanDistributedAreRefusedByName() {
+    PlanningException e = refused("EXPLAIN (FORMAT JSON,\n TYPE LOGICAL) select 1");
+    assertThat(e.code()).isEqualTo(PlanningException.Code.SYNTAX_ERROR);
+    assertThat(e.reason()).contains("EXPLAIN (TYPE LOGICAL) is not supported");
+    assertThat(e.line()).isEqualTo(2);
+    assertThat(e.column()).isEqualTo(2);
+    assertThat(refused("explain (costs off) select 1").reason()).contains("Unknown EXPLAIN option 'costs'");
   }
 
   @Test
