@@ -9,11 +9,15 @@ import dev.squall.proto.v1.ErrorCode;
  * names the operator, what it held and the settings to raise, never a path.
  */
 public final class SpillDiskExceededException extends EngineException {
-  SpillDiskExceededException(String operator, long operatorBytes, long budgetBytes) {
+  /**
+   * @param operatorBytes bytes of the operator's spill files on disk
+   * @param taskBytes bytes of all the task's spill files on disk
+   */
+  SpillDiskExceededException(String operator, long operatorBytes, long taskBytes, long budgetBytes) {
     super(ErrorCode.INSUFFICIENT_RESOURCES, String.format(
-        "task memory and spill disk exhausted: operator %s had spilled %d bytes when the task's spill files"
-            + " reached the disk budget of %d bytes; raise the spill disk budget (%s, squall local --spill-disk-mb)"
-            + " or the task memory (SQUALL_TASK_MEMORY_MB, squall local --task-memory-mb)",
-        operator, operatorBytes, budgetBytes, SpillSettings.DISK_BUDGET_SETTING));
+        "task memory and spill disk exhausted: operator %s could not spill more; the task's spill files hold %d bytes"
+            + " (%d of them the operator's) of the disk budget of %d bytes; raise the spill disk budget (%s, squall"
+            + " local --spill-disk-mb) or the task memory (SQUALL_TASK_MEMORY_MB, squall local --task-memory-mb)",
+        operator, taskBytes, operatorBytes, budgetBytes, SpillSettings.DISK_BUDGET_SETTING));
   }
 }

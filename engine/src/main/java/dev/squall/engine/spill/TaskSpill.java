@@ -73,7 +73,12 @@ public final class TaskSpill implements AutoCloseable {
    */
   synchronized void charge(SpillFile file, long bytes) {
     if (onDisk + bytes > settings.diskBudgetBytes()) {
-      throw new SpillDiskExceededException(file.operator(), file.bytes(), settings.diskBudgetBytes());
+      // What the operator holds on disk now, over all its files: the one being written may be empty yet.
+      long operatorBytes = 0;
+      for (SpillFile f : files) {
+        operatorBytes += f.operator().equals(file.operator()) ? f.bytes() : 0;
+      }
+      throw new SpillDiskExceededException(file.operator(), operatorBytes, onDisk, settings.diskBudgetBytes());
     }
     onDisk += bytes;
     spilled += bytes;

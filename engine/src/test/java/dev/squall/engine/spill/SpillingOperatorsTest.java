@@ -399,6 +399,8 @@ class SpillingOperatorsTest {
     assertThatThrownBy(() -> run(plan, BUDGET, 256 * 1024, () -> false))
         .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INSUFFICIENT_RESOURCES))
         .hasMessageContaining("HashAggregate#")
+        // What is on disk when the budget is reached, never the empty file being started.
+        .hasMessageMatching("(?s).*spill files hold [1-9]\\d* bytes \\([1-9]\\d* of them the operator's\\).*")
         .hasMessageContaining("SQUALL_SPILL_DISK_MB")
         .hasMessageContaining("--task-memory-mb");
     assertNoSpillFiles();
