@@ -126,6 +126,7 @@ class TaskTiersEndToEndTest {
     HttpResponse<byte[]> r = stack.post(WINDOW, Map.of("task_memory_tier_mb", Integer.toString(SMALL),
         "max_task_memory_tier_mb", Integer.toString(SMALL)), ARROW);
     assertThat(r.statusCode()).as(new String(r.body())).isEqualTo(503);
-    assertThat(new String(r.body())).contains("INSUFFICIENT_RESOURCES");
+    assertThat(new String(r.body())).contains("INSUFFICIENT_RESOURCES")
+        .contains("16 MB task-size tier, the largest this query may use").contains("max_task_memory_tier_mb");
   }
 }

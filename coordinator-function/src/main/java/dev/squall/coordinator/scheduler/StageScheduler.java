@@ -586,7 +586,25 @@ public final class StageScheduler {
             retry.delayBefore(failed).toMillis());
         return null;
       }
-      return new JobFailedException(plan.jobId(), spec.getStageId(), p, spec.getAttempt(), error);
+      return new JobFailedException(plan.jobId(), spec.getStageId(), p, spec.getAttempt(), tierAdvice(spec, error));
+    }
+
+    /**
+     * A memory failure under task-size tiers names the tier settings: the task's own message names
+     * the single-function setting, which does not apply to a tier.
+     */
+    TaskError tierAdvice(TaskSpec spec, TaskError error) {
+      if (error.getCode() != ErrorCode.INSUFFICIENT_RESOURCES || tiers == null || spec.getFunctionMemoryMb() == 0) {
+        return error;
+      }
+      boolean largest = tiers.next(tiers.byMemory(spec.getFunctionMemoryMb()), control.tierRequest()) == null;
+      String advice = largest
+          ? "; it ran on the " + spec.getFunctionMemoryMb() + " MB task-size tier, the largest this query may use:"
+              + " raise the query property max_task_memory_tier_mb if a larger tier is deployed, or deploy one"
+              + " (task_memory_tiers_mb, squall local --task-memory-tiers)"
+          : "; it ran on the " + spec.getFunctionMemoryMb() + " MB task-size tier and its retries ran out before a"
+              + " larger tier; start on a larger one with the query property task_memory_tier_mb";
+      return error.toBuilder().setMessage(error.getMessage() + advice).build();
     }
 
     /**
