@@ -6,7 +6,9 @@ import dev.squall.proto.v1.KeyFilter;
 import dev.squall.proto.v1.Scan;
 import dev.squall.proto.v1.ScanInput;
 import dev.squall.proto.v1.ScanSplit;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.expressions.Expression;
@@ -53,7 +55,10 @@ final class RuntimeFilterSplits {
         : new InclusiveMetricsEvaluator(schema, predicate, true);
   }
 
-  /** What was kept of a scan input, and the data files and split bytes left out. */
+  /**
+   * What was kept of a scan input, and the data files and split bytes left out: a file counts once
+   * per task (a large file whose pieces went to several tasks counts in each).
+   */
   record Result(ScanInput kept, long filesSkipped, long bytesSkipped) {}
 
   /** {@code input} without the splits whose data file cannot hold a key. */
@@ -62,17 +67,17 @@ final class RuntimeFilterSplits {
       return new Result(input, 0, 0);
     }
     ScanInput.Builder kept = ScanInput.newBuilder();
-    long files = 0;
+    Set<String> files = new HashSet<>();
     long bytes = 0;
     for (ScanSplit split : input.getSplitsList()) {
       if (mightMatch(split)) {
         kept.addSplits(split);
       } else {
-        files += split.getStart() == 0 ? 1 : 0; // a file split across tasks counts once
+        files.add(split.getDataFilePath());
         bytes += split.getLength();
       }
     }
-    return files == 0 && bytes == 0 ? new Result(input, 0, 0) : new Result(kept.build(), files, bytes);
+    return files.isEmpty() ? new Result(input, 0, 0) : new Result(kept.build(), files.size(), bytes);
   }
 
   /** Whether the split's data file may hold a row that passes every filter (true when unknown). */
