@@ -24,8 +24,8 @@ import java.util.function.UnaryOperator;
  * Runtime filters (dynamic filtering) at the coordinator: which build tasks summarise their keys,
  * the merge of the build stage's winning summaries into one filter per key column, and the probe
  * task's fragment with those filters on its scan and its splits without the data files they rule
- * out. A filter is formed only when every build task's
- * winner reported its summary; otherwise the probe scan runs unfiltered (always correct).
+ * out. A filter is formed only when every build task's winner reported its summary; otherwise the
+ * probe scan runs unfiltered (always correct).
  */
 final class RuntimeFilters {
   private final StageGraph graph;
@@ -89,9 +89,10 @@ final class RuntimeFilters {
     for (Map.Entry<Integer, List<KeyFilter>> e : byInput.entrySet()) {
       int index = e.getKey();
       ScanInput input = scans.get(index);
-      RuntimeFilterSplits.Result skipped = input == null ? new RuntimeFilterSplits.Result(null, 0, 0)
+      Scan scan = scanOf(fragment, index);
+      RuntimeFilterSplits.Result skipped = input == null || scan == null ? new RuntimeFilterSplits.Result(input, 0, 0)
           : splitFilters.computeIfAbsent(stageId + "/" + index + "/" + idsByInput.get(index),
-              k -> new RuntimeFilterSplits(scanOf(fragment, index), e.getValue())).apply(input);
+              k -> new RuntimeFilterSplits(scan, e.getValue())).apply(input);
       if (input != null) {
         inputs.put(index, skipped.kept());
       }
@@ -142,16 +143,13 @@ final class RuntimeFilters {
         .setRuntimeFilterFilesSkipped(filesSkipped).setRuntimeFilterFileBytesSkipped(bytesSkipped).build());
   }
 
-  /** The Scan of input {@code inputIndex} in {@code op}. */
+  /** The Scan of input {@code inputIndex} in {@code op}, or null when it has none. */
   static Scan scanOf(Operator op, int inputIndex) {
     Scan[] found = new Scan[1];
     rewrite(op, inputIndex, scan -> {
       found[0] = scan;
       return scan;
     });
-    if (found[0] == null) {
-      throw new IllegalStateException("runtime filter names scan input " + inputIndex + ", which the fragment lacks");
-    }
     return found[0];
   }
 
