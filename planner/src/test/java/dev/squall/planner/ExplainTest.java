@@ -82,4 +82,25 @@ class ExplainTest {
     assertThat(ExplainStatement.parse("select explain from t").isExplain()).isFalse();
     assertThat(ExplainStatement.parse("EXPLAIN select 1").format()).isEqualTo(ExplainStatement.Format.TEXT);
   }
+
+  @Test
+  void explainListsEachRuntimeFilterWithItsBuildAndProbeColumns() throws Exception {
+    String sql = "select sum(l_extendedprice) from lineitem join part on l_partkey = p_partkey"
+        + " where p_brand = 'Brand#23' and p_container = 'MED BOX'";
+    PlannedQuery planned = Planning.sf1("EXPLAIN " + sql);
+    var graph = planned.stageGraph();
+    assertThat(graph.getRuntimeFiltersCount()).isEqualTo(1);
+    var f = graph.getRuntimeFilters(0);
+    assertThat(planned.explain()).contains("Runtime filters:\n  filter 0: stage " + f.getBuildStageId()
+        + " keys [p_partkey] -> stage " + f.getProbeStageId() + " scan tpch.lineitem input=" + f.getProbeScanInputIndex()
+        + " columns [l_partkey]\n");
+    JsonNode json = new ObjectMapper().readTree(Planning.sf1("explain (format json) " + sql).explain());
+    JsonNode filter = json.get("runtimeFilters").get(0);
+    assertThat(filter.get("buildStage").asInt()).isEqualTo(f.getBuildStageId());
+    assertThat(filter.get("buildColumns").get(0).asText()).isEqualTo("p_partkey");
+    assertThat(filter.get("probeStage").asInt()).isEqualTo(f.getProbeStageId());
+    assertThat(filter.get("probeTable").asText()).isEqualTo("tpch.lineitem");
+    assertThat(filter.get("probeColumns").get(0).asText()).isEqualTo("l_partkey");
+    assertThat(Planning.sf1("explain select count(*) from lineitem").explain()).doesNotContain("Runtime filters:");
+  }
 }

@@ -16,9 +16,11 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * Runtime filters through the whole local stack (TPC-H SF 0.01, 1,000 rows a data file, so lineitem
- * has 60 row groups in order of l_orderkey): a join of lineitem with the orders of one day reads a
- * small fraction of lineitem's row groups with the filter on, all of them with it off, and answers as
- * DuckDB does both ways; joins where a careless filter would be wrong answer as DuckDB too.
+ * has 60 data files of one row group each in order of l_orderkey): a join of lineitem with the orders
+ * of one day skips most of lineitem's data files at the coordinator (their key bounds exclude the
+ * build keys) and reads a small fraction of its bytes with the filter on, all of them with it off,
+ * and answers as DuckDB does both ways; joins where a careless filter would be wrong answer as
+ * DuckDB too, and so does a probe table with position deletes.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RuntimeFilterEndToEndTest {
@@ -62,13 +64,25 @@ class RuntimeFilterEndToEndTest {
     return JSON.readTree(r.headers().firstValue("x-squall-summary").orElseThrow());
   }
 
-  /** Row groups read by the stage that has the most row groups (the probe scan's), and that total. */
-  private static long[] probeRowGroups(JsonNode summary) {
-    long[] best = {0, 0, 0, 0};
+  /** What the probe scan's stage did, by the summary's figures of one stage. */
+  record ProbeScan(long rowGroupsRead, long rowGroups, long rowGroupsSkipped, long rowsDropped, long filesSkipped,
+      long fileBytesSkipped, long bytesScanned, long gets, long bytesGot, long tasks, long wallMillis) {
+    static ProbeScan of(JsonNode s) {
+      return new ProbeScan(s.path("rowGroupsRead").asLong(), s.path("rowGroups").asLong(),
+          s.path("runtimeFilterRowGroupsSkipped").asLong(), s.path("runtimeFilterRowsDropped").asLong(),
+          s.path("runtimeFilterFilesSkipped").asLong(), s.path("runtimeFilterFileBytesSkipped").asLong(),
+          s.path("bytesScanned").asLong(), s.path("s3").path("get").asLong(), s.path("s3").path("bytesGet").asLong(),
+          s.path("tasks").asLong(), s.path("wallMillis").asLong());
+    }
+  }
+
+  /** The stage that scans the most bytes or skips the most files (the probe scan's). */
+  private static ProbeScan probeScan(JsonNode summary) {
+    ProbeScan best = null;
     for (JsonNode s : summary.get("stageSummaries")) {
-      if (s.path("rowGroups").asLong() > best[1]) {
-        best = new long[] {s.path("rowGroupsRead").asLong(), s.path("rowGroups").asLong(),
-            s.path("runtimeFilterRowGroupsSkipped").asLong(), s.path("runtimeFilterRowsDropped").asLong()};
+      ProbeScan p = ProbeScan.of(s);
+      if (best == null || p.bytesScanned() + p.fileBytesSkipped() > best.bytesScanned() + best.fileBytesSkipped()) {
+        best = p;
       }
     }
     return best;
@@ -77,15 +91,27 @@ class RuntimeFilterEndToEndTest {
   private void cutsTheProbeScan(Map<String, String> base) throws Exception {
     Map<String, String> off = new HashMap<>(base);
     off.put("runtime_filters", "false");
-    long[] unfiltered = probeRowGroups(runAsDuckDb(ONE_DAY, off));
-    long[] filtered = probeRowGroups(runAsDuckDb(ONE_DAY, base));
-    System.out.printf("runtime filter %s: lineitem row groups read %d of %d (skipped by the filter %d, rows dropped %d);"
-        + " off: %d of %d%n", base, filtered[0], filtered[1], filtered[2], filtered[3], unfiltered[0], unfiltered[1]);
-    assertThat(unfiltered[1]).as("lineitem's row groups").isGreaterThanOrEqualTo(50);
-    assertThat(unfiltered[0]).as("all read without the filter").isEqualTo(unfiltered[1]);
-    assertThat(unfiltered[2]).isZero();
-    assertThat(filtered[0] * 5).as("at least a 5x cut in row groups read").isLessThanOrEqualTo(unfiltered[0]);
-    assertThat(filtered[2]).isEqualTo(filtered[1] - filtered[0]);
+    ProbeScan unfiltered = probeScan(runAsDuckDb(ONE_DAY, off));
+    ProbeScan filtered = probeScan(runAsDuckDb(ONE_DAY, base));
+    System.out.printf("runtime filter %s: lineitem data files skipped %d (%d B of splits), row groups read %d of %d"
+        + " in the files read (skipped by the filter %d, rows dropped %d), bytes scanned %d, S3 GETs %d (%d B),"
+        + " tasks %d, task wall %d ms; off: row groups read %d of %d, bytes scanned %d, S3 GETs %d (%d B),"
+        + " tasks %d, task wall %d ms%n", base, filtered.filesSkipped(), filtered.fileBytesSkipped(),
+        filtered.rowGroupsRead(), filtered.rowGroups(), filtered.rowGroupsSkipped(), filtered.rowsDropped(),
+        filtered.bytesScanned(), filtered.gets(), filtered.bytesGot(), filtered.tasks(), filtered.wallMillis(),
+        unfiltered.rowGroupsRead(), unfiltered.rowGroups(), unfiltered.bytesScanned(), unfiltered.gets(),
+        unfiltered.bytesGot(), unfiltered.tasks(), unfiltered.wallMillis());
+    assertThat(unfiltered.rowGroups()).as("lineitem's row groups").isGreaterThanOrEqualTo(50);
+    assertThat(unfiltered.rowGroupsRead()).as("all read without the filter").isEqualTo(unfiltered.rowGroups());
+    assertThat(unfiltered.rowGroupsSkipped()).isZero();
+    assertThat(unfiltered.filesSkipped()).isZero();
+    // lineitem is one data file per row group, in l_orderkey order: the coordinator skips most files.
+    assertThat(filtered.filesSkipped()).as("data files skipped").isPositive();
+    assertThat(filtered.rowGroupsRead() * 5).as("at least a 5x cut in row groups read").isLessThanOrEqualTo(unfiltered.rowGroupsRead());
+    assertThat(filtered.rowGroups() + filtered.filesSkipped()).as("each file skipped or opened").isEqualTo(unfiltered.rowGroups());
+    assertThat(filtered.bytesScanned() + filtered.fileBytesSkipped()).isEqualTo(unfiltered.bytesScanned());
+    assertThat(filtered.bytesScanned() * 5).as("at least a 5x cut in bytes read").isLessThanOrEqualTo(unfiltered.bytesScanned());
+    assertThat(filtered.gets()).as("files skipped are never opened").isLessThan(unfiltered.gets());
   }
 
   @Test
@@ -103,7 +129,56 @@ class RuntimeFilterEndToEndTest {
     HttpResponse<byte[]> r = stack.post("EXPLAIN ANALYZE " + ONE_DAY, props(), ARROW);
     assertThat(r.statusCode()).as(new String(r.body())).isEqualTo(200);
     String plan = ResultRows.fromArrow(r.body()).get(0).get(0).toString();
-    assertThat(plan).contains("Runtime filters:").contains("runtime filter: skipped row groups=");
+    assertThat(plan).contains("Runtime filters:").contains("runtime filter: skipped row groups=")
+        .containsPattern("filter 0: stage \\d+ keys \\[o_orderkey\\] -> stage \\d+ scan tpch\\.lineitem input=\\d+"
+            + " columns \\[l_orderkey\\]  \\[scan: skipped files=[1-9]\\d* \\([1-9]\\d*B\\)");
+  }
+
+  /**
+   * A probe table with position deletes, its data files clustered by the key: files ruled out by
+   * their bounds are skipped whatever their deletes, and the files read still apply theirs.
+   */
+  @Test
+  void filesWithPositionDeletesAreSkippedOrReadWithTheirDeletes() throws Exception {
+    String columns = "l_orderkey, l_linenumber, l_quantity, l_extendedprice";
+    statement("create table tpch.li_deleted (l_orderkey bigint, l_linenumber integer, l_quantity decimal(15, 2),"
+        + " l_extendedprice decimal(15, 2)) with (format_version = 2)");
+    statement("insert into tpch.li_deleted select " + columns + " from tpch.lineitem");
+    duck.createStatement().execute("create table li_deleted as select " + columns + " from lineitem");
+    // Rows of the joined orders and rows all over the key range (so skipped files have deletes too).
+    String delete = "delete from tpch.li_deleted where l_linenumber = 1 or (l_orderkey % 7 = 0 and l_quantity < 25)";
+    statement(delete);
+    duck.createStatement().execute(delete.replace("tpch.", ""));
+    HttpResponse<byte[]> files = stack.post("select count(*) filter (where content = 0) as data_files,"
+        + " count(*) filter (where content = 1) as delete_files from tpch.\"li_deleted$files\"", props(), ARROW);
+    assertThat(files.statusCode()).as(new String(files.body())).isEqualTo(200);
+    var counts = ResultRows.fromArrow(files.body()).get(0);
+    System.out.println("li_deleted: data files and position delete files " + counts);
+    assertThat(((Number) counts.get(0)).longValue()).as("data files").isGreaterThanOrEqualTo(10);
+    assertThat(((Number) counts.get(1)).longValue()).as("position delete files").isPositive();
+    String sql = "select count(*) as n, sum(l_extendedprice) as revenue, min(l_orderkey) as lo, max(l_orderkey) as hi"
+        + " from tpch.li_deleted join tpch.orders on l_orderkey = o_orderkey where o_orderdate = date '1995-03-15'";
+    JsonNode unfiltered = runAsDuckDb(sql, props("runtime_filters", "false"));
+    JsonNode filtered = runAsDuckDb(sql, props());
+    System.out.printf("runtime filter with position deletes: data files skipped %d (%d B), bytes scanned %d;"
+        + " off: bytes scanned %d%n", stagesTotal(filtered, "runtimeFilterFilesSkipped"),
+        stagesTotal(filtered, "runtimeFilterFileBytesSkipped"), filtered.get("bytesScanned").asLong(),
+        unfiltered.get("bytesScanned").asLong());
+    assertThat(stagesTotal(filtered, "runtimeFilterFilesSkipped")).as("data files skipped").isPositive();
+    assertThat(filtered.get("bytesScanned").asLong()).isLessThan(unfiltered.get("bytesScanned").asLong());
+  }
+
+  private static long stagesTotal(JsonNode summary, String field) {
+    long total = 0;
+    for (JsonNode s : summary.get("stageSummaries")) {
+      total += s.path(field).asLong();
+    }
+    return total;
+  }
+
+  private void statement(String sql) throws Exception {
+    HttpResponse<byte[]> r = stack.post(sql, props(), ARROW);
+    assertThat(r.statusCode()).as(sql + ": " + new String(r.body())).isEqualTo(200);
   }
 
   @Test

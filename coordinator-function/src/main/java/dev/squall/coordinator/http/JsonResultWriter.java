@@ -146,17 +146,20 @@ public final class JsonResultWriter {
         ObjectNode tiers = stage.putObject("attemptsByTierMb");
         new java.util.TreeMap<>(st.getAttemptsByTierMbMap()).forEach((mb, n) -> tiers.put(Integer.toString(mb), n));
       }
-      long[] scan = new long[5];
+      long[] scan = new long[7];
       for (OperatorMetrics op : st.getOperatorsList()) {
         scan[0] += op.getRowGroups();
         scan[1] += op.getRowGroupsRead();
         scan[2] += op.getRuntimeFilterRowGroupsSkipped();
         scan[3] += op.getRuntimeFilterBytesSkipped();
         scan[4] += op.getRuntimeFilterRowsDropped();
+        scan[5] += op.getRuntimeFilterFilesSkipped();
+        scan[6] += op.getRuntimeFilterFileBytesSkipped();
       }
-      if (scan[0] > 0) {
+      if (scan[0] > 0 || scan[5] > 0) {
         stage.put("rowGroups", scan[0]).put("rowGroupsRead", scan[1]).put("runtimeFilterRowGroupsSkipped", scan[2])
-            .put("runtimeFilterBytesSkipped", scan[3]).put("runtimeFilterRowsDropped", scan[4]);
+            .put("runtimeFilterBytesSkipped", scan[3]).put("runtimeFilterRowsDropped", scan[4])
+            .put("runtimeFilterFilesSkipped", scan[5]).put("runtimeFilterFileBytesSkipped", scan[6]);
       }
       if (operators) {
         ArrayNode ops = stage.putArray("operators");

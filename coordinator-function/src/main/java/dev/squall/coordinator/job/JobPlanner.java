@@ -97,6 +97,7 @@ public final class JobPlanner {
     requireSchema(plannerSettings.defaultSchema());
     PlannedQuery planned;
     ScanAssignment splits;
+    StageGraph filtered;
     Optional<String> analyzed = ExplainStatement.analyzedQuery(sql);
     try {
       planned = new DistributedPlanner(catalog).plan(withoutTrailingSemicolons(analyzed.orElse(sql)), plannerSettings);
@@ -117,12 +118,13 @@ public final class JobPlanner {
             PlanStore.jobPrefix(jobId), settings.compression(), settings.taskMemoryBudgetBytes(),
             ArrowTypes.arrowSchema(planned.outputSchema()), null, planned.ddl().get()), null);
       }
-      splits = new SplitPlanner(catalog, plannerSettings.targetSplitSizeBytes()).plan(planned.stageGraph());
+      // Runtime filters as the properties set them first: only their probe scans' splits carry key bounds.
+      filtered = QueryProperties.runtimeFilters(planned.stageGraph(), properties);
+      splits = new SplitPlanner(catalog, plannerSettings.targetSplitSizeBytes()).plan(filtered);
     } catch (PlanningException e) {
       throw new SquallException(e.code().errorCode(), e.reason(), e.line(), e.column(), e);
     }
-    StageGraph graph = QueryProperties.runtimeFilters(
-        CombiningExchanges.apply(splits.applyTo(planned.stageGraph()), combining(properties)), properties);
+    StageGraph graph = CombiningExchanges.apply(splits.applyTo(filtered), combining(properties));
     int depth = ProtoNesting.depth(graph);
     if (depth > ProtoNesting.MAX_DEPTH - 20) { // room for the TaskSpec around a stage's fragment
       throw SquallException.userError("the query nests too deeply: its plan is %d levels deep, at most %d are"

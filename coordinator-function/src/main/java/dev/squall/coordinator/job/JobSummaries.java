@@ -128,7 +128,9 @@ final class JobSummaries {
             .setRowGroupsRead(sum.getRowGroupsRead() + op.getRowGroupsRead())
             .setRuntimeFilterRowGroupsSkipped(sum.getRuntimeFilterRowGroupsSkipped() + op.getRuntimeFilterRowGroupsSkipped())
             .setRuntimeFilterBytesSkipped(sum.getRuntimeFilterBytesSkipped() + op.getRuntimeFilterBytesSkipped())
-            .setRuntimeFilterRowsDropped(sum.getRuntimeFilterRowsDropped() + op.getRuntimeFilterRowsDropped()));
+            .setRuntimeFilterRowsDropped(sum.getRuntimeFilterRowsDropped() + op.getRuntimeFilterRowsDropped())
+            .setRuntimeFilterFilesSkipped(sum.getRuntimeFilterFilesSkipped() + op.getRuntimeFilterFilesSkipped())
+            .setRuntimeFilterFileBytesSkipped(sum.getRuntimeFilterFileBytesSkipped() + op.getRuntimeFilterFileBytesSkipped()));
       } else {
         st.addOperators(op);
       }

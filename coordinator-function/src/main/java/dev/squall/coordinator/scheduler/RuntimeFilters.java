@@ -8,6 +8,8 @@ import dev.squall.proto.v1.KeySummary;
 import dev.squall.proto.v1.KeySummaryRequest;
 import dev.squall.proto.v1.Operator;
 import dev.squall.proto.v1.RuntimeFilter;
+import dev.squall.proto.v1.Scan;
+import dev.squall.proto.v1.ScanInput;
 import dev.squall.proto.v1.StageGraph;
 import dev.squall.proto.v1.TaskResult;
 import java.util.ArrayList;
@@ -15,17 +17,22 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 
 /**
  * Runtime filters (dynamic filtering) at the coordinator: which build tasks summarise their keys,
  * the merge of the build stage's winning summaries into one filter per key column, and the probe
- * task's fragment with those filters on its scan. A filter is formed only when every build task's
- * winner reported its summary; otherwise the probe scan runs unfiltered (always correct).
+ * task's fragment with those filters on its scan and its splits without the data files they rule
+ * out. A filter is formed only when every build task's winner reported its summary; otherwise the
+ * probe scan runs unfiltered (always correct).
  */
 final class RuntimeFilters {
   private final StageGraph graph;
   /** Merged filters by filter id, once formed (empty: none can be formed). */
   private final Map<Integer, Optional<List<KeyFilter>>> merged = new HashMap<>();
+  /** File skipping by stage, scan input and the filters formed on it. */
+  private final Map<String, RuntimeFilterSplits> splitFilters = new HashMap<>();
 
   RuntimeFilters(StageGraph graph) {
     this.graph = graph;
@@ -48,12 +55,20 @@ final class RuntimeFilters {
     return graph.getRuntimeFiltersList().stream().filter(f -> f.getProbeStageId() == stageId).toList();
   }
 
+  /** A probe task's fragment and scan inputs once the formed runtime filters are applied. */
+  record Applied(Operator fragment, Map<Integer, ScanInput> scans) {}
+
   /**
-   * The probe task's fragment with every formed filter on its scan: {@code fragment} unchanged when
-   * none is formed (a build stage not finished, a summary missing).
+   * The probe task's fragment with every formed filter on its scan, and its scan inputs without the
+   * splits whose data files those filters rule out by their key bounds ({@link RuntimeFilterSplits};
+   * the scan is told how many it lost, for its metrics). Both unchanged when no filter is formed (a
+   * build stage not finished, a summary missing).
+   *
+   * @param scans the task's splits by Scan input index (empty for a stage without scans)
    */
-  Operator apply(int stageId, Operator fragment, Map<Integer, TaskResult[]> winners) {
-    Operator out = fragment;
+  Applied apply(int stageId, Operator fragment, Map<Integer, ScanInput> scans, Map<Integer, TaskResult[]> winners) {
+    Map<Integer, List<KeyFilter>> byInput = new TreeMap<>();
+    Map<Integer, List<Integer>> idsByInput = new TreeMap<>();
     for (RuntimeFilter f : probing(stageId)) {
       Optional<List<KeyFilter>> filters = merged.get(f.getFilterId());
       if (filters == null) {
@@ -65,10 +80,25 @@ final class RuntimeFilters {
         merged.put(f.getFilterId(), filters);
       }
       if (filters.isPresent()) {
-        out = onScan(out, f.getProbeScanInputIndex(), filters.get());
+        byInput.computeIfAbsent(f.getProbeScanInputIndex(), k -> new ArrayList<>()).addAll(filters.get());
+        idsByInput.computeIfAbsent(f.getProbeScanInputIndex(), k -> new ArrayList<>()).add(f.getFilterId());
       }
     }
-    return out;
+    Operator out = fragment;
+    Map<Integer, ScanInput> inputs = new HashMap<>(scans);
+    for (Map.Entry<Integer, List<KeyFilter>> e : byInput.entrySet()) {
+      int index = e.getKey();
+      ScanInput input = scans.get(index);
+      Scan scan = scanOf(fragment, index);
+      RuntimeFilterSplits.Result skipped = input == null || scan == null ? new RuntimeFilterSplits.Result(input, 0, 0)
+          : splitFilters.computeIfAbsent(stageId + "/" + index + "/" + idsByInput.get(index),
+              k -> new RuntimeFilterSplits(scan, e.getValue())).apply(input);
+      if (input != null) {
+        inputs.put(index, skipped.kept());
+      }
+      out = onScan(out, index, e.getValue(), skipped.filesSkipped(), skipped.bytesSkipped());
+    }
+    return new Applied(out, inputs);
   }
 
   /** One filter per probe column from the build winners' summaries, or empty when one is missing. */
@@ -104,15 +134,32 @@ final class RuntimeFilters {
     return out.isEmpty() ? Optional.empty() : Optional.of(out);
   }
 
-  /** {@code op} with {@code filters} added to its Scan of input {@code inputIndex}. */
-  static Operator onScan(Operator op, int inputIndex, List<KeyFilter> filters) {
-    return (Operator) rewrite(op, inputIndex, filters);
+  /**
+   * {@code op} with {@code filters} added to its Scan of input {@code inputIndex}, which is told of
+   * the data files and split bytes the coordinator left out of its splits.
+   */
+  static Operator onScan(Operator op, int inputIndex, List<KeyFilter> filters, long filesSkipped, long bytesSkipped) {
+    return (Operator) rewrite(op, inputIndex, scan -> scan.toBuilder().addAllRuntimeFilters(filters)
+        .setRuntimeFilterFilesSkipped(filesSkipped).setRuntimeFilterFileBytesSkipped(bytesSkipped).build());
   }
 
-  private static Message rewrite(Message m, int inputIndex, List<KeyFilter> filters) {
+  /** The Scan of input {@code inputIndex} in {@code op}, or null when it has none. */
+  static Scan scanOf(Operator op, int inputIndex) {
+    Scan[] found = new Scan[1];
+    rewrite(op, inputIndex, scan -> {
+      found[0] = scan;
+      return scan;
+    });
+    return found[0];
+  }
+
+  private static Message rewrite(Message m, int inputIndex, UnaryOperator<Scan> change) {
     if (m instanceof Operator op && op.hasScan()) {
-      return op.getScan().getInputIndex() != inputIndex ? op
-          : op.toBuilder().setScan(op.getScan().toBuilder().addAllRuntimeFilters(filters)).build();
+      if (op.getScan().getInputIndex() != inputIndex) {
+        return op;
+      }
+      Scan changed = change.apply(op.getScan());
+      return changed == op.getScan() ? op : op.toBuilder().setScan(changed).build();
     }
     Message.Builder b = null;
     for (Map.Entry<FieldDescriptor, Object> e : m.getAllFields().entrySet()) {
@@ -124,7 +171,7 @@ final class RuntimeFilters {
         @SuppressWarnings("unchecked")
         List<Message> items = (List<Message>) e.getValue();
         for (int i = 0; i < items.size(); i++) {
-          Message r = rewrite(items.get(i), inputIndex, filters);
+          Message r = rewrite(items.get(i), inputIndex, change);
           if (r != items.get(i)) {
             b = b == null ? m.toBuilder() : b;
             b.setRepeatedField(fd, i, r);
@@ -132,7 +179,7 @@ final class RuntimeFilters {
         }
       } else {
         Message v = (Message) e.getValue();
-        Message r = rewrite(v, inputIndex, filters);
+        Message r = rewrite(v, inputIndex, change);
         if (r != v) {
           b = b == null ? m.toBuilder() : b;
           b.setField(fd, r);

@@ -54,7 +54,6 @@ public final class TaskSpecFactory {
         .setStageId(stage.getStageId())
         .setPartition(partition)
         .setAttempt(attempt)
-        .setFragment(runtimeFilters.apply(stage.getStageId(), stage.getFragment(), winners))
         .addAllKeySummaries(runtimeFilters.requests(stage.getStageId()))
         .setMemoryBudgetBytes(plan.memoryBudgetBytes())
         .setCancelMarker(CancelMarker.newBuilder().setBucket(plan.shuffleBucket())
@@ -62,9 +61,10 @@ public final class TaskSpecFactory {
 
     List<TaskInput> inputs = new ArrayList<>();
     List<Map<Integer, ScanInput>> scans = plan.scanInputs().get(stage.getStageId());
-    if (scans != null) {
-      scans.get(partition).forEach((index, scan) -> put(inputs, index, TaskInput.newBuilder().setScan(scan).build()));
-    }
+    RuntimeFilters.Applied filtered = runtimeFilters.apply(stage.getStageId(), stage.getFragment(),
+        scans == null ? Map.of() : scans.get(partition), winners);
+    spec.setFragment(filtered.fragment());
+    filtered.scans().forEach((index, scan) -> put(inputs, index, TaskInput.newBuilder().setScan(scan).build()));
     for (Edge edge : topology.inputsOf(stage.getStageId())) {
       TaskResult[] producers = winners.get(edge.getProducerStageId());
       if (edge.getCombineGroup() > 0) {

@@ -203,7 +203,9 @@ public final class OperatorBuilder {
         var c = scan.counters();
         m.setRowsIn(in + scan.runtimeRowsDropped()).setRowGroups(c.rowGroups()).setRowGroupsRead(c.rowGroupsRead())
             .setRuntimeFilterRowGroupsSkipped(c.runtimeSkipped()).setRuntimeFilterBytesSkipped(c.runtimeBytesSkipped())
-            .setRuntimeFilterRowsDropped(scan.runtimeRowsDropped());
+            .setRuntimeFilterRowsDropped(scan.runtimeRowsDropped())
+            .setRuntimeFilterFilesSkipped(scan.runtimeFilesSkipped())
+            .setRuntimeFilterFileBytesSkipped(scan.runtimeFileBytesSkipped());
       }
       out.add(m.build());
     }

@@ -54,6 +54,9 @@ public final class ScanOperator extends BatchOperator {
   private final List<ProbeKeyFilter> probeFilters = new ArrayList<>();
   private final ScanCounters counters = new ScanCounters();
   private long runtimeRowsDropped;
+  /** The data files and split bytes the coordinator left out by runtime filters (Scan's own count). */
+  private final long runtimeFilesSkipped;
+  private final long runtimeFileBytesSkipped;
   private final FileIO io;
   private final List<ScanSplit> splits;
   private int nextSplit;
@@ -64,6 +67,8 @@ public final class ScanOperator extends BatchOperator {
   public ScanOperator(OperatorMemory memory, Schema schema, Scan scan, List<ScanSplit> splits, FileIO io) {
     super(memory, schema, List.of());
     this.table = scan.getTable();
+    this.runtimeFilesSkipped = scan.getRuntimeFilterFilesSkipped();
+    this.runtimeFileBytesSkipped = scan.getRuntimeFilterFileBytesSkipped();
     this.io = io;
     this.splits = splits;
     org.apache.iceberg.Schema tableSchema = SchemaParser.fromJson(scan.getIcebergSchemaJson());
@@ -112,6 +117,16 @@ public final class ScanOperator extends BatchOperator {
   /** Row groups of the scan's splits, those read, and those runtime filters skipped. */
   public ScanCounters counters() {
     return counters;
+  }
+
+  /** Data files the coordinator left out of the splits by runtime filters (never opened). */
+  public long runtimeFilesSkipped() {
+    return runtimeFilesSkipped;
+  }
+
+  /** Split bytes of the data files left out by runtime filters. */
+  public long runtimeFileBytesSkipped() {
+    return runtimeFileBytesSkipped;
   }
 
   /** Rows of the row groups read that runtime filters dropped. */

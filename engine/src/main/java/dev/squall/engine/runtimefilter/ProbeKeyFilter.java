@@ -68,7 +68,7 @@ public final class ProbeKeyFilter {
 
   /**
    * The filter as an Iceberg predicate on the column {@code name} of Iceberg type {@code type}:
-   * {@code IN} the listed keys, else the range; always-true for a type it cannot state (the row test
+   * the range, and {@code IN} the listed keys when they are listed; always-true for a type it cannot state (the row test
    * still applies).
    */
   public Expression iceberg(String name, Type type) {
@@ -80,18 +80,20 @@ public final class ProbeKeyFilter {
     if (lo == null || hi == null) {
       return Expressions.alwaysTrue();
     }
+    Expression range = Expressions.and(Expressions.greaterThanOrEqual(name, lo), Expressions.lessThanOrEqual(name, hi));
     if (values != null) {
       List<Object> in = new ArrayList<>();
       for (Object v : values) {
         Object iv = icebergValue(v, type);
         if (iv == null) {
-          return Expressions.and(Expressions.greaterThanOrEqual(name, lo), Expressions.lessThanOrEqual(name, hi));
+          return range;
         }
         in.add(iv);
       }
-      return Expressions.in(name, in);
+      // The range too: Iceberg's metrics evaluators give up on an IN of more than 200 values.
+      return Expressions.and(range, Expressions.in(name, in));
     }
-    return Expressions.and(Expressions.greaterThanOrEqual(name, lo), Expressions.lessThanOrEqual(name, hi));
+    return range;
   }
 
   /** A canonical key as a literal value of the Iceberg type, or null when it cannot be one exactly. */

@@ -28,9 +28,10 @@ import java.util.Map;
 /**
  * Renders a stage graph for {@code EXPLAIN}: as indented text (root stage first, each with its task
  * count, estimates, output columns and operator tree, each exchange input naming its producer stage
- * and partitioning), or as JSON with the same content
+ * and partitioning, then the runtime filters, {@link RuntimeFilterRenderer}), or as JSON with the same content
  * ({@code {"rootStageId", "stages": [{"id", "tasks", "estimatedRows", "estimatedBytes", "output",
- * "plan"}], "edges": [{"producer", "consumer", "inputIndex", "partitioning", "combineGroup" (into a combiner stage only)}]}}).
+ * "plan"}], "edges": [{"producer", "consumer", "inputIndex", "partitioning", "combineGroup" (into a combiner stage only)}],
+ * "runtimeFilters": [...] (when there are any)}}).
  */
 public final class ExplainRenderer {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -72,6 +73,7 @@ public final class ExplainRenderer {
           .append(": ").append(partitioning(edge.getPartitioning()))
           .append(edge.getCombineGroup() > 0 ? " combined in groups of " + edge.getCombineGroup() : "").append('\n');
     }
+    RuntimeFilterRenderer.text(graph, null, out);
     return asTrinoNames(out.toString());
   }
 
@@ -125,7 +127,7 @@ public final class ExplainRenderer {
           .append(": ").append(partitioning(edge.getPartitioning()))
           .append(edge.getCombineGroup() > 0 ? " combined in groups of " + edge.getCombineGroup() : "").append('\n');
     }
-    runtimeFilters(graph, out);
+    RuntimeFilterRenderer.text(graph, actual, out);
     if (!summary.getScheduling().isEmpty()) {
       out.append("Scheduling: ").append(summary.getScheduling()).append('\n');
     }
@@ -144,20 +146,6 @@ public final class ExplainRenderer {
     return asTrinoNames(out.toString());
   }
 
-  /** One line per runtime filter of the graph. */
-  private static void runtimeFilters(StageGraph graph, StringBuilder out) {
-    if (graph.getRuntimeFiltersCount() == 0) {
-      return;
-    }
-    out.append("Runtime filters:\n");
-    for (var f : graph.getRuntimeFiltersList()) {
-      out.append("  filter ").append(f.getFilterId()).append(": keys ").append(f.getBuildColumnsList())
-          .append(" of stage ").append(f.getBuildStageId()).append(" -> scan input ").append(f.getProbeScanInputIndex())
-          .append(" columns ").append(f.getProbeColumnsList()).append(" of stage ").append(f.getProbeStageId())
-          .append('\n');
-    }
-  }
-
   private static void analyzedOperator(Operator op, Map<Integer, Edge> inputs, int indent,
       Iterator<OperatorMetrics> actual, StringBuilder out) {
     out.append(" ".repeat(indent)).append(describe(op, inputs));
@@ -168,10 +156,12 @@ public final class ExplainRenderer {
       if (m.getRowGroups() > 0) {
         out.append(" row groups read=").append(m.getRowGroupsRead()).append(" of ").append(m.getRowGroups());
       }
-      if (m.getRuntimeFilterRowGroupsSkipped() > 0 || m.getRuntimeFilterRowsDropped() > 0) {
+      if (m.getRuntimeFilterRowGroupsSkipped() > 0 || m.getRuntimeFilterRowsDropped() > 0
+          || m.getRuntimeFilterFilesSkipped() > 0) {
         out.append(" runtime filter: skipped row groups=").append(m.getRuntimeFilterRowGroupsSkipped())
             .append(" (").append(m.getRuntimeFilterBytesSkipped()).append("B) dropped rows=")
-            .append(m.getRuntimeFilterRowsDropped());
+            .append(m.getRuntimeFilterRowsDropped()).append(" skipped files=").append(m.getRuntimeFilterFilesSkipped())
+            .append(" (").append(m.getRuntimeFilterFileBytesSkipped()).append("B)");
       }
       out.append(']');
     }
@@ -218,6 +208,7 @@ public final class ExplainRenderer {
         e.put("combineGroup", edge.getCombineGroup());
       }
     }
+    RuntimeFilterRenderer.json(graph, root);
     try {
       return asTrinoNames(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {

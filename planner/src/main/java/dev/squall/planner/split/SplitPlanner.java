@@ -1,6 +1,7 @@
 package dev.squall.planner.split;
 
 import dev.squall.proto.v1.Operator;
+import dev.squall.proto.v1.RuntimeFilter;
 import dev.squall.proto.v1.Scan;
 import dev.squall.proto.v1.ScanInput;
 import dev.squall.proto.v1.ScanSplit;
@@ -12,6 +13,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.iceberg.CombinedScanTask;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.ScanTaskParser;
@@ -73,7 +76,7 @@ public final class SplitPlanner {
         Long snapshot = scan.hasSnapshotId() ? Long.valueOf(scan.getSnapshotId())
             : graph.getTableSnapshotIdsMap().get(scan.getTable());
         long wanted = scans.size() == 1 ? rowsWanted(stage.getFragment()) : -1;
-        List<List<ScanSplit>> groups = splitGroups(scan, snapshot, wanted);
+        List<List<ScanSplit>> groups = splitGroups(scan, snapshot, wanted, probeKeyFields(graph, stage.getStageId(), scan));
         groupsByInput.put(scan.getInputIndex(), groups);
         tasks = Math.max(tasks, groups.size());
       }
@@ -98,7 +101,25 @@ public final class SplitPlanner {
 
   /** The split groups of one scan, one group per planned combined task. */
   List<List<ScanSplit>> splitGroups(Scan scan, Long snapshotId) {
-    return splitGroups(scan, snapshotId, -1);
+    return splitGroups(scan, snapshotId, -1, Set.of());
+  }
+
+  /**
+   * The Iceberg field ids of {@code scan}'s columns that runtime filters of {@code graph} test
+   * (the scan is their probe scan); empty for any other scan.
+   */
+  static Set<Integer> probeKeyFields(StageGraph graph, int stageId, Scan scan) {
+    Set<Integer> out = new TreeSet<>();
+    for (RuntimeFilter f : graph.getRuntimeFiltersList()) {
+      if (f.getProbeStageId() == stageId && f.getProbeScanInputIndex() == scan.getInputIndex()) {
+        for (int column : f.getProbeColumnsList()) {
+          if (column >= 0 && column < scan.getProjectedFieldIdsCount()) {
+            out.add(scan.getProjectedFieldIds(column));
+          }
+        }
+      }
+    }
+    return out;
   }
 
   /**
@@ -123,9 +144,11 @@ public final class SplitPlanner {
   /**
    * The split groups of one scan; with {@code rowsWanted} at least 0, only the first groups whose
    * data files the manifests say hold that many rows (a file counts once all its splits are in
-   * the groups kept, and only without delete files, so the count is never too high).
+   * the groups kept, and only without delete files, so the count is never too high). Splits carry
+   * the manifest's metrics of {@code keyFields} (a probe scan's runtime filter columns), which the
+   * scan then reads from the manifests ({@code includeColumnStats} of those columns only).
    */
-  List<List<ScanSplit>> splitGroups(Scan scan, Long snapshotId, long rowsWanted) {
+  List<List<ScanSplit>> splitGroups(Scan scan, Long snapshotId, long rowsWanted, Set<Integer> keyFields) {
     Table table = catalog.loadTable(TableIdentifier.parse(scan.getTable()));
     if (snapshotId == null) {
       return List.of();
@@ -138,6 +161,13 @@ public final class SplitPlanner {
     Schema schema = snapshot.schemaId() != null && table.schemas().containsKey(snapshot.schemaId())
         ? table.schemas().get(snapshot.schemaId()) : table.schema();
     List<String> columns = new ArrayList<>();
+    List<String> keyColumns = new ArrayList<>();
+    for (int id : keyFields) {
+      String name = schema.findColumnName(id);
+      if (name != null) {
+        keyColumns.add(name);
+      }
+    }
     for (int id : scan.getProjectedFieldIdsList()) {
       String name = schema.findColumnName(id);
       if (name != null) { // not for the metadata columns _file and _pos
@@ -149,6 +179,9 @@ public final class SplitPlanner {
         .useSnapshot(snapshotId)
         .select(columns)
         .option(TableProperties.SPLIT_SIZE, Long.toString(targetSplitSizeBytes));
+    if (!keyColumns.isEmpty()) {
+      tableScan = tableScan.includeColumnStats(keyColumns);
+    }
     if (!scan.getIcebergFilterJson().isEmpty()) {
       tableScan = tableScan.filter(ExpressionParser.fromJson(scan.getIcebergFilterJson(), schema));
     }
@@ -169,12 +202,15 @@ public final class SplitPlanner {
               && bytesCovered.merge(task.file().location(), task.length(), Long::sum) == task.file().fileSizeInBytes()) {
             rows += task.file().recordCount();
           }
-          group.add(ScanSplit.newBuilder()
+          ScanSplit.Builder split = ScanSplit.newBuilder()
               .setFileScanTaskJson(ScanTaskParser.toJson(task))
               .setDataFilePath(task.file().location())
               .setStart(task.start())
-              .setLength(task.length())
-              .build());
+              .setLength(task.length());
+          if (!keyColumns.isEmpty()) {
+            split.setRecordCount(task.file().recordCount()).addAllKeyBounds(KeyBounds.of(task.file(), keyFields));
+          }
+          group.add(split.build());
         }
         if (!group.isEmpty()) {
           groups.add(group);

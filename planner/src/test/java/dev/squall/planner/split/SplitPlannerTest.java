@@ -101,6 +101,34 @@ class SplitPlannerTest {
   }
 
   @Test
+  void probeScansOfRuntimeFiltersCarryTheirKeyColumnsBoundsAndNoOtherScanDoes() {
+    PlannedQuery planned = Planning.sf1("select count(*) from lineitem join"
+        + " (select o_orderdate from orders where o_orderkey < 100) o on l_shipdate = o.o_orderdate");
+    StageGraph graph = planned.stageGraph();
+    assertThat(graph.getRuntimeFiltersCount()).isEqualTo(1);
+    ScanAssignment assignment = new SplitPlanner(Planning.SF1, 128 * MB).plan(graph);
+    int shipdate = Planning.SF1.loadTable(TableIdentifier.of("tpch", "lineitem")).schema().findField("l_shipdate").fieldId();
+    List<ScanSplit> probe = allSplits(assignment, graph.getRuntimeFilters(0).getProbeStageId());
+    assertThat(probe).hasSizeGreaterThanOrEqualTo(7).allSatisfy(s -> {
+      assertThat(s.getRecordCount()).isPositive();
+      assertThat(s.getKeyBoundsList()).singleElement().satisfies(b -> {
+        assertThat(b.getFieldId()).isEqualTo(shipdate);
+        assertThat(b.hasLowerBound()).isTrue();
+        assertThat(b.hasUpperBound()).isTrue();
+        assertThat(b.getNullCount()).isZero();
+        assertThat(b.hasValueCount()).as("the manifest has no value counts").isFalse();
+      });
+    });
+    ScanSplit first = probe.stream().filter(s -> s.getDataFilePath().endsWith("shipyear-1992.parquet")).findFirst()
+        .orElseThrow();
+    java.nio.ByteBuffer lower = KeyBounds.dataFile(first).lowerBounds().get(shipdate);
+    assertThat((int) org.apache.iceberg.types.Conversions.<Integer>fromByteBuffer(org.apache.iceberg.types.Types.DateType.get(), lower))
+        .isEqualTo((int) java.time.LocalDate.of(1992, 1, 1).toEpochDay());
+    assertThat(allSplits(assignment, graph.getRuntimeFilters(0).getBuildStageId()))
+        .isNotEmpty().allSatisfy(s -> assertThat(s.getKeyBoundsCount()).isZero());
+  }
+
+  @Test
   void splitsCarryTheDeleteFilesOfTheirDataFileIncludingDeletionVectors() {
     InMemoryCatalog catalog = TpchCatalog.create(1);
     Table region = catalog.loadTable(TableIdentifier.of("tpch", "region"));
