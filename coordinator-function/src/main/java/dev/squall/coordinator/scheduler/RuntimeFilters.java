@@ -1,7 +1,5 @@
 package dev.squall.coordinator.scheduler;
 
-import com.google.protobuf.Descriptors.FieldDescriptor;
-import com.google.protobuf.Message;
 import dev.squall.engine.runtimefilter.KeyFilters;
 import dev.squall.proto.v1.KeyFilter;
 import dev.squall.proto.v1.KeySummary;
@@ -106,46 +104,7 @@ final class RuntimeFilters {
 
   /** {@code op} with {@code filters} added to its Scan of input {@code inputIndex}. */
   static Operator onScan(Operator op, int inputIndex, List<KeyFilter> filters) {
-    return (Operator) rewrite(op, inputIndex, filters);
-  }
-
-  private static Message rewrite(Message m, int inputIndex, List<KeyFilter> filters) {
-    if (m instanceof Operator op && op.hasScan()) {
-      return op.getScan().getInputIndex() != inputIndex ? op
-          : op.toBuilder().setScan(op.getScan().toBuilder().addAllRuntimeFilters(filters)).build();
-    }
-    Message.Builder b = null;
-    for (Map.Entry<FieldDescriptor, Object> e : m.getAllFields().entrySet()) {
-      FieldDescriptor fd = e.getKey();
-      if (fd.getJavaType() != FieldDescriptor.JavaType.MESSAGE || !holdsOperators(fd)) {
-        continue;
-      }
-      if (fd.isRepeated()) {
-        @SuppressWarnings("unchecked")
-        List<Message> items = (List<Message>) e.getValue();
-        for (int i = 0; i < items.size(); i++) {
-          Message r = rewrite(items.get(i), inputIndex, filters);
-          if (r != items.get(i)) {
-            b = b == null ? m.toBuilder() : b;
-            b.setRepeatedField(fd, i, r);
-          }
-        }
-      } else {
-        Message v = (Message) e.getValue();
-        Message r = rewrite(v, inputIndex, filters);
-        if (r != v) {
-          b = b == null ? m.toBuilder() : b;
-          b.setField(fd, r);
-        }
-      }
-    }
-    return b == null ? m : b.build();
-  }
-
-  /** Operators nest directly (inputs) or inside the operator's own message (Filter, HashJoin, ...). */
-  private static boolean holdsOperators(FieldDescriptor fd) {
-    String full = fd.getMessageType().getFullName();
-    return full.equals(Operator.getDescriptor().getFullName())
-        || fd.getContainingType().getFullName().equals(Operator.getDescriptor().getFullName());
+    return Fragments.replace(op, o -> !o.hasScan() || o.getScan().getInputIndex() != inputIndex ? o
+        : o.toBuilder().setScan(o.getScan().toBuilder().addAllRuntimeFilters(filters)).build());
   }
 }
