@@ -174,6 +174,8 @@ class AdaptiveBroadcastJoinTest {
       assertThat(e.getPartitioning().hasBroadcast()).isTrue();
     });
     new StageTopology(g, run.last().taskCounts()); // consistent
+    assertThat(new StageMemoryEstimate(g, run.last().taskCounts()).of(1)).as("holds the measured build side")
+        .isEqualTo(StageMemoryEstimate.BASELINE_BYTES + StageMemoryEstimate.HELD_FACTOR * BUILD_BYTES);
     for (TaskSpec probe : run.sentTo(1)) {
       TreeSet<String> read = new TreeSet<>();
       for (ShuffleSegment s : probe.getInputs(1).getShuffle().getSegmentsList()) {
