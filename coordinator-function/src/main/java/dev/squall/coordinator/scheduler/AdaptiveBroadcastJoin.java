@@ -41,9 +41,10 @@ import java.util.Set;
  *
  * <p>The probe stage must not have started when the build stage finishes, so in staged runs it
  * waits for the build stage ({@link #waiting}) when a runtime filter already makes it wait, or when
- * the build side is estimated at most {@link #WAIT_FACTOR} times the threshold: the wait costs at
- * most the build stage's run when the switch does not happen, and saves the probe side's shuffle and
- * the join stage's whole wave when it does.
+ * the join would switch were the build side to measure a {@link #WAIT_FACTOR}th of its estimate
+ * (filter selectivities are often off by that much): the wait costs at most the build stage's run
+ * when the switch does not happen, and saves the probe side's shuffle and the join stage's whole
+ * wave when it does.
  */
 final class AdaptiveBroadcastJoin {
   /** A probe stage waits for a build stage estimated at most this many times the threshold. */
@@ -67,21 +68,25 @@ final class AdaptiveBroadcastJoin {
   /**
    * The candidates of a graph whose probe stage should wait for its build stage, by probe stage id:
    * none when {@code thresholdBytes} is 0; else those whose build and probe stages a runtime filter
-   * already orders, and those whose build stage is estimated at most {@link #WAIT_FACTOR} times the
-   * threshold.
+   * already orders (the wait costs nothing more), and those that would switch ({@link #worthIt})
+   * were the build side to measure 1/{@link #WAIT_FACTOR} of its estimate.
+   *
+   * @param taskCounts tasks of each stage as run ({@link JobPlan#taskCounts()})
    */
-  static Map<Integer, Candidate> waiting(StageTopology topology, List<RuntimeFilter> filters, long thresholdBytes) {
+  static Map<Integer, Candidate> waiting(StageTopology topology, List<RuntimeFilter> filters, long thresholdBytes,
+      Map<Integer, Integer> taskCounts) {
     Map<Integer, Candidate> out = new HashMap<>();
     if (thresholdBytes <= 0) {
       return out;
     }
     for (Stage s : topology.stages()) {
       candidate(topology, filters, s.getStageId()).ifPresent(c -> {
-        long estimate = topology.stage(c.buildStageId()).getEstimates().getBytes();
+        long optimistic = topology.stage(c.buildStageId()).getEstimates().getBytes() / WAIT_FACTOR;
         if (ordered(filters, c.probeStageId(), c.buildStageId())) {
           return; // the build stage waits for the probe stage's keys: the probe stage cannot wait too
         }
-        if (ordered(filters, c.buildStageId(), c.probeStageId()) || estimate <= WAIT_FACTOR * thresholdBytes) {
+        if (ordered(filters, c.buildStageId(), c.probeStageId()) || worthIt(optimistic, thresholdBytes,
+            taskCounts.getOrDefault(c.probeStageId(), 1), topology.stage(c.probeStageId()).getEstimates().getBytes())) {
           out.put(c.probeStageId(), c);
         }
       });

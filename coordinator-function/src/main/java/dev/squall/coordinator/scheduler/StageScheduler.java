@@ -330,7 +330,7 @@ public final class StageScheduler {
      */
     void findBroadcastCandidates() {
       Map<Integer, AdaptiveBroadcastJoin.Candidate> found = AdaptiveBroadcastJoin.waiting(topology,
-          plan.graph().getRuntimeFiltersList(), plan.adaptiveBroadcastJoinBytes());
+          plan.graph().getRuntimeFiltersList(), plan.adaptiveBroadcastJoinBytes(), taskCounts);
       found.values().removeIf(c -> !untouched(c.probeStageId()) || !untouched(c.joinStageId()));
       broadcastCandidates = found;
     }

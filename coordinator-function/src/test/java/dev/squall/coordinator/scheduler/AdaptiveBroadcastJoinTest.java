@@ -234,14 +234,19 @@ class AdaptiveBroadcastJoinTest {
 
   @Test
   void aBuildSideEstimatedFarOverTheThresholdIsNotWaitedFor() {
-    StageGraph g = graph(join(JoinType.INNER, false), 1_000).build();
-    StageTopology topology = new StageTopology(g, Map.of(0, 2, 1, 3, 2, PARTITIONS));
-    assertThat(AdaptiveBroadcastJoin.waiting(topology, List.of(), 200)).isEmpty();
-    assertThat(AdaptiveBroadcastJoin.waiting(topology, List.of(), 250)).containsOnlyKeys(1);
+    StageGraph.Builder b = graph(join(JoinType.INNER, false), 1_000);
+    Map<Integer, Integer> tasks = Map.of(0, 2, 1, 3, 2, PARTITIONS);
+    StageTopology topology = new StageTopology(b.build(), tasks);
+    // Waits when a quarter of the estimate (250 bytes) would switch.
+    assertThat(AdaptiveBroadcastJoin.waiting(topology, List.of(), 200, tasks)).isEmpty();
+    assertThat(AdaptiveBroadcastJoin.waiting(topology, List.of(), 250, tasks)).containsOnlyKeys(1);
     // A runtime filter already makes the probe stage wait: no estimate needed.
-    assertThat(AdaptiveBroadcastJoin.waiting(topology, List.of(RuntimeFilter.newBuilder().setBuildStageId(0)
-        .setProbeStageId(1).build()), 1)).containsOnlyKeys(1);
-    assertThat(AdaptiveBroadcastJoin.waiting(topology, List.of(), 0)).as("off").isEmpty();
+    RuntimeFilter filter = RuntimeFilter.newBuilder().setBuildStageId(0).setProbeStageId(1).build();
+    assertThat(AdaptiveBroadcastJoin.waiting(topology, List.of(filter), 1, tasks)).containsOnlyKeys(1);
+    assertThat(AdaptiveBroadcastJoin.waiting(topology, List.of(filter), 0, tasks)).as("off").isEmpty();
+    // A small probe side: copies of even a quarter of the build side to its 3 tasks cost more than its shuffle.
+    b.getStagesBuilder(1).setEstimates(Estimates.newBuilder().setBytes(100));
+    assertThat(AdaptiveBroadcastJoin.waiting(new StageTopology(b.build(), tasks), List.of(), 250, tasks)).isEmpty();
   }
 
   @Test
