@@ -244,9 +244,15 @@ class AdaptiveBroadcastJoinTest {
     RuntimeFilter filter = RuntimeFilter.newBuilder().setBuildStageId(0).setProbeStageId(1).build();
     assertThat(AdaptiveBroadcastJoin.waiting(topology, List.of(filter), 1, tasks)).containsOnlyKeys(1);
     assertThat(AdaptiveBroadcastJoin.waiting(topology, List.of(filter), 0, tasks)).as("off").isEmpty();
-    // A small probe side: copies of even a quarter of the build side to its 3 tasks cost more than its shuffle.
+    // A small probe side: copies of even a quarter of the build side to its 3 tasks cost more than its
+    // shuffle (a LEFT join, whose build side can only be the right one).
+    StageGraph.Builder left = graph(join(JoinType.LEFT, false), 1_000);
+    left.getStagesBuilder(1).setEstimates(Estimates.newBuilder().setBytes(100));
+    assertThat(AdaptiveBroadcastJoin.waiting(new StageTopology(left.build(), tasks), List.of(), 250, tasks)).isEmpty();
+    // An INNER join then builds on the smaller side, the other way round.
     b.getStagesBuilder(1).setEstimates(Estimates.newBuilder().setBytes(100));
-    assertThat(AdaptiveBroadcastJoin.waiting(new StageTopology(b.build(), tasks), List.of(), 250, tasks)).isEmpty();
+    assertThat(AdaptiveBroadcastJoin.waiting(new StageTopology(b.build(), tasks), List.of(), 250, tasks))
+        .containsOnlyKeys(0);
   }
 
   @Test
