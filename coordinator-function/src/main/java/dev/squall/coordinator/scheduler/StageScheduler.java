@@ -48,6 +48,12 @@ import org.slf4j.LoggerFactory;
  * ({@link PartitionCoalescer}), and the changed plan is handed to {@link JobControl#planChanged}
  * before any of those tasks runs.
  *
+ * <p>A join planned as a partitioned join in a stage of its own may become a broadcast join in its
+ * probe side's stage ({@link AdaptiveBroadcastJoin}): in staged runs that probe stage waits for the
+ * build stage when the switch is likely, and once the build stage has finished small, the changed
+ * plan (the join stage gone, its fragment in the probe stage) is handed to
+ * {@link JobControl#planChanged} before any probe task runs.
+ *
  * <p><b>Pipelined</b> runs ({@link Pipelining}, chosen once when the run starts): a stage whose
  * inputs are all hash, broadcast or single edges without a combiner starts as soon as every task
  * of the stages it reads has been sent (holds its slots), instead of when they have finished. Its
