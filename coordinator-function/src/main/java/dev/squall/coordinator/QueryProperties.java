@@ -41,6 +41,10 @@ import java.util.function.BiFunction;
  *   <li>{@code skew_factor} 0 .. 1000 (5 unless given) and {@code skew_min_partition_bytes} 0 .. 64 GiB
  *       (64 MiB unless given): a join's hash partition over both this many times its side's median
  *       partition and these bytes is split across tasks at run time; factor 0 turns it off;
+ *   <li>{@code adaptive_broadcast_join_bytes} 0 .. 512 MiB (the deployment's upper end of
+ *       {@code broadcast_threshold_bytes}): a planned partitioned join whose build side measures at
+ *       most this many bytes once finished runs as a broadcast join; 0 turns it off (the query's
+ *       {@code broadcast_threshold_bytes} unless given);
  *   <li>{@code scheduling} {@code auto}, {@code pipelined} or {@code staged}: whether consumer stages
  *       start while their producers run ({@link Pipelining}; auto unless given);
  *   <li>{@code task_memory_tier_mb} 1 .. 10,240: every stage starts on the smallest task-size tier
@@ -118,6 +122,8 @@ public final class QueryProperties {
     // Read when the job plan is made (skewFactor(), skewMinPartitionBytes()); nothing to set for planning.
     n.put(SKEW_FACTOR, new Numeric(0, 1000, "times the median", (s, v) -> s));
     n.put(SKEW_MIN_PARTITION_BYTES, new Numeric(0, 65536 * MIB, "bytes", (s, v) -> s));
+    // Read when the job plan is made (adaptiveBroadcastJoinBytes()); nothing to set for planning.
+    n.put(ADAPTIVE_BROADCAST_JOIN_BYTES, new Numeric(0, limits.maxBroadcastThresholdBytes(), "bytes", (s, v) -> s));
     // Read by the job planner onto the plan's runtime filters (runtimeFilters()).
     n.put(RUNTIME_FILTER_MAX_KEYS, new Numeric(0, MAX_RUNTIME_FILTER_KEYS, "keys", (s, v) -> s));
     n.put(RUNTIME_FILTER_WAIT_MILLIS, new Numeric(0, MAX_RUNTIME_FILTER_WAIT_MILLIS, "milliseconds", (s, v) -> s));
@@ -210,6 +216,23 @@ public final class QueryProperties {
     String v = properties.get(SKEW_MIN_PARTITION_BYTES);
     return v == null ? DEFAULT_SKEW_MIN_PARTITION_BYTES
         : inRange(SKEW_MIN_PARTITION_BYTES, v, numeric(Limits.defaults()).get(SKEW_MIN_PARTITION_BYTES));
+  }
+
+  /** The property of the measured build-side bytes at or under which a partitioned join switches to broadcast. */
+  public static final String ADAPTIVE_BROADCAST_JOIN_BYTES = "adaptive_broadcast_join_bytes";
+
+  /**
+   * The adaptive broadcast join's threshold a job's (validated) properties set: unless given, the
+   * broadcast threshold the query was planned with, so that a query turning broadcasts off
+   * ({@code broadcast_threshold_bytes} 0) gets none at run time either.
+   *
+   * @param plannedThresholdBytes the planner's {@code broadcast_threshold_bytes} for this query
+   * @throws SquallException USER_ERROR for a value outside 0 .. 512 MiB
+   */
+  public static long adaptiveBroadcastJoinBytes(Map<String, String> properties, long plannedThresholdBytes) {
+    String v = properties.get(ADAPTIVE_BROADCAST_JOIN_BYTES);
+    return v == null ? plannedThresholdBytes
+        : inRange(ADAPTIVE_BROADCAST_JOIN_BYTES, v, numeric(Limits.defaults()).get(ADAPTIVE_BROADCAST_JOIN_BYTES));
   }
 
   /** The task-slot priority's property. */

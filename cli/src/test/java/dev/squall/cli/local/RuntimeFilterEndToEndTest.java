@@ -3,7 +3,6 @@ package dev.squall.cli.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.time.Duration;
@@ -24,7 +23,6 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RuntimeFilterEndToEndTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final String ARROW = "application/vnd.apache.arrow.stream";
   /** A star join on a filtered dimension: about six orders of one day, scattered over the key range. */
   static final String ONE_DAY = "select count(*) as n, sum(l_extendedprice * (1 - l_discount)) as revenue,"
@@ -57,11 +55,7 @@ class RuntimeFilterEndToEndTest {
 
   /** Runs {@code sql}, checks its answer against DuckDB's, and returns its summary. */
   private JsonNode runAsDuckDb(String sql, Map<String, String> properties) throws Exception {
-    HttpResponse<byte[]> r = stack.post(sql, properties, ARROW);
-    assertThat(r.statusCode()).as(new String(r.body())).isEqualTo(200);
-    assertThat(ResultRows.difference(ResultRows.fromArrow(r.body()),
-        ResultRows.fromDuckDb(duck, sql.replace("tpch.", "")), false)).as("differs from DuckDB: " + sql).isNull();
-    return JSON.readTree(r.headers().firstValue("x-squall-summary").orElseThrow());
+    return stack.summaryAnsweringAsDuckDb(duck, sql, properties);
   }
 
   /** What the probe scan's stage did, by the summary's figures of one stage. */

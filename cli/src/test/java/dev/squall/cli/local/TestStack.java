@@ -1,5 +1,8 @@
 package dev.squall.cli.local;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.squall.coordinator.job.JobSettings;
@@ -85,6 +88,19 @@ public final class TestStack implements AutoCloseable {
   }
 
   /** Posts a raw body to {@code /v1/queries}. */
+  /**
+   * Runs a TPC-H query (tables as {@code tpch.name}) as Arrow, checks that it succeeds with DuckDB's
+   * answer over the same data files ({@code duck}, from {@link #duckDb()}), and returns its summary
+   * (the {@code x-squall-summary} header).
+   */
+  JsonNode summaryAnsweringAsDuckDb(Connection duck, String sql, Map<String, String> properties) throws Exception {
+    HttpResponse<byte[]> r = post(sql, properties, "application/vnd.apache.arrow.stream");
+    assertThat(r.statusCode()).as(new String(r.body())).isEqualTo(200);
+    assertThat(ResultRows.difference(ResultRows.fromArrow(r.body()),
+        ResultRows.fromDuckDb(duck, sql.replace("tpch.", "")), false)).as("differs from DuckDB: " + sql).isNull();
+    return JSON.readTree(r.headers().firstValue("x-squall-summary").orElseThrow());
+  }
+
   HttpResponse<byte[]> postRaw(byte[] body, String accept) throws Exception {
     HttpRequest request = HttpRequest.newBuilder(URI.create(deployment.gatewayEndpoint() + "/v1/queries"))
         .timeout(Duration.ofMinutes(10))

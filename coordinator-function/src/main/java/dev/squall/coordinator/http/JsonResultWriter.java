@@ -139,6 +139,9 @@ public final class JsonResultWriter {
       if (st.getSkewedPartitionsSplit() > 0) {
         stage.put("skewedPartitionsSplit", st.getSkewedPartitionsSplit());
       }
+      if (st.getBroadcastSwitched()) {
+        stage.put("broadcastSwitched", true);
+      }
       stage.set("s3", requests(st.getS3()));
       if (st.getAttemptsByTierMbCount() > 0) {
         // Task-size tiers: the estimate the stage's tier came from, and its attempts by tier (MB).

@@ -136,7 +136,9 @@ public final class JobPlanner {
         planned.write().map(WriteTargets::toRecord).orElse(null))
         .withAdaptiveTargetPartitionBytes(query.adaptiveTargetPartitionBytes()
             .orElse(settings.adaptiveTargetPartitionBytes()))
-        .withSkewSplitting(QueryProperties.skewFactor(properties), QueryProperties.skewMinPartitionBytes(properties));
+        .withSkewSplitting(QueryProperties.skewFactor(properties), QueryProperties.skewMinPartitionBytes(properties))
+        .withAdaptiveBroadcastJoinBytes(QueryProperties.adaptiveBroadcastJoinBytes(properties,
+            plannerSettings.broadcastThresholdBytes()));
     if (planned.isAnalyze()) {
       plan = plan.withAnalyze(planned.analyze().get());
     }

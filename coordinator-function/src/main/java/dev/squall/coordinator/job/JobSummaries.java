@@ -53,7 +53,8 @@ final class JobSummaries {
       String edge = graph.getEdgesList().stream().filter(e -> e.getProducerStageId() == id).findFirst()
           .map(e -> e.getPartitioning().getKindCase().name().toLowerCase(Locale.ROOT)).orElse("");
       stages.put(id, StageSummary.newBuilder().setStageId(id).setTasks(tasks.getOrDefault(id, 0)).setOutputEdge(edge)
-          .setScans(plan.scanInputs().containsKey(id)).setSkewedPartitionsSplit(stage.getSkewSplitsCount()));
+          .setScans(plan.scanInputs().containsKey(id)).setSkewedPartitionsSplit(stage.getSkewSplitsCount())
+          .setBroadcastSwitched(stage.hasBroadcastSwitch()));
     }
     long spilled = 0;
     long scanned = 0;

@@ -43,6 +43,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * @param skewFactor a join's hash partition larger than this many times its side's median partition
  *     (and than {@code skewMinPartitionBytes}) is split across tasks ({@link SkewJoinSplitter}); 0 never
  * @param skewMinPartitionBytes bytes under which a partition is never split as skewed
+ * @param adaptiveBroadcastJoinBytes measured build-side bytes at or under which a planned partitioned
+ *     join runs as a broadcast join ({@link AdaptiveBroadcastJoin}); 0 never
  */
 public record JobPlan(
     String jobId,
@@ -60,7 +62,8 @@ public record JobPlan(
     boolean pipelined,
     AnalyzeRecord analyze,
     int skewFactor,
-    long skewMinPartitionBytes) {
+    long skewMinPartitionBytes,
+    long adaptiveBroadcastJoinBytes) {
   public JobPlan {
     Objects.requireNonNull(jobId, "jobId");
     Objects.requireNonNull(graph, "graph");
@@ -73,7 +76,7 @@ public record JobPlan(
       String shuffleBucket, String jobPrefix, Compression compression, long memoryBudgetBytes, Schema outputSchema,
       WriteTargetRecord write, DdlRecord ddl, boolean explainAnalyze) {
     this(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes, outputSchema, write, ddl,
-        explainAnalyze, 0, false, null, 0, 0);
+        explainAnalyze, 0, false, null, 0, 0, 0);
   }
 
   /** A plan that is not an EXPLAIN ANALYZE. */
@@ -88,20 +91,20 @@ public record JobPlan(
   public JobPlan withExplainAnalyze() {
     return new JobPlan(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes, outputSchema,
         write, ddl, true, adaptiveTargetPartitionBytes, pipelined, analyze, skewFactor,
-        skewMinPartitionBytes);
+        skewMinPartitionBytes, adaptiveBroadcastJoinBytes);
   }
 
   /** This plan, coalescing hash partitions to about {@code bytes} a task (0: not at all). */
   public JobPlan withAdaptiveTargetPartitionBytes(long bytes) {
     return new JobPlan(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes, outputSchema,
-        write, ddl, explainAnalyze, bytes, pipelined, analyze, skewFactor, skewMinPartitionBytes);
+        write, ddl, explainAnalyze, bytes, pipelined, analyze, skewFactor, skewMinPartitionBytes, adaptiveBroadcastJoinBytes);
   }
 
   /** This plan with another stage graph (a stage's tasks decided at run time). */
   public JobPlan withGraph(StageGraph newGraph) {
     return new JobPlan(jobId, newGraph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes,
         outputSchema, write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, pipelined, analyze, skewFactor,
-        skewMinPartitionBytes);
+        skewMinPartitionBytes, adaptiveBroadcastJoinBytes);
   }
 
   /**
@@ -110,7 +113,18 @@ public record JobPlan(
    */
   public JobPlan withSkewSplitting(int factor, long minBytes) {
     return new JobPlan(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes,
-        outputSchema, write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, pipelined, analyze, factor, minBytes);
+        outputSchema, write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, pipelined, analyze, factor, minBytes,
+        adaptiveBroadcastJoinBytes);
+  }
+
+  /**
+   * This plan, running a planned partitioned join as a broadcast join when its build side measures
+   * at most {@code bytes} once finished (0: never).
+   */
+  public JobPlan withAdaptiveBroadcastJoinBytes(long bytes) {
+    return new JobPlan(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes,
+        outputSchema, write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, pipelined, analyze, skewFactor,
+        skewMinPartitionBytes, bytes);
   }
 
   /** This plan with a leaf stage's tasks replaced (a stage that stopped early runs fewer). */
@@ -118,21 +132,21 @@ public record JobPlan(
     Map<Integer, List<Map<Integer, ScanInput>>> scans = new TreeMap<>(scanInputs);
     scans.put(stageId, List.copyOf(tasks));
     return new JobPlan(jobId, graph, scans, shuffleBucket, jobPrefix, compression, memoryBudgetBytes, outputSchema,
-        write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, pipelined, analyze, skewFactor, skewMinPartitionBytes);
+        write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, pipelined, analyze, skewFactor, skewMinPartitionBytes, adaptiveBroadcastJoinBytes);
   }
 
   /** This plan, marked as run pipelined. */
   public JobPlan withPipelined() {
     return new JobPlan(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes,
         outputSchema, write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, true, analyze, skewFactor,
-        skewMinPartitionBytes);
+        skewMinPartitionBytes, adaptiveBroadcastJoinBytes);
   }
 
   /** This plan, committing the statistics of an ANALYZE. */
   public JobPlan withAnalyze(AnalyzeRecord record) {
     return new JobPlan(jobId, graph, scanInputs, shuffleBucket, jobPrefix, compression, memoryBudgetBytes,
         outputSchema, write, ddl, explainAnalyze, adaptiveTargetPartitionBytes, pipelined, record, skewFactor,
-        skewMinPartitionBytes);
+        skewMinPartitionBytes, adaptiveBroadcastJoinBytes);
   }
 
   /** A plan without DDL. */
@@ -164,7 +178,8 @@ public record JobPlan(
       b.setAnalyze(analyze);
     }
     return b.setExplainAnalyze(explainAnalyze).setAdaptiveTargetPartitionBytes(adaptiveTargetPartitionBytes)
-        .setPipelined(pipelined).setSkewFactor(skewFactor).setSkewMinPartitionBytes(skewMinPartitionBytes).build();
+        .setPipelined(pipelined).setSkewFactor(skewFactor).setSkewMinPartitionBytes(skewMinPartitionBytes)
+        .setAdaptiveBroadcastJoinBytes(adaptiveBroadcastJoinBytes).build();
   }
 
   /** Reads a stored plan. */
@@ -186,7 +201,8 @@ public record JobPlan(
     return new JobPlan(r.getJobId(), r.getGraph(), scans, r.getShuffleBucket(), r.getJobPrefix(), r.getCompression(),
         r.getMemoryBudgetBytes(), schema, r.hasWrite() ? r.getWrite() : null, r.hasDdl() ? r.getDdl() : null,
         r.getExplainAnalyze(), r.getAdaptiveTargetPartitionBytes(), r.getPipelined(),
-        r.hasAnalyze() ? r.getAnalyze() : null, r.getSkewFactor(), r.getSkewMinPartitionBytes());
+        r.hasAnalyze() ? r.getAnalyze() : null, r.getSkewFactor(), r.getSkewMinPartitionBytes(),
+        r.getAdaptiveBroadcastJoinBytes());
   }
 
   /**

@@ -1,7 +1,5 @@
 package dev.squall.coordinator.scheduler;
 
-import com.google.protobuf.Descriptors.FieldDescriptor;
-import com.google.protobuf.Message;
 import dev.squall.engine.runtimefilter.KeyFilters;
 import dev.squall.proto.v1.KeyFilter;
 import dev.squall.proto.v1.KeySummary;
@@ -18,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.function.UnaryOperator;
 
 /**
  * Runtime filters (dynamic filtering) at the coordinator: which build tasks summarise their keys,
@@ -139,60 +136,20 @@ final class RuntimeFilters {
    * the data files and split bytes the coordinator left out of its splits.
    */
   static Operator onScan(Operator op, int inputIndex, List<KeyFilter> filters, long filesSkipped, long bytesSkipped) {
-    return (Operator) rewrite(op, inputIndex, scan -> scan.toBuilder().addAllRuntimeFilters(filters)
-        .setRuntimeFilterFilesSkipped(filesSkipped).setRuntimeFilterFileBytesSkipped(bytesSkipped).build());
+    return Fragments.replace(op, o -> !o.hasScan() || o.getScan().getInputIndex() != inputIndex ? o
+        : o.toBuilder().setScan(o.getScan().toBuilder().addAllRuntimeFilters(filters)
+            .setRuntimeFilterFilesSkipped(filesSkipped).setRuntimeFilterFileBytesSkipped(bytesSkipped)).build());
   }
 
   /** The Scan of input {@code inputIndex} in {@code op}, or null when it has none. */
   static Scan scanOf(Operator op, int inputIndex) {
     Scan[] found = new Scan[1];
-    rewrite(op, inputIndex, scan -> {
-      found[0] = scan;
-      return scan;
+    Fragments.replace(op, o -> {
+      if (o.hasScan() && o.getScan().getInputIndex() == inputIndex) {
+        found[0] = o.getScan();
+      }
+      return o;
     });
     return found[0];
-  }
-
-  private static Message rewrite(Message m, int inputIndex, UnaryOperator<Scan> change) {
-    if (m instanceof Operator op && op.hasScan()) {
-      if (op.getScan().getInputIndex() != inputIndex) {
-        return op;
-      }
-      Scan changed = change.apply(op.getScan());
-      return changed == op.getScan() ? op : op.toBuilder().setScan(changed).build();
-    }
-    Message.Builder b = null;
-    for (Map.Entry<FieldDescriptor, Object> e : m.getAllFields().entrySet()) {
-      FieldDescriptor fd = e.getKey();
-      if (fd.getJavaType() != FieldDescriptor.JavaType.MESSAGE || !holdsOperators(fd)) {
-        continue;
-      }
-      if (fd.isRepeated()) {
-        @SuppressWarnings("unchecked")
-        List<Message> items = (List<Message>) e.getValue();
-        for (int i = 0; i < items.size(); i++) {
-          Message r = rewrite(items.get(i), inputIndex, change);
-          if (r != items.get(i)) {
-            b = b == null ? m.toBuilder() : b;
-            b.setRepeatedField(fd, i, r);
-          }
-        }
-      } else {
-        Message v = (Message) e.getValue();
-        Message r = rewrite(v, inputIndex, change);
-        if (r != v) {
-          b = b == null ? m.toBuilder() : b;
-          b.setField(fd, r);
-        }
-      }
-    }
-    return b == null ? m : b.build();
-  }
-
-  /** Operators nest directly (inputs) or inside the operator's own message (Filter, HashJoin, ...). */
-  private static boolean holdsOperators(FieldDescriptor fd) {
-    String full = fd.getMessageType().getFullName();
-    return full.equals(Operator.getDescriptor().getFullName())
-        || fd.getContainingType().getFullName().equals(Operator.getDescriptor().getFullName());
   }
 }

@@ -209,25 +209,17 @@ final class SkewJoinSplitter {
    * under the stage's one hash join on a side that may be split for its join type, reached through
    * filters and projections only; above the join only filters, projections and partial
    * aggregations. Empty when the fragment has another shape.
+   *
+   * <p>The same inputs are those a task may read a part of while reading the join's other side
+   * whole, which is also what an adaptive broadcast join needs of its probe side
+   * ({@link AdaptiveBroadcastJoin}).
    */
   static Set<Integer> splittableInputs(Operator fragment) {
-    Operator op = fragment;
-    while (!op.hasHashJoin()) {
-      switch (op.getOpCase()) {
-        case FILTER -> op = op.getFilter().getInput();
-        case PROJECT -> op = op.getProject().getInput();
-        case AGGREGATE -> {
-          if (op.getAggregate().getMode() != Aggregate.Mode.PARTIAL) {
-            return Set.of(); // all rows of a group must meet in one task
-          }
-          op = op.getAggregate().getInput();
-        }
-        default -> {
-          return Set.of();
-        }
-      }
+    Optional<HashJoin> found = rowwiseJoin(fragment);
+    if (found.isEmpty()) {
+      return Set.of();
     }
-    HashJoin join = op.getHashJoin();
+    HashJoin join = found.get();
     Set<Integer> sides = new HashSet<>();
     switch (join.getJoinType()) {
       case INNER -> {
@@ -241,21 +233,51 @@ final class SkewJoinSplitter {
     return sides;
   }
 
-  /** Adds the input index of the shuffle read under {@code side} through filters and projections. */
-  private static void addRead(Operator side, Set<Integer> sides) {
+  /**
+   * The hash join a fragment reaches from its top through filters, projections and partial
+   * aggregations only (operators that need no other task's rows of a key), or empty.
+   */
+  static Optional<HashJoin> rowwiseJoin(Operator fragment) {
+    Operator op = fragment;
+    while (!op.hasHashJoin()) {
+      switch (op.getOpCase()) {
+        case FILTER -> op = op.getFilter().getInput();
+        case PROJECT -> op = op.getProject().getInput();
+        case AGGREGATE -> {
+          if (op.getAggregate().getMode() != Aggregate.Mode.PARTIAL) {
+            return Optional.empty(); // all rows of a group must meet in one task
+          }
+          op = op.getAggregate().getInput();
+        }
+        default -> {
+          return Optional.empty();
+        }
+      }
+    }
+    return Optional.of(op.getHashJoin());
+  }
+
+  /** The input index of the shuffle read under {@code side} through filters and projections, or -1. */
+  static int readUnder(Operator side) {
     Operator op = side;
     while (true) {
       switch (op.getOpCase()) {
         case FILTER -> op = op.getFilter().getInput();
         case PROJECT -> op = op.getProject().getInput();
         case SHUFFLE_READ -> {
-          sides.add(op.getShuffleRead().getInputIndex());
-          return;
+          return op.getShuffleRead().getInputIndex();
         }
         default -> {
-          return;
+          return -1;
         }
       }
+    }
+  }
+
+  private static void addRead(Operator side, Set<Integer> sides) {
+    int read = readUnder(side);
+    if (read >= 0) {
+      sides.add(read);
     }
   }
 }

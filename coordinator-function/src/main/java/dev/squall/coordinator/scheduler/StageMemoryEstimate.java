@@ -22,7 +22,7 @@ import java.util.Map;
  * otherwise). The bytes flowing out of an operator per task: a shuffle read — its producer stage's
  * estimated bytes divided among the consuming tasks (hash and range edges: by this stage's tasks,
  * as run, so a coalesced stage holds more a task; forward: by the producer's tasks; broadcast and
- * single: whole); a scan — the stage's estimated output divided by its tasks; a join — its
+ * single: whole, a build side switched to a broadcast at run time by its measured bytes); a scan — the stage's estimated output divided by its tasks; a join — its
  * probe side; a union — the sum of its inputs; other operators pass their input on. The factor
  * covers hash tables and vectors allocated at powers of two; the baseline the batches in flight and
  * the readers' buffers. An estimate that is too low costs one failed attempt: the attempt fails for
@@ -136,6 +136,9 @@ public final class StageMemoryEstimate {
         }
         Stage producer = stages.get(e.getProducerStageId());
         double bytes = producer == null ? 0 : producer.getEstimates().getBytes();
+        if (stage.hasBroadcastSwitch() && stage.getBroadcastSwitch().getBuildStageId() == e.getProducerStageId()) {
+          bytes = stage.getBroadcastSwitch().getBuildBytes(); // measured: the estimate was too large to broadcast
+        }
         return switch (e.getPartitioning().getKindCase()) {
           case HASH, RANGE -> bytes / tasks(stage.getStageId());
           case FORWARD -> bytes / tasks(e.getProducerStageId());

@@ -48,6 +48,12 @@ import org.slf4j.LoggerFactory;
  * ({@link PartitionCoalescer}), and the changed plan is handed to {@link JobControl#planChanged}
  * before any of those tasks runs.
  *
+ * <p>A join planned as a partitioned join in a stage of its own may become a broadcast join in its
+ * probe side's stage ({@link AdaptiveBroadcastJoin}): in staged runs that probe stage waits for the
+ * build stage when the switch is likely, and once the build stage has finished small, the changed
+ * plan (the join stage gone, its fragment in the probe stage) is handed to
+ * {@link JobControl#planChanged} before any probe task runs.
+ *
  * <p><b>Pipelined</b> runs ({@link Pipelining}, chosen once when the run starts): a stage whose
  * inputs are all hash, broadcast or single edges without a combiner starts as soon as every task
  * of the stages it reads has been sent (holds its slots), instead of when they have finished. Its
@@ -149,6 +155,11 @@ public final class StageScheduler {
     final Map<Integer, Long> runtimeFilterWaitStart = new HashMap<>();
     /** Runtime filters whose probe stage stopped waiting for them. */
     final Set<Integer> runtimeFilterGaveUp = new HashSet<>();
+    /**
+     * Probe stages that wait for a build stage so that their join may become a broadcast join
+     * ({@link AdaptiveBroadcastJoin}), by probe stage id; none in pipelined runs.
+     */
+    Map<Integer, AdaptiveBroadcastJoin.Candidate> broadcastCandidates = new HashMap<>();
 
     Run(JobPlan plan, Map<Integer, TaskResult[]> prior, JobControl control) {
       this.plan = plan;
@@ -188,6 +199,7 @@ public final class StageScheduler {
         control.planChanged(this.plan);
         LOG.info("job {}: {} tasks run pipelined", plan.jobId(), totalTasks);
       } else {
+        findBroadcastCandidates();
         // Pipelined consumers read every task's published winner: only staged runs stop early.
         for (Stage s : plan.graph().getStagesList()) {
           long wanted = LimitEarlyStop.rowsWanted(s.getFragment(), topology.outputOf(s.getStageId()));
@@ -231,13 +243,14 @@ public final class StageScheduler {
       List<Integer> ids = new ArrayList<>(); // coalescing replaces the topology while this runs
       topology.criticalPathFirst().forEach(s -> ids.add(s.getStageId()));
       for (int id : ids) {
-        if (started.contains(id)) {
+        if (started.contains(id) || topology.stage(id) == null) { // null: a join taken over by its probe stage
           continue;
         }
-        if (!runtimeFilterBuildsDone(id)) {
+        if (!runtimeFilterBuildsDone(id) || !broadcastBuildDone(id)) {
           continue;
         }
         if (producersDone(id)) {
+          switchToBroadcast(id);
           coalesce(id);
         } else if (!mayStartEarly(id)) {
           continue;
@@ -295,17 +308,74 @@ public final class StageScheduler {
           graph.setStages(i, coalesced);
         }
       }
-      JobPlan next = plan.withGraph(graph.build());
+      replacePlan(plan.withGraph(graph.build()));
+      winners.put(id, new TaskResult[tasks]);
+      control.progress(id, 0, tasks);
+      LOG.info("job {}: stage {} runs {} tasks for its {} hash partitions", plan.jobId(), id, tasks,
+          stage.getTaskCount());
+    }
+
+    /**
+     * Runs from now on under a changed plan, stored through the control first (after a fenced
+     * renewal of the lease), so that an invocation resuming the job runs the same tasks.
+     *
+     * @throws IllegalArgumentException when the changed graph is inconsistent ({@link StageTopology})
+     */
+    void replacePlan(JobPlan next) {
       StageTopology nextTopology = new StageTopology(next.graph(), next.taskCounts());
       control.planChanged(next);
       plan = next;
       taskCounts = next.taskCounts();
       topology = nextTopology;
       specs = new TaskSpecFactory(next, nextTopology);
-      winners.put(id, new TaskResult[tasks]);
-      control.progress(id, 0, tasks);
-      LOG.info("job {}: stage {} runs {} tasks for its {} hash partitions", plan.jobId(), id, tasks,
-          stage.getTaskCount());
+    }
+
+    /**
+     * The joins whose probe stage waits for the build stage ({@link AdaptiveBroadcastJoin#waiting}),
+     * of those whose probe and join stages have neither started nor won a task (a resumed job's).
+     */
+    void findBroadcastCandidates() {
+      Map<Integer, AdaptiveBroadcastJoin.Candidate> found = AdaptiveBroadcastJoin.waiting(topology,
+          plan.graph().getRuntimeFiltersList(), plan.adaptiveBroadcastJoinBytes(), taskCounts);
+      found.values().removeIf(c -> !untouched(c.probeStageId()) || !untouched(c.joinStageId()));
+      broadcastCandidates = found;
+    }
+
+    /** Whether a stage has not started in this run and has no winner from an earlier one. */
+    boolean untouched(int stageId) {
+      return !started.contains(stageId) && java.util.Arrays.stream(winners.get(stageId)).allMatch(w -> w == null);
+    }
+
+    /** Whether a probe stage of an adaptive broadcast join may start: its build stage has finished. */
+    boolean broadcastBuildDone(int stageId) {
+      AdaptiveBroadcastJoin.Candidate c = broadcastCandidates.get(stageId);
+      return c == null || remaining.getOrDefault(c.buildStageId(), -1) == 0;
+    }
+
+    /**
+     * Adaptive broadcast join ({@link AdaptiveBroadcastJoin}): once a waiting probe stage is ready
+     * (its build stage finished), switches its join to a broadcast join when the build stage's
+     * measured output is small enough; the changed plan is stored before any probe task runs.
+     */
+    void switchToBroadcast(int id) {
+      AdaptiveBroadcastJoin.Candidate c = broadcastCandidates.remove(id);
+      if (c == null || topology.stage(c.joinStageId()) == null || !untouched(id) || !untouched(c.joinStageId())) {
+        return;
+      }
+      long bytes = AdaptiveBroadcastJoin.outputBytes(winners.get(c.buildStageId()));
+      int probeTasks = taskCounts.get(id);
+      if (!AdaptiveBroadcastJoin.worthIt(bytes, plan.adaptiveBroadcastJoinBytes(), probeTasks,
+          topology.stage(id).getEstimates().getBytes())) {
+        LOG.info("job {}: stage {} stays a partitioned join: build stage {} wrote {} bytes", plan.jobId(),
+            c.joinStageId(), c.buildStageId(), bytes);
+        return;
+      }
+      replacePlan(plan.withGraph(AdaptiveBroadcastJoin.rewrite(plan.graph(), c, bytes)));
+      winners.remove(c.joinStageId());
+      control.progress(c.joinStageId(), 0, 0); // it runs no task
+      findBroadcastCandidates();
+      LOG.info("job {}: the join of stage {} runs in stage {}'s {} tasks as a broadcast join of stage {}'s {} bytes",
+          plan.jobId(), c.joinStageId(), id, probeTasks, c.buildStageId(), bytes);
     }
 
     /**
@@ -354,13 +424,7 @@ public final class StageScheduler {
       long wanted = limited.remove(id);
       if (end < w.length) {
         List<Map<Integer, dev.squall.proto.v1.ScanInput>> scans = plan.scanInputs().get(id);
-        JobPlan shrunk = plan.withScanInputs(id, scans.subList(0, end));
-        StageTopology nextTopology = new StageTopology(shrunk.graph(), shrunk.taskCounts());
-        control.planChanged(shrunk);
-        plan = shrunk;
-        taskCounts = shrunk.taskCounts();
-        topology = nextTopology;
-        specs = new TaskSpecFactory(shrunk, nextTopology);
+        replacePlan(plan.withScanInputs(id, scans.subList(0, end)));
         winners.put(id, java.util.Arrays.copyOf(w, end));
         LOG.info("job {}: stage {} stops after {} of its {} tasks ({} rows for a LIMIT of {})", plan.jobId(), id, end,
             w.length, rows, wanted);

@@ -29,8 +29,9 @@ import java.util.Map;
  * Scan's {@code input_index} for splits. What a consumer task {@code p} reads of each producer
  * task's output, by edge kind: hash and range — partition {@code p} (hash: partitions
  * {@code [starts[p], starts[p+1])} of a coalesced stage, {@link PartitionCoalescer}; a piece of a split
- * skewed partition reads only its map tasks' share of the split side, {@link SkewJoinSplitter}); broadcast and single —
- * partition 0; forward — partition 0 of producer task {@code p} only; into a combiner stage (an edge
+ * skewed partition reads only its map tasks' share of the split side, {@link SkewJoinSplitter}); broadcast — every partition (one,
+ * unless the producer wrote hash partitions before its consumer's join became a broadcast join,
+ * {@link AdaptiveBroadcastJoin}); single — partition 0; forward — partition 0 of producer task {@code p} only; into a combiner stage (an edge
  * with a combine group g) — every range of producer tasks {@code [p·g, (p+1)·g)} ({@link ShuffleSegments}).
  */
 public final class TaskSpecFactory {
@@ -99,6 +100,8 @@ public final class TaskSpecFactory {
       int[] wanted = switch (kind) {
         case HASH -> PartitionCoalescer.partitionsOf(stage, partition, edge.getPartitioning().getHash().getPartitions());
         case RANGE -> new int[] {partition, partition + 1};
+        // Every partition: one, unless a hash output became a broadcast (AdaptiveBroadcastJoin).
+        case BROADCAST -> new int[] {0, Integer.MAX_VALUE};
         default -> new int[] {0, 1};
       };
       ShuffleInput shuffle = ShuffleSegments.input(topology.stage(edge.getProducerStageId()).getOutputSchema(),

@@ -109,6 +109,13 @@ public final class ExplainRenderer {
           .append(r.getList()).append(" head=").append(r.getHead()).append(" delete=").append(r.getDelete())
           .append(s.getSkewedPartitionsSplit() > 0 ? " skewed partitions split=" + s.getSkewedPartitionsSplit() : "")
           .append('\n');
+      if (stage.hasBroadcastSwitch()) {
+        // Adaptive broadcast join: the join stage as planned ran inside this one.
+        var b = stage.getBroadcastSwitch();
+        out.append("  broadcast switched: runs the partitioned join planned as stage ").append(b.getJoinStageId())
+            .append(", reading stage ").append(b.getBuildStageId()).append("'s ").append(b.getBuildBytes())
+            .append("B whole in every task\n");
+      }
       if (s.getAttemptsByTierMbCount() > 0) {
         // Task-size tiers: the estimate the stage's first tier came from, and the tier of each attempt.
         out.append("  tiers: estimated task memory=").append(s.getEstimatedTaskMemoryBytes()).append("B attempts");
