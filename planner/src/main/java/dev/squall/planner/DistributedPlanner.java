@@ -113,14 +113,7 @@ public final class DistributedPlanner {
     try {
       statement = ExplainStatement.parse(sql);
     } catch (ExplainStatement.BadOptionException e) {
-      int line = 1;
-      int column = 1;
-      for (int i = 0; i < e.offset(); i++) {
-        boolean lineBreak = sql.charAt(i) == '\n';
-        line += lineBreak ? 1 : 0;
-        column = lineBreak ? 1 : column + 1;
-      }
-      throw new PlanningException(PlanningException.Code.SYNTAX_ERROR, e.getMessage(), line, column, e);
+      throw PlanningException.atOffset(PlanningException.Code.SYNTAX_ERROR, e.getMessage(), sql, e.offset(), e);
     }
     try {
       TimeTravelClauses timeTravel = TimeTravelClauses.rewrite(statement.query());

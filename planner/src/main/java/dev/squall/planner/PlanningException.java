@@ -47,6 +47,21 @@ public final class PlanningException extends RuntimeException {
     this(code, message, line, column, null);
   }
 
+  /**
+   * An error at character {@code offset} of {@code sql} (0-based), positioned by 1-based line and
+   * column as every other error.
+   */
+  public static PlanningException atOffset(Code code, String message, String sql, int offset, Throwable cause) {
+    int line = 1;
+    int column = 1;
+    for (int i = 0; i < offset && i < sql.length(); i++) {
+      boolean lineBreak = sql.charAt(i) == '\n';
+      line += lineBreak ? 1 : 0;
+      column = lineBreak ? 1 : column + 1;
+    }
+    return new PlanningException(code, message, line, column, cause);
+  }
+
   /** An error with no position in the SQL text. */
   public static PlanningException unpositioned(Code code, String message) {
     return new PlanningException(code, message, 0, 0);

@@ -216,16 +216,10 @@ public final class JobPlanner {
    * so that its offsets are the statement's own).
    */
   private static PlanningException positionedAt(String text, PlanningException.Code code, String message) {
-    int line = 1;
-    int column = 1;
-    for (int i = 0; i < text.length() && Character.isWhitespace(text.charAt(i)); i++) {
-      if (text.charAt(i) == '\n') {
-        line++;
-        column = 1;
-      } else {
-        column++;
-      }
+    int first = 0;
+    while (first < text.length() && Character.isWhitespace(text.charAt(first))) {
+      first++;
     }
-    return new PlanningException(code, message, line, column);
+    return PlanningException.atOffset(code, message, text, first, null);
   }
 }
