@@ -9,12 +9,33 @@ import org.apache.parquet.io.SeekableInputStream;
 
 /**
  * An Iceberg {@link org.apache.iceberg.io.InputFile} (S3FileIO, a local FileIO) seen as a
- * parquet-mr {@link InputFile}. parquet-mr reads a footer and then each run of consecutive projected
- * column chunks with one {@code seek} and one {@code readFully}; when the Iceberg stream can read a
- * range ({@link RangeReadable}, as S3FileIO's does with a ranged GET), each such read is one exact
- * ranged request instead of an open-ended stream from the seek position.
+ * parquet-mr {@link InputFile}, reading through ranged requests when the Iceberg stream can
+ * ({@link RangeReadable}: S3FileIO's answers each with one ranged GET).
+ *
+ * <p>With ranged requests, every read is one of three kinds, so that a stream never opens an
+ * open-ended GET that is abandoned after a few bytes:
+ *
+ * <ul>
+ *   <li>the <b>tail</b>: the first read within the last {@link #TAIL_BYTES} of the file fetches
+ *       them all with one request, and later reads inside it are served from memory. parquet-mr
+ *       reads the footer length, the magic and then the footer, so opening a file is one GET
+ *       (Trino reads its footers the same way), and a file smaller than the tail is read whole by
+ *       it;
+ *   <li>a <b>large</b> read ({@code readFully} of at least {@link #READ_AHEAD_BYTES}: a run of
+ *       column chunks) is one exact ranged request;
+ *   <li>any other read (page headers and the dictionary or bloom filter pages that row-group
+ *       filters read) fetches a window of {@link #READ_AHEAD_BYTES} from its position, which later
+ *       small reads inside it are served from.
+ * </ul>
+ *
+ * <p>Without ranged requests, reads go to the Iceberg stream as they come.
  */
 final class IcebergInputFile implements InputFile {
+  /** Bytes fetched from the end of the file by the first read that falls within them. */
+  static final int TAIL_BYTES = 64 * 1024;
+  /** The smallest request of a read that is not a whole run of column chunks. */
+  static final int READ_AHEAD_BYTES = 64 * 1024;
+
   private final org.apache.iceberg.io.InputFile file;
   private long length = -1;
 
@@ -32,7 +53,8 @@ final class IcebergInputFile implements InputFile {
 
   @Override
   public SeekableInputStream newStream() {
-    return new Stream(file.newStream());
+    org.apache.iceberg.io.SeekableInputStream in = file.newStream();
+    return in instanceof RangeReadable r ? new RangedStream(in, r, getLength()) : new SequentialStream(in);
   }
 
   @Override
@@ -40,17 +62,178 @@ final class IcebergInputFile implements InputFile {
     return file.location();
   }
 
-  /** Keeps its own position; positioned reads go to {@link RangeReadable} when the stream has it. */
-  private static final class Stream extends SeekableInputStream {
+  /** Reads through ranged requests only, from the tail, a read-ahead window or exactly. */
+  private static final class RangedStream extends SeekableInputStream {
     private final org.apache.iceberg.io.SeekableInputStream in;
     private final RangeReadable ranged;
+    private final long length;
     private long pos;
-    /** Where {@code in} stands, when it was used sequentially. */
+    /** The last {@code tail.length} bytes of the file once fetched, else null. */
+    private byte[] tail;
+    /** The read-ahead window: {@code windowLength} bytes from {@code windowStart}. */
+    private byte[] window;
+    private long windowStart;
+    private int windowLength;
+    private final byte[] single = new byte[1];
+
+    RangedStream(org.apache.iceberg.io.SeekableInputStream in, RangeReadable ranged, long length) {
+      this.in = in;
+      this.ranged = ranged;
+      this.length = length;
+    }
+
+    @Override
+    public long getPos() {
+      return pos;
+    }
+
+    @Override
+    public void seek(long newPos) {
+      pos = newPos;
+    }
+
+    @Override
+    public int read() throws IOException {
+      return read(single, 0, 1) < 0 ? -1 : single[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (len == 0) {
+        return 0;
+      }
+      if (pos >= length) {
+        return -1;
+      }
+      int n = (int) Math.min(len, length - pos);
+      if (!copyBuffered(b, off, n)) {
+        fill(n);
+        if (!copyBuffered(b, off, n)) {
+          // The window starts at pos and holds at least n bytes, so this cannot happen.
+          throw new IOException("read of " + n + " bytes at " + pos + " not buffered");
+        }
+      }
+      pos += n;
+      return n;
+    }
+
+    @Override
+    public void readFully(byte[] bytes) throws IOException {
+      readFully(bytes, 0, bytes.length);
+    }
+
+    @Override
+    public void readFully(byte[] bytes, int start, int len) throws IOException {
+      if (len == 0) {
+        return;
+      }
+      if (pos + len > length) {
+        throw new EOFException("end of file after " + (length - pos) + " of " + len + " bytes at " + pos);
+      }
+      if (copyBuffered(bytes, start, len)) {
+        pos += len;
+        return;
+      }
+      if (len >= READ_AHEAD_BYTES && !inTail(pos)) {
+        ranged.readFully(pos, bytes, start, len);
+        pos += len;
+        return;
+      }
+      fill(len);
+      if (copyBuffered(bytes, start, len)) {
+        pos += len;
+        return;
+      }
+      // A read reaching into the tail from before it (a footer larger than the tail).
+      ranged.readFully(pos, bytes, start, len);
+      pos += len;
+    }
+
+    @Override
+    public int read(ByteBuffer buf) throws IOException {
+      int len = buf.remaining();
+      if (len == 0) {
+        return 0;
+      }
+      byte[] tmp = buf.hasArray() ? buf.array() : new byte[Math.min(len, READ_AHEAD_BYTES)];
+      int off = buf.hasArray() ? buf.arrayOffset() + buf.position() : 0;
+      int n = read(tmp, off, buf.hasArray() ? len : tmp.length);
+      if (n > 0) {
+        if (buf.hasArray()) {
+          buf.position(buf.position() + n);
+        } else {
+          buf.put(tmp, 0, n);
+        }
+      }
+      return n;
+    }
+
+    @Override
+    public void readFully(ByteBuffer buf) throws IOException {
+      int len = buf.remaining();
+      if (buf.hasArray()) {
+        readFully(buf.array(), buf.arrayOffset() + buf.position(), len);
+        buf.position(buf.position() + len);
+        return;
+      }
+      byte[] tmp = new byte[len];
+      readFully(tmp, 0, len);
+      buf.put(tmp);
+    }
+
+    private boolean inTail(long position) {
+      return position >= length - Math.min(TAIL_BYTES, length);
+    }
+
+    /**
+     * Fetches what a read of {@code len} bytes at {@code pos} is served from: the tail when the
+     * read starts in it, else a window from {@code pos} of at least {@code len} bytes.
+     */
+    private void fill(int len) throws IOException {
+      if (inTail(pos) && tail == null) {
+        int n = (int) Math.min(TAIL_BYTES, length);
+        byte[] t = new byte[n];
+        ranged.readFully(length - n, t, 0, n);
+        tail = t;
+        return;
+      }
+      int n = (int) Math.min(Math.max(len, READ_AHEAD_BYTES), length - pos);
+      if (window == null || window.length < n) {
+        window = new byte[Math.max(n, READ_AHEAD_BYTES)];
+      }
+      ranged.readFully(pos, window, 0, n);
+      windowStart = pos;
+      windowLength = n;
+    }
+
+    /** Copies {@code len} bytes at {@code pos} from the tail or the window when one holds them all. */
+    private boolean copyBuffered(byte[] b, int off, int len) {
+      if (tail != null && pos >= length - tail.length) {
+        System.arraycopy(tail, (int) (pos - (length - tail.length)), b, off, len);
+        return true;
+      }
+      if (window != null && pos >= windowStart && pos + len <= windowStart + windowLength) {
+        System.arraycopy(window, (int) (pos - windowStart), b, off, len);
+        return true;
+      }
+      return false;
+    }
+
+    @Override
+    public void close() throws IOException {
+      in.close();
+    }
+  }
+
+  /** Reads through the Iceberg stream as parquet-mr asks, keeping its own position. */
+  private static final class SequentialStream extends SeekableInputStream {
+    private final org.apache.iceberg.io.SeekableInputStream in;
+    private long pos;
+    /** Where {@code in} stands. */
     private long streamPos;
 
-    Stream(org.apache.iceberg.io.SeekableInputStream in) {
+    SequentialStream(org.apache.iceberg.io.SeekableInputStream in) {
       this.in = in;
-      this.ranged = in instanceof RangeReadable r ? r : null;
     }
 
     @Override
@@ -99,11 +282,6 @@ final class IcebergInputFile implements InputFile {
 
     @Override
     public void readFully(byte[] bytes, int start, int len) throws IOException {
-      if (ranged != null) {
-        ranged.readFully(pos, bytes, start, len);
-        pos += len;
-        return;
-      }
       int done = 0;
       while (done < len) {
         int n = read(bytes, start + done, len - done);
@@ -120,13 +298,6 @@ final class IcebergInputFile implements InputFile {
       if (len == 0) {
         return 0;
       }
-      if (buf.hasArray()) {
-        int n = read(buf.array(), buf.arrayOffset() + buf.position(), len);
-        if (n > 0) {
-          buf.position(buf.position() + n);
-        }
-        return n;
-      }
       byte[] tmp = new byte[Math.min(len, 1 << 16)];
       int n = read(tmp, 0, tmp.length);
       if (n > 0) {
@@ -137,14 +308,8 @@ final class IcebergInputFile implements InputFile {
 
     @Override
     public void readFully(ByteBuffer buf) throws IOException {
-      int len = buf.remaining();
-      if (buf.hasArray()) {
-        readFully(buf.array(), buf.arrayOffset() + buf.position(), len);
-        buf.position(buf.position() + len);
-        return;
-      }
-      byte[] tmp = new byte[len];
-      readFully(tmp, 0, len);
+      byte[] tmp = new byte[buf.remaining()];
+      readFully(tmp, 0, tmp.length);
       buf.put(tmp);
     }
 

@@ -56,7 +56,7 @@ final class RowGroupSelector {
     if (filtered) {
       Expression f = Expressions.rewriteNot(filter);
       stats = new ParquetMetricsRowGroupFilter(tableSchema, f, true);
-      dictionaries = new ParquetDictionaryRowGroupFilter(tableSchema, f, true);
+      dictionaries = dictionaryFilter(tableSchema, f);
       blooms = new ParquetBloomRowGroupFilter(tableSchema, f, true);
     }
     boolean runtimeFiltered = runtime != null && runtime.op() != Expression.Operation.TRUE;
@@ -66,7 +66,7 @@ final class RowGroupSelector {
     if (runtimeFiltered) {
       Expression f = Expressions.rewriteNot(runtime);
       runtimeStats = new ParquetMetricsRowGroupFilter(tableSchema, f, true);
-      runtimeDictionaries = new ParquetDictionaryRowGroupFilter(tableSchema, f, true);
+      runtimeDictionaries = dictionaryFilter(tableSchema, f);
       runtimeBlooms = new ParquetBloomRowGroupFilter(tableSchema, f, true);
     }
     long groups = 0;
@@ -81,12 +81,13 @@ final class RowGroupSelector {
       if (mid >= start && mid < end && block.getRowCount() > 0) {
         boolean read = !filtered
             || (stats.shouldRead(fileSchema, block)
-                && dictionaries.shouldRead(fileSchema, block, reader.getDictionaryReader(block))
+                && (dictionaries == null || dictionaries.shouldRead(fileSchema, block, reader.getDictionaryReader(block)))
                 && blooms.shouldRead(fileSchema, block, reader.getBloomFilterDataReader(block)));
         groups++;
         if (read && runtimeFiltered
             && !(runtimeStats.shouldRead(fileSchema, block)
-                && runtimeDictionaries.shouldRead(fileSchema, block, reader.getDictionaryReader(block))
+                && (runtimeDictionaries == null
+                    || runtimeDictionaries.shouldRead(fileSchema, block, reader.getDictionaryReader(block)))
                 && runtimeBlooms.shouldRead(fileSchema, block, reader.getBloomFilterDataReader(block)))) {
           read = false;
           runtimeSkipped++;
@@ -102,6 +103,15 @@ final class RowGroupSelector {
       counters.counted(groups, out.size(), runtimeSkipped, runtimeBytes);
     }
     return out;
+  }
+
+  /**
+   * The dictionary test of {@code filter}'s dictionary-decidable part ({@link DictionaryPredicates}),
+   * or null when it has none, so that no dictionary page is read for a test the statistics decide.
+   */
+  private static ParquetDictionaryRowGroupFilter dictionaryFilter(Schema tableSchema, Expression filter) {
+    Expression part = DictionaryPredicates.of(filter);
+    return part.op() == Expression.Operation.TRUE ? null : new ParquetDictionaryRowGroupFilter(tableSchema, part, true);
   }
 
   /** The first byte of the row group plus half its compressed size. */

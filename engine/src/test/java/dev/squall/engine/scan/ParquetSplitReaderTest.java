@@ -336,6 +336,52 @@ class ParquetSplitReaderTest {
     assertThat(io.open.get()).as("streams left open").isZero();
   }
 
+  @Test
+  void openingAFileIsOneRequestAndEachRowGroupAtMostOneMore() throws Exception {
+    Path file = ParquetFiles.writeAllTypes(dir.resolve("requests.parquet"), ROWS, 31,
+        new ParquetFiles.Layout(WriterVersion.PARQUET_1_0, CompressionCodecName.SNAPPY, 3_000, 1_000, 4_096));
+    FileScanTask task = ParquetFiles.task(file, ParquetFiles.ICEBERG_SCHEMA, ROWS);
+    SlowOnceFileIO io = new SlowOnceFileIO(-1, Duration.ZERO);
+    List<List<Object>> rows = new ArrayList<>();
+    try (ParquetSplitReader r = ParquetSplitReader.open(task, ParquetFiles.ICEBERG_SCHEMA, null, io, 8192)) {
+      // The footer's length, magic and body come from one read of the file's tail.
+      assertThat(io.rangedReads.get()).as("requests to open the file").isEqualTo(1);
+      Column[] out = new Column[ParquetFiles.ICEBERG_SCHEMA.columns().size()];
+      int n;
+      while ((n = r.next(out)) > 0) {
+        rows.addAll(rowsOf(out, n));
+      }
+      assertThat(io.rangedReads.get()).as("requests for the footer and four row groups").isBetween(2, 5);
+    }
+    assertThat(io.sequentialReads.get()).as("reads through an open-ended stream").isZero();
+    assertNull(Rows.difference(duckdb(file), sortById(rows), true));
+  }
+
+  @Test
+  void aDictionaryStillSkipsARowGroupWithoutTheValueButARangeTestReadsNoDictionaryPage() throws Exception {
+    // Column s holds 30 "city-N" values (some with a suffix), dictionary-encoded in every row group.
+    Path file = ParquetFiles.writeAllTypes(dir.resolve("dictfilter.parquet"), ROWS, 37,
+        new ParquetFiles.Layout(WriterVersion.PARQUET_1_0, CompressionCodecName.SNAPPY, 2_500, 700, 2_048));
+    FileScanTask task = ParquetFiles.task(file, ParquetFiles.ICEBERG_SCHEMA, ROWS);
+    // Within every row group's min and max, but in no dictionary: only the dictionary test skips.
+    try (ParquetSplitReader r = ParquetSplitReader.open(task, ParquetFiles.ICEBERG_SCHEMA,
+        Expressions.equal("s", "city-15a"), new SlowOnceFileIO(-1, Duration.ZERO), 8192)) {
+      assertThat(r.rowGroupCount()).isZero();
+    }
+    try (ParquetSplitReader r = ParquetSplitReader.open(task, ParquetFiles.ICEBERG_SCHEMA,
+        Expressions.equal("s", "city-15"), new LocalFileIO(), 8192)) {
+      assertThat(r.rowGroupCount()).isEqualTo(5);
+    }
+    // A range test is decided by the statistics: no dictionary page is fetched for it.
+    SlowOnceFileIO io = new SlowOnceFileIO(-1, Duration.ZERO);
+    try (ParquetSplitReader r = ParquetSplitReader.open(task, ParquetFiles.ICEBERG_SCHEMA,
+        Expressions.and(Expressions.greaterThanOrEqual("s", "city-0"), Expressions.lessThan("i32", Integer.MAX_VALUE)), io, 8192)) {
+      assertThat(r.rowGroupCount()).isEqualTo(5);
+      assertThat(io.rangedReads.get()).as("requests to open the file and test its row groups").isEqualTo(1);
+    }
+    assertThat(io.sequentialReads.get()).isZero();
+  }
+
   /**
    * Local files whose streams read ranges ({@link RangeReadable}, as S3FileIO's do), the first
    * ranged read at {@code slowAt} waiting {@code delay} (interruptibly): a GET that hangs once.
@@ -344,8 +390,9 @@ class ParquetSplitReaderTest {
     private final long slowAt;
     private final Duration delay;
     private final AtomicBoolean slowed = new AtomicBoolean();
-    /** Ranged reads made, streams opened, and streams open now. */
+    /** Ranged reads made, reads through the stream's position, streams opened, and streams open now. */
     final AtomicInteger rangedReads = new AtomicInteger();
+    final AtomicInteger sequentialReads = new AtomicInteger();
     final AtomicInteger opened = new AtomicInteger();
     final AtomicInteger open = new AtomicInteger();
 
@@ -415,11 +462,13 @@ class ParquetSplitReaderTest {
 
       @Override
       public int read() throws IOException {
+        sequentialReads.incrementAndGet();
         return raf.read();
       }
 
       @Override
       public int read(byte[] b, int off, int len) throws IOException {
+        sequentialReads.incrementAndGet();
         return raf.read(b, off, len);
       }
 
