@@ -14,10 +14,13 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * Hash join on equi-keys (every join type, with an optional residual; see {@link JoinOperator}): the
  * build side goes into a {@link JoinHashTable}; each probe batch is hashed column at a time and its
- * rows look up their chains. NULL keys never match.
+ * rows look up their chains, or, for a single long key, the whole batch is looked up in the table's
+ * slots first and the pairs listed after. NULL keys never match.
  */
 public final class HashJoinOperator extends JoinOperator {
   private JoinHashTable table;
+  /** Per probe row of a batch, its first build row (single-long-key probes); grown as needed. */
+  private int[] firsts = new int[0];
 
   /**
    * @param buildLeft whether the left input is the build side
@@ -39,7 +42,7 @@ public final class HashJoinOperator extends JoinOperator {
 
   @Override
   protected long indexBytes(int rows) {
-    return JoinHashTable.bytes(rows);
+    return JoinHashTable.bytes(rows, singleLongKey());
   }
 
   @Override
@@ -54,17 +57,18 @@ public final class HashJoinOperator extends JoinOperator {
   @Override
   protected long indexBuildSide(Column[] buildColumns) {
     table = new JoinHashTable(buildKeyColumns(buildColumns), buildRows);
-    return JoinHashTable.bytes(buildRows);
+    return JoinHashTable.bytes(buildRows, table.singleLongKey());
   }
 
   @Override
   protected void findPairs(ColumnBatch batch, int n, Pairs pairs, boolean firstMatchEnough) {
     Column[] pk = probeKeyColumns(batch);
-    int[] hashes = RowHashes.of(pk, n, new int[n]);
-    if (table.singleLongKey() && pk[0] instanceof LongColumn probe) {
-      findLongPairs(probe, hashes, n, pairs, firstMatchEnough);
+    if (table.singleLongKey()) {
+      // Both sides are in the shared key type, so the probe key is a long column too.
+      findLongPairs((LongColumn) pk[0], n, pairs, firstMatchEnough);
       return;
     }
+    int[] hashes = RowHashes.of(pk, n, new int[n]);
     for (int p = 0; p < n; p++) {
       if (anyNull(pk, p)) {
         continue;
@@ -81,17 +85,14 @@ public final class HashJoinOperator extends JoinOperator {
     }
   }
 
-  /** {@link #findPairs} for a single long key: values compared in place, NULLs checked once. */
-  private void findLongPairs(LongColumn probe, int[] hashes, int n, Pairs pairs, boolean firstMatchEnough) {
-    long[] values = probe.values();
-    boolean nulls = probe.mayHaveNulls();
+  /** {@link #findPairs} for a single long key: the whole batch looked up first, then pairs listed. */
+  private void findLongPairs(LongColumn probe, int n, Pairs pairs, boolean firstMatchEnough) {
+    if (firsts.length < n) {
+      firsts = new int[n];
+    }
+    table.findLongs(probe, n, firsts);
     for (int p = 0; p < n; p++) {
-      if (nulls && probe.isNull(p)) {
-        continue;
-      }
-      int h = hashes[p];
-      long v = values[p];
-      for (int b = table.findLong(table.first(h), h, v); b >= 0; b = table.findLong(table.next(b), h, v)) {
+      for (int b = firsts[p]; b >= 0; b = table.nextSameKey(b)) {
         pairs.add(p, b);
         if (firstMatchEnough) {
           break;

@@ -431,6 +431,15 @@ public abstract class JoinOperator extends BatchOperator {
    */
   protected abstract void findPairs(ColumnBatch batch, int n, Pairs pairs, boolean firstMatchEnough);
 
+  /** Whether the join has one key and both sides hold it as longs ({@link SqlType.Physical#LONG}). */
+  protected final boolean singleLongKey() {
+    if (buildKeys.length != 1) {
+      return false;
+    }
+    SqlType shared = keyTypes[0] != null ? keyTypes[0] : typeOf(build, buildKeys[0]);
+    return shared.physical() == SqlType.Physical.LONG;
+  }
+
   /** The probe batch's key columns in the key types shared with the build side. */
   protected final Column[] probeKeyColumns(ColumnBatch batch) {
     Column[] keys = new Column[probeKeys.length];
