@@ -41,45 +41,56 @@ public final class ArrowColumns {
 
   /** Reads an Arrow vector (of a type in {@link SqlType}'s mapping) into a column. */
   public static Column read(FieldVector vector) {
+    return read(vector, null);
+  }
+
+  /**
+   * {@link #read(FieldVector)} into the arrays of {@code reuse} where they are of the right kind
+   * and large enough, fresh arrays otherwise (a shuffle read whose consumer keeps no batch reads
+   * every batch into the previous one's arrays). The result is a new column object.
+   *
+   * @param reuse a column read by this method that nobody reads any more, or null to allocate
+   */
+  public static Column read(FieldVector vector, Column reuse) {
     SqlType type = SqlType.fromArrow(vector.getField().getType());
     int n = vector.getValueCount();
-    boolean[] nulls = readNulls(vector, n);
+    boolean[] nulls = readNulls(vector, n, reuse == null ? null : reuse.nullMask());
     if (vector instanceof BigIntVector || vector instanceof TimeStampVector) {
-      long[] out = new long[n];
+      long[] out = longs(reuse, n);
       longs(((BaseFixedWidthVector) vector).getDataBuffer(), n).get(out, 0, n);
       return new LongColumn(type, out, nulls, n);
     } else if (vector instanceof IntVector || vector instanceof DateDayVector) {
-      long[] out = new long[n];
+      long[] out = longs(reuse, n);
       long addr = address(((BaseFixedWidthVector) vector).getDataBuffer(), n, 4);
       for (int i = 0; i < n; i++) {
         out[i] = MemoryUtil.getInt(addr + ((long) i << 2));
       }
       return new LongColumn(type, out, nulls, n);
     } else if (vector instanceof SmallIntVector v) {
-      long[] out = new long[n];
+      long[] out = longs(reuse, n);
       for (int i = 0; i < n; i++) {
         out[i] = nulls != null && nulls[i] ? 0 : v.get(i);
       }
       return new LongColumn(type, out, nulls, n);
     } else if (vector instanceof TinyIntVector v) {
-      long[] out = new long[n];
+      long[] out = longs(reuse, n);
       for (int i = 0; i < n; i++) {
         out[i] = nulls != null && nulls[i] ? 0 : v.get(i);
       }
       return new LongColumn(type, out, nulls, n);
     } else if (vector instanceof Float8Vector v) {
-      double[] out = new double[n];
+      double[] out = doubles(reuse, n);
       bytes(v.getDataBuffer(), n, 8).asDoubleBuffer().get(out, 0, n);
       return new DoubleColumn(type, out, nulls, n);
     } else if (vector instanceof Float4Vector v) {
-      double[] out = new double[n];
+      double[] out = doubles(reuse, n);
       ArrowBuf buf = v.getDataBuffer();
       for (int i = 0; i < n; i++) {
         out[i] = buf.getFloat((long) i << 2);
       }
       return new DoubleColumn(type, out, nulls, n);
     } else if (vector instanceof DecimalVector v) {
-      long[] out = new long[n];
+      long[] out = reuse instanceof DecimalColumn d && d.unscaledValues().length >= n ? d.unscaledValues() : new long[n];
       long addr = address(v.getDataBuffer(), n, 16);
       if (v.getPrecision() <= 18) {
         // The type bounds every value below 10^18 < 2^63: the high half is only the sign of the
@@ -103,14 +114,16 @@ public final class ArrowColumns {
       }
       return new DecimalColumn(type, out, big, nulls, n);
     } else if (vector instanceof BitVector v) {
-      boolean[] out = new boolean[n];
+      boolean[] out = reuse instanceof BoolColumn b && b.values().length >= n ? b.values() : new boolean[n];
       for (int i = 0; i < n; i++) {
         out[i] = (nulls == null || !nulls[i]) && v.get(i) != 0;
       }
       return new BoolColumn(type, out, nulls, n);
     } else if (vector instanceof BaseVariableWidthVector v) {
       // Offsets and bytes are copied in bulk: the column's layout is Arrow's.
-      int[] offsets = new int[n + 1];
+      BytesColumn spare = reuse instanceof BytesColumn b && !b.isDictionary() ? b : null;
+      int[] offsets = spare != null && spare.offsets().length > n ? spare.offsets() : new int[n + 1];
+      offsets[0] = 0;
       ArrowBuf offsetBuf = v.getOffsetBuffer();
       if (n > 0) {
         long addr = address(offsetBuf, n + 1, 4);
@@ -118,8 +131,9 @@ public final class ArrowColumns {
           offsets[i] = MemoryUtil.getInt(addr + ((long) i << 2));
         }
       }
-      byte[] data = new byte[offsets[n] - offsets[0]];
-      v.getDataBuffer().getBytes(offsets[0], data, 0, data.length);
+      int length = offsets[n] - offsets[0];
+      byte[] data = spare != null && spare.data().length >= length ? spare.data() : new byte[length];
+      v.getDataBuffer().getBytes(offsets[0], data, 0, length);
       if (offsets[0] != 0) {
         int base = offsets[0];
         for (int i = 0; i <= n; i++) {
@@ -131,6 +145,15 @@ public final class ArrowColumns {
       return Column.nulls(type, n);
     }
     throw EngineException.badPlan("unsupported Arrow vector " + vector.getClass().getSimpleName());
+  }
+
+  /** {@code reuse}'s long values when it is a LongColumn of at least n rows, else a new array. */
+  private static long[] longs(Column reuse, int n) {
+    return reuse instanceof LongColumn l && l.values().length >= n ? l.values() : new long[n];
+  }
+
+  private static double[] doubles(Column reuse, int n) {
+    return reuse instanceof DoubleColumn d && d.values().length >= n ? d.values() : new double[n];
   }
 
   /** The first {@code n} little-endian longs of a buffer, for a bulk copy into a Java array. */
@@ -159,14 +182,15 @@ public final class ArrowColumns {
     return buf.memoryAddress();
   }
 
-  private static boolean[] readNulls(FieldVector vector, int n) {
+  private static boolean[] readNulls(FieldVector vector, int n, boolean[] reuse) {
     if (vector instanceof NullVector) {
       return null;
     }
     if (vector.getNullCount() == 0) {
       return null;
     }
-    boolean[] nulls = new boolean[n];
+    // Every one of the n entries is written below, so a reused mask needs no reset.
+    boolean[] nulls = reuse != null && reuse.length >= n ? reuse : new boolean[n];
     for (int i = 0; i < n; i++) {
       nulls[i] = vector.isNull(i);
     }

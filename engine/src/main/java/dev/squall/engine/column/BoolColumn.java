@@ -50,13 +50,13 @@ public final class BoolColumn extends Column {
   }
 
   @Override
-  public Column gather(int[] rows, int n) {
-    boolean[] out = new boolean[n];
+  public Column gather(int[] rows, int n, Column reuse) {
+    boolean[] out = reuse instanceof BoolColumn b && b.values.length >= n && b.values != values ? b.values : new boolean[n];
     for (int k = 0; k < n; k++) {
       int r = rows[k];
       out[k] = r >= 0 && values[r];
     }
-    return new BoolColumn(type, out, gatherNulls(rows, n), n);
+    return new BoolColumn(type, out, gatherNulls(rows, n, reuse), n);
   }
 
   @Override

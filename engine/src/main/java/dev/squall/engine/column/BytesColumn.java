@@ -175,14 +175,16 @@ public final class BytesColumn extends Column {
   }
 
   @Override
-  public Column gather(int[] rows, int n) {
+  public Column gather(int[] rows, int n, Column reuse) {
+    BytesColumn spare = reuse instanceof BytesColumn b ? b : null;
     if (ids != null) {
-      int[] out = new int[n];
+      // Only the ids are written; the dictionary is shared and read-only.
+      int[] out = spare != null && spare.ids != null && spare.ids.length >= n && spare.ids != ids ? spare.ids : new int[n];
       for (int k = 0; k < n; k++) {
         int r = rows[k];
         out[k] = r < 0 ? 0 : ids[r];
       }
-      return dictionary(type, out, dictionary, gatherNulls(rows, n), n);
+      return dictionary(type, out, dictionary, gatherNulls(rows, n, reuse), n);
     }
     long total = 0;
     for (int k = 0; k < n; k++) {
@@ -191,8 +193,11 @@ public final class BytesColumn extends Column {
         total += offsets[r + 1] - offsets[r];
       }
     }
-    byte[] out = new byte[(int) total];
-    int[] outOffsets = new int[n + 1];
+    byte[] out = spare != null && spare.data != null && spare.data.length >= total && spare.data != data
+        ? spare.data : new byte[(int) total];
+    int[] outOffsets = spare != null && spare.offsets != null && spare.offsets.length > n && spare.offsets != offsets
+        ? spare.offsets : new int[n + 1];
+    outOffsets[0] = 0;
     int at = 0;
     for (int k = 0; k < n; k++) {
       int r = rows[k];
@@ -203,7 +208,7 @@ public final class BytesColumn extends Column {
       }
       outOffsets[k + 1] = at;
     }
-    return new BytesColumn(type, out, outOffsets, gatherNulls(rows, n), n);
+    return new BytesColumn(type, out, outOffsets, gatherNulls(rows, n, reuse), n);
   }
 
   @Override

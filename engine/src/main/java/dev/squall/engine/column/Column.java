@@ -68,7 +68,20 @@ public abstract sealed class Column permits LongColumn, DoubleColumn, BoolColumn
   }
 
   /** The rows {@code rows[0..n)} of this column in that order; a row index of -1 gives NULL. */
-  public abstract Column gather(int[] rows, int n);
+  public final Column gather(int[] rows, int n) {
+    return gather(rows, n, null);
+  }
+
+  /**
+   * {@link #gather(int[], int)} into the arrays of {@code reuse} where they are of the same kind and
+   * large enough (fresh arrays otherwise), so that an operator whose consumer keeps no batch can
+   * gather every batch into the previous batch's arrays instead of allocating. The result is a new
+   * column object; {@code reuse} must no longer be read by anyone once this is called. Arrays the
+   * two columns share (a dictionary, BigInteger rows) are never written.
+   *
+   * @param reuse a column whose arrays may be overwritten, or null to allocate
+   */
+  public abstract Column gather(int[] rows, int n, Column reuse);
 
   /**
    * Seed of a row's hash before its first key column (Spark's {@code Murmur3Hash} uses 42 too).
@@ -191,7 +204,11 @@ public abstract sealed class Column permits LongColumn, DoubleColumn, BoolColumn
     nulls[i] = true;
   }
 
-  protected final boolean[] gatherNulls(int[] rows, int n) {
+  /**
+   * The null mask of rows {@code rows[0..n)}, or null when none of them is NULL; written over
+   * {@code reuse}'s mask when that is large enough (every one of the n entries is written).
+   */
+  protected final boolean[] gatherNulls(int[] rows, int n, Column reuse) {
     if (nulls == null) {
       // No NULL here: only a row index of -1 (an outer join's missing side) makes one.
       int any = 0;
@@ -202,15 +219,19 @@ public abstract sealed class Column permits LongColumn, DoubleColumn, BoolColumn
         return null;
       }
     }
-    boolean[] out = null;
-    for (int k = 0; k < n; k++) {
+    int first = 0;
+    while (first < n && rows[first] >= 0 && (nulls == null || !nulls[rows[first]])) {
+      first++;
+    }
+    if (first == n) {
+      return null;
+    }
+    boolean[] spare = reuse == null ? null : reuse.nulls;
+    boolean[] out = spare != null && spare != nulls && spare.length >= n ? spare : new boolean[n];
+    Arrays.fill(out, 0, first, false);
+    for (int k = first; k < n; k++) {
       int r = rows[k];
-      if (r < 0 || (nulls != null && nulls[r])) {
-        if (out == null) {
-          out = new boolean[n];
-        }
-        out[k] = true;
-      }
+      out[k] = r < 0 || (nulls != null && nulls[r]);
     }
     return out;
   }

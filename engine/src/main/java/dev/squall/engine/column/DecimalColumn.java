@@ -75,8 +75,9 @@ public final class DecimalColumn extends Column {
   }
 
   @Override
-  public Column gather(int[] rows, int n) {
-    long[] out = new long[n];
+  public Column gather(int[] rows, int n, Column reuse) {
+    // Only the long array is reused: BigInteger rows are rare and their array is shared by gathers.
+    long[] out = reuse instanceof DecimalColumn d && d.unscaled.length >= n && d.unscaled != unscaled ? d.unscaled : new long[n];
     if (big == null) {
       // No wide rows: a plain gather the JIT keeps branch-free.
       long[] in = unscaled;
@@ -84,7 +85,7 @@ public final class DecimalColumn extends Column {
         int r = rows[k];
         out[k] = r < 0 ? 0 : in[r];
       }
-      return new DecimalColumn(type, out, null, gatherNulls(rows, n), n);
+      return new DecimalColumn(type, out, null, gatherNulls(rows, n, reuse), n);
     }
     BigInteger[] outBig = null;
     for (int k = 0; k < n; k++) {
@@ -99,7 +100,7 @@ public final class DecimalColumn extends Column {
         }
       }
     }
-    return new DecimalColumn(type, out, outBig, gatherNulls(rows, n), n);
+    return new DecimalColumn(type, out, outBig, gatherNulls(rows, n, reuse), n);
   }
 
   @Override

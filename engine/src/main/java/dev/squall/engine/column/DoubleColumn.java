@@ -22,13 +22,13 @@ public final class DoubleColumn extends Column {
   }
 
   @Override
-  public Column gather(int[] rows, int n) {
-    double[] out = new double[n];
+  public Column gather(int[] rows, int n, Column reuse) {
+    double[] out = reuse instanceof DoubleColumn d && d.values.length >= n && d.values != values ? d.values : new double[n];
     for (int k = 0; k < n; k++) {
       int r = rows[k];
       out[k] = r < 0 ? 0 : values[r];
     }
-    return new DoubleColumn(type, out, gatherNulls(rows, n), n);
+    return new DoubleColumn(type, out, gatherNulls(rows, n, reuse), n);
   }
 
   @Override

@@ -23,13 +23,13 @@ public final class LongColumn extends Column {
   }
 
   @Override
-  public Column gather(int[] rows, int n) {
-    long[] out = new long[n];
+  public Column gather(int[] rows, int n, Column reuse) {
+    long[] out = reuse instanceof LongColumn l && l.values.length >= n && l.values != values ? l.values : new long[n];
     for (int k = 0; k < n; k++) {
       int r = rows[k];
       out[k] = r < 0 ? 0 : values[r];
     }
-    return new LongColumn(type, out, gatherNulls(rows, n), n);
+    return new LongColumn(type, out, gatherNulls(rows, n, reuse), n);
   }
 
   @Override

@@ -22,6 +22,8 @@ public final class ColumnBatch implements Batch {
   private final int[] selection;
   /** Makes column i when first read (a join's output gathered from both sides), or null. */
   private final IntFunction<Column> loader;
+  /** For a recycling selection: per column, the column whose arrays a gather may overwrite, or null. */
+  private final Column[] spare;
 
   /** A batch of materialised columns, each of at least {@code rows} rows. */
   public ColumnBatch(Column[] columns, int rows) {
@@ -30,14 +32,16 @@ public final class ColumnBatch implements Batch {
     this.source = null;
     this.selection = null;
     this.loader = null;
+    this.spare = null;
   }
 
-  private ColumnBatch(ColumnBatch source, int[] selection, int rows) {
+  private ColumnBatch(ColumnBatch source, int[] selection, int rows, Column[] spare) {
     this.columns = new Column[source.width()];
     this.rows = rows;
     this.source = source;
     this.selection = selection;
     this.loader = null;
+    this.spare = spare;
   }
 
   private ColumnBatch(int width, int rows, IntFunction<Column> loader) {
@@ -46,6 +50,7 @@ public final class ColumnBatch implements Batch {
     this.source = null;
     this.selection = null;
     this.loader = loader;
+    this.spare = null;
   }
 
   /**
@@ -80,7 +85,14 @@ public final class ColumnBatch implements Batch {
   public Column column(int index) {
     Column c = columns[index];
     if (c == null) {
-      c = loader != null ? loader.apply(index) : source.column(index).gather(selection, rows);
+      if (loader != null) {
+        c = loader.apply(index);
+      } else if (spare != null) {
+        c = source.column(index).gather(selection, rows, spare[index]);
+        spare[index] = c;
+      } else {
+        c = source.column(index).gather(selection, rows);
+      }
       columns[index] = c;
     }
     return c;
@@ -123,7 +135,19 @@ public final class ColumnBatch implements Batch {
    */
   @Override
   public ColumnBatch select(int[] rows, int n) {
-    return new ColumnBatch(this, rows, n);
+    return new ColumnBatch(this, rows, n, null);
+  }
+
+  /**
+   * {@link #select(int[], int)} that gathers column i into the arrays of {@code spare[i]} and
+   * leaves the gathered column in {@code spare[i]}, so that the next selection made with the same
+   * {@code spare} gathers into this one's arrays. Only for a consumer that keeps no batch: the
+   * selection's columns are overwritten by the next selection's.
+   *
+   * @param spare one entry per column of this batch (null entries allocate), owned by the caller
+   */
+  public ColumnBatch select(int[] rows, int n, Column[] spare) {
+    return new ColumnBatch(this, rows, n, spare);
   }
 
   /** Rows {@code [start, start + length)}. */

@@ -25,6 +25,7 @@ public abstract class BatchOperator implements AutoCloseable {
   protected final List<SqlType> types;
   private final List<BatchOperator> children;
   private boolean closed;
+  private boolean consumerKeepsNoBatch;
   private long rowsOut;
   private long wallNanos;
 
@@ -66,6 +67,24 @@ public abstract class BatchOperator implements AutoCloseable {
     } finally {
       wallNanos += System.nanoTime() - start;
     }
+  }
+
+  /**
+   * Called by the operator that consumes this one's output, when the fragment is built and before
+   * the first {@link #next()}, to promise that it never keeps a batch, or any column of one, after
+   * asking for the next batch (it reads each batch completely, copying what it keeps). This
+   * operator may then write the next batch into the previous one's arrays. An operator that hands
+   * on its input's batches or columns and keeps none itself (a filter, a projection) overrides this
+   * to pass the promise on to its input. Never promised by consumers that keep batches: join build
+   * sides, sorts, windows, anything that buffers columns.
+   */
+  public void promiseConsumerKeepsNoBatch() {
+    consumerKeepsNoBatch = true;
+  }
+
+  /** Whether the consumer promised to keep no batch ({@link #promiseConsumerKeepsNoBatch()}); false by default. */
+  public final boolean consumerKeepsNoBatch() {
+    return consumerKeepsNoBatch;
   }
 
   /** Rows this operator has handed on so far. */

@@ -37,4 +37,11 @@ public final class LimitOperator extends BatchOperator {
     }
     return null;
   }
+
+  /** The limit keeps no batch and hands on its input's batches or slices of them. */
+  @Override
+  public void promiseConsumerKeepsNoBatch() {
+    super.promiseConsumerKeepsNoBatch();
+    input.promiseConsumerKeepsNoBatch();
+  }
 }

@@ -31,4 +31,11 @@ public final class ProjectOperator extends BatchOperator {
     }
     return new ColumnBatch(out, batch.rows());
   }
+
+  /** The projection keeps no batch; its output may hold its input's columns, which the promise then covers. */
+  @Override
+  public void promiseConsumerKeepsNoBatch() {
+    super.promiseConsumerKeepsNoBatch();
+    input.promiseConsumerKeepsNoBatch();
+  }
 }

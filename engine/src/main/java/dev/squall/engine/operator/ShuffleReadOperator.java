@@ -1,5 +1,7 @@
 package dev.squall.engine.operator;
 
+import dev.squall.engine.column.ArrowColumns;
+import dev.squall.engine.column.Column;
 import dev.squall.engine.expr.ColumnBatch;
 import dev.squall.engine.input.BatchSource;
 import dev.squall.engine.memory.OperatorMemory;
@@ -9,10 +11,14 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Reads a shuffle input: the Arrow batches the shuffle module delivers for this task's partition.
- * Batches whose types already match the output schema are passed on unchanged.
+ * Batches whose types already match the output schema are passed on unchanged. When the consumer
+ * keeps no batch ({@link #consumerKeepsNoBatch()}), each batch is read into the previous batch's
+ * arrays where they are large enough.
  */
 public final class ShuffleReadOperator extends BatchOperator {
   private final BatchSource source;
+  /** The columns last read from Arrow (before any cast), whose arrays the next read may reuse. */
+  private Column[] lastRead;
 
   public ShuffleReadOperator(OperatorMemory memory, Schema schema, BatchSource source) {
     super(memory, schema, List.of());
@@ -30,10 +36,22 @@ public final class ShuffleReadOperator extends BatchOperator {
           throw new IllegalStateException("shuffle batch has " + root.getFieldVectors().size()
               + " columns, the plan expects " + types.size());
         }
-        return CastBatch.to(ColumnBatch.fromArrow(root), types);
+        return CastBatch.to(new ColumnBatch(read(root), root.getRowCount()), types);
       }
     }
     return null;
+  }
+
+  private Column[] read(VectorSchemaRoot root) {
+    if (!consumerKeepsNoBatch()) {
+      return ArrowColumns.read(root);
+    }
+    Column[] cols = new Column[types.size()];
+    for (int i = 0; i < cols.length; i++) {
+      cols[i] = ArrowColumns.read(root.getVector(i), lastRead == null ? null : lastRead[i]);
+    }
+    lastRead = cols.clone();
+    return cols;
   }
 
   @Override

@@ -59,6 +59,9 @@ public final class HashAggregateOperator extends BatchOperator {
   private HashAggregateOperator(OperatorMemory memory, Schema schema, BatchOperator input, Aggregate agg, int level) {
     super(memory, schema, List.of(input));
     this.input = input;
+    // Each input batch is consumed whole (keys and values copied into the group table and the
+    // accumulators, spilled rows written out) before the next is asked for.
+    input.promiseConsumerKeepsNoBatch();
     this.agg = agg;
     this.level = level;
     Mode mode = agg.getMode();
