@@ -189,22 +189,20 @@ public final class ScanOperator extends BatchOperator {
     return probeFilters.isEmpty() ? batch : runtimeFiltered(batch);
   }
 
-  /** The batch without rows whose key fails a runtime filter (NULL keys included). */
+  /** The batch without rows whose key fails a runtime filter (NULL keys included), a column at a time. */
   private ColumnBatch runtimeFiltered(ColumnBatch batch) {
-    int[] keep = new int[batch.rows()];
-    int kept = 0;
-    rows:
-    for (int r = 0; r < batch.rows(); r++) {
-      for (ProbeKeyFilter f : probeFilters) {
-        if (!f.mightMatch(batch.column(f.column()).get(r))) {
-          continue rows;
-        }
-      }
-      keep[kept++] = r;
+    int n = batch.rows();
+    int[] keep = new int[n];
+    for (int r = 0; r < n; r++) {
+      keep[r] = r;
     }
-    runtimeRowsDropped += batch.rows() - kept;
+    int kept = n;
+    for (ProbeKeyFilter f : probeFilters) {
+      kept = f.select(batch.column(f.column()), keep, kept);
+    }
+    runtimeRowsDropped += n - kept;
     // An empty batch is handed on: null would end the scan.
-    return kept == batch.rows() ? batch : batch.select(keep, kept);
+    return kept == n ? batch : batch.select(keep, kept);
   }
 
   private boolean openNextSplit() {

@@ -1,12 +1,6 @@
 package dev.squall.engine.runtimefilter;
 
-import com.google.common.hash.BloomFilter;
-import com.google.protobuf.ByteString;
 import dev.squall.proto.v1.KeyFilter;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -15,8 +9,9 @@ import java.util.TreeSet;
 /**
  * Merging the build tasks' key summaries into one runtime filter (coordinator side), bounded in
  * size: at most {@link #MAX_LISTED_VALUES} keys are listed; past that a Bloom filter of
- * {@code maxKeys} expected keys at {@link #FALSE_POSITIVE_RATE}; past {@code maxKeys} distinct
- * keys (Guava's estimate) only the range is kept.
+ * {@code maxKeys} expected keys at {@link #FALSE_POSITIVE_RATE} (Parquet's split-block filter,
+ * {@link KeyBloom}; the build tasks' filters are OR-ed); past {@code maxKeys} distinct keys (estimated
+ * from the share of set bits) only the range is kept.
  */
 public final class KeyFilters {
   /** Most keys a filter lists one by one (then they also prune row groups by value). */
@@ -25,28 +20,6 @@ public final class KeyFilters {
   public static final double FALSE_POSITIVE_RATE = 0.01;
 
   private KeyFilters() {}
-
-  static BloomFilter<Object> newBloom(long maxKeys) {
-    return BloomFilter.create(RuntimeKeys.FUNNEL, Math.max(1, maxKeys), FALSE_POSITIVE_RATE);
-  }
-
-  static ByteString bytes(BloomFilter<Object> bloom) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try {
-      bloom.writeTo(out);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return ByteString.copyFrom(out.toByteArray());
-  }
-
-  static BloomFilter<Object> bloom(ByteString bytes) {
-    try {
-      return BloomFilter.readFrom(new ByteArrayInputStream(bytes.toByteArray()), RuntimeKeys.FUNNEL);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 
   /**
    * One column's filter from every build task's summary of it (one per task, all tasks present),
@@ -62,7 +35,7 @@ public final class KeyFilters {
     Object max = null;
     Set<Object> values = new TreeSet<>(RuntimeKeys.ORDER);
     boolean listed = true;
-    BloomFilter<Object> bloom = null;
+    KeyBloom bloom = null;
     for (KeyFilter p : parts) {
       if (p.getEmpty()) {
         continue;
@@ -75,11 +48,11 @@ public final class KeyFilters {
         p.getValuesList().forEach(v -> values.add(RuntimeKeys.fromLiteral(v)));
       } else {
         listed = false;
-        BloomFilter<Object> b = bloom(p.getBloom());
+        KeyBloom b = KeyBloom.of(p.getBloom());
         if (bloom == null) {
           bloom = b;
-        } else if (bloom.isCompatible(b)) {
-          bloom.putAll(b);
+        } else if (bloom.canMerge(b)) {
+          bloom.merge(b);
         } else {
           bloom = null;
           maxKeys = -1; // sized differently: keep the range only
@@ -98,23 +71,16 @@ public final class KeyFilters {
       return Optional.of(out.build());
     }
     if (bloom == null && maxKeys >= 0) {
-      bloom = newBloom(maxKeys);
+      bloom = KeyBloom.sized(maxKeys);
     }
     if (bloom != null && maxKeys >= 0) {
-      values.forEach(bloom::put);
-      if (holdsAtMost(bloom, maxKeys)) {
-        out.setBloom(bytes(bloom));
+      for (Object v : values) {
+        bloom.insert(KeyHash.of(v));
+      }
+      if (bloom.approximateKeys() <= maxKeys) {
+        out.setBloom(bloom.bytes());
       }
     }
     return Optional.of(out.build());
-  }
-
-  /**
-   * Whether a Bloom filter holds about {@code maxKeys} distinct keys or fewer. A filter with every
-   * bit set (far more keys than it was sized for) holds more than any bound; its element count
-   * cannot be estimated (Guava's estimate is infinite there and throws).
-   */
-  private static boolean holdsAtMost(BloomFilter<Object> bloom, long maxKeys) {
-    return bloom.expectedFpp() < 1.0 && bloom.approximateElementCount() <= maxKeys;
   }
 }

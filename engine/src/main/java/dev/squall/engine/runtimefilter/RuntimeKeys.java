@@ -1,10 +1,7 @@
 package dev.squall.engine.runtimefilter;
 
-import com.google.common.hash.Funnel;
-import com.google.common.hash.PrimitiveSink;
 import dev.squall.proto.v1.Literal;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
 import org.apache.iceberg.types.Comparators;
 
@@ -13,7 +10,7 @@ import org.apache.iceberg.types.Comparators;
  * (days) as {@link Long}, strings as {@link String}, decimals as {@link BigDecimal} without
  * trailing zeros (so that equal values of one DECIMAL type are equal objects). The build side
  * summarises its keys in this form, the coordinator merges the summaries, the probe scan tests its
- * rows against them; the Bloom filter hashes this form with Guava's Murmur3 ({@link #FUNNEL}).
+ * rows against them; the Bloom filter hashes this form with {@link KeyHash}.
  */
 public final class RuntimeKeys {
   private RuntimeKeys() {}
@@ -60,29 +57,6 @@ public final class RuntimeKeys {
     }
     return ((Comparable) a).compareTo(b);
   };
-
-  /**
-   * Hashes a canonical key into Guava's Bloom filter (Murmur3 128, Guava's default strategy). A
-   * kind tag first, so that a string and a number never share a bit pattern by accident.
-   */
-  public enum KeyFunnel implements Funnel<Object> {
-    INSTANCE;
-
-    @Override
-    public void funnel(Object key, PrimitiveSink into) {
-      if (key instanceof Long l) {
-        into.putByte((byte) 1).putLong(l);
-      } else if (key instanceof String s) {
-        into.putByte((byte) 2).putString(s, StandardCharsets.UTF_8);
-      } else if (key instanceof BigDecimal d) {
-        into.putByte((byte) 3).putInt(d.scale()).putBytes(d.unscaledValue().toByteArray());
-      } else {
-        throw new IllegalArgumentException("runtime filter key of unsupported kind " + key.getClass().getName());
-      }
-    }
-  }
-
-  public static final Funnel<Object> FUNNEL = KeyFunnel.INSTANCE;
 
   /** The wire form of a canonical key. */
   public static Literal toLiteral(Object key) {

@@ -196,4 +196,124 @@ class RuntimeKeyFiltersTest {
     ProbeKeyFilter ranged = new ProbeKeyFilter(built(SqlType.DATE, 4_000, 100_000));
     assertThat(ranged.iceberg("d", Types.DateType.get()).op()).isEqualTo(Expression.Operation.AND);
   }
+
+  /**
+   * A probe column of keys {@code -10 .. 2 * keys + 10} (every build key, the odd keys between and
+   * keys outside the range), every seventh row NULL.
+   */
+  private static Column probeColumn(SqlType type, long keys) {
+    int n = (int) (2 * keys + 20);
+    boolean[] nulls = new boolean[n];
+    long[] values = new long[n];
+    BytesColumn b = BytesColumn.withCapacity(SqlType.VARCHAR, n, n * 12);
+    for (int r = 0; r < n; r++) {
+      values[r] = r - 10;
+      nulls[r] = r % 7 == 3;
+      if (nulls[r]) {
+        b.appendNull();
+      } else {
+        b.append(key(values[r]).getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    if (type.equals(SqlType.VARCHAR)) {
+      return b;
+    }
+    return type.equals(DECIMAL) ? new DecimalColumn(DECIMAL, values, null, nulls, n) : new LongColumn(type, values, nulls, n);
+  }
+
+  /** Rows 1, 4, 7, ... of a column of {@code n} rows: a selection that skips rows. */
+  private static int[] everyThirdRow(int n, int[] count) {
+    int[] rows = new int[n];
+    int k = 0;
+    for (int r = 1; r < n; r += 3) {
+      rows[k++] = r;
+    }
+    count[0] = k;
+    return rows;
+  }
+
+  /** The column test keeps exactly the selected rows the row test keeps, in order. */
+  private static void assertSelectAgreesWithMightMatch(ProbeKeyFilter probe, Column col, String what) {
+    int[] count = new int[1];
+    int[] rows = everyThirdRow(col.size(), count);
+    List<Integer> expected = new ArrayList<>();
+    for (int k = 0; k < count[0]; k++) {
+      if (probe.mightMatch(col.get(rows[k]))) {
+        expected.add(rows[k]);
+      }
+    }
+    int kept = probe.select(col, rows, count[0]);
+    List<Integer> actual = new ArrayList<>();
+    for (int k = 0; k < kept; k++) {
+      actual.add(rows[k]);
+    }
+    assertThat(actual).as(what).isEqualTo(expected);
+  }
+
+  @Test
+  void aWholeColumnIsTestedAsRowByRowForEveryKeyTypeWithNullsAndASelection() {
+    for (SqlType type : TYPES) {
+      for (long keys : new long[] {400, 40_000}) { // listed keys, then a Bloom filter
+        ProbeKeyFilter probe = new ProbeKeyFilter(built(type, keys, 50_000));
+        Column col = probeColumn(type, keys);
+        assertSelectAgreesWithMightMatch(probe, col, type + " over " + keys + " keys");
+        int[] all = new int[col.size()];
+        for (int r = 0; r < all.length; r++) {
+          all[r] = r;
+        }
+        int kept = probe.select(col, all, all.length);
+        java.util.Set<Integer> keptRows = new java.util.HashSet<>();
+        for (int k = 0; k < kept; k++) {
+          keptRows.add(all[k]);
+        }
+        for (int r = 0; r < col.size(); r++) {
+          long key = r - 10;
+          if (col.isNull(r)) {
+            assertThat(keptRows).as("%s NULL row %d", type, r).doesNotContain(r);
+          } else if (key >= 0 && key < keys * 2 && key % 2 == 0) {
+            assertThat(keptRows).as("%s build key %d", type, key).contains(r);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void aDictionaryEncodedStringColumnIsTestedPerEntry() {
+    for (long keys : new long[] {400, 40_000}) {
+      ProbeKeyFilter probe = new ProbeKeyFilter(built(SqlType.VARCHAR, keys, 50_000));
+      BytesColumn dictionary = BytesColumn.withCapacity(SqlType.VARCHAR, 64, 64 * 12);
+      for (long k = 0; k < 64; k++) {
+        dictionary.append(key(k * keys / 32).getBytes(StandardCharsets.UTF_8));
+      }
+      int n = 1000;
+      int[] ids = new int[n];
+      boolean[] nulls = new boolean[n];
+      for (int r = 0; r < n; r++) {
+        ids[r] = (r * 37) % 64;
+        nulls[r] = r % 11 == 0;
+      }
+      BytesColumn col = BytesColumn.dictionary(SqlType.VARCHAR, ids, dictionary, nulls, n);
+      assertSelectAgreesWithMightMatch(probe, col, "dictionary over " + keys + " keys");
+      // A second batch over the same dictionary reuses the verdicts per entry.
+      assertSelectAgreesWithMightMatch(probe, col, "again over " + keys + " keys");
+      assertThat(col.isDictionary()).as("the probe leaves the column encoded").isTrue();
+    }
+  }
+
+  @Test
+  void aColumnOfAnotherKindKeepsItsNonNullRows() {
+    ProbeKeyFilter strings = new ProbeKeyFilter(built(SqlType.VARCHAR, 400, 50_000));
+    Column longs = probeColumn(SqlType.BIGINT, 400);
+    int[] rows = new int[longs.size()];
+    for (int r = 0; r < rows.length; r++) {
+      rows[r] = r;
+    }
+    int kept = strings.select(longs, rows, rows.length);
+    int nonNull = 0;
+    for (int r = 0; r < longs.size(); r++) {
+      nonNull += longs.isNull(r) ? 0 : 1;
+    }
+    assertThat(kept).isEqualTo(nonNull);
+  }
 }
