@@ -210,12 +210,16 @@ public final class ScanOperator extends BatchOperator {
       Future<ParquetSplitReader> next = opening;
       opening = null;
       current = opened(next);
-      return true;
-    }
-    if (nextSplit >= splits.size()) {
+    } else if (nextSplit < splits.size()) {
+      current = ParquetSplitReader.open(parse(splits.get(nextSplit++)), projected, filter, runtime, counters, io, BATCH_ROWS);
+    } else {
       return false;
     }
-    current = ParquetSplitReader.open(parse(splits.get(nextSplit++)), projected, filter, runtime, counters, io, BATCH_ROWS);
+    if (consumerKeepsNoBatch()) {
+      // A batch is handed on over the reader's arrays (or copied where splits meet or rows are
+      // dropped), and the consumer is done with it before asking for the next.
+      current.recycleBatches();
+    }
     return true;
   }
 

@@ -32,6 +32,8 @@ final class ColumnBuffer {
   /** Dictionary form of a BYTES buffer: row i is {@code dictionary} row {@code ids[i]}; else null. */
   int[] ids;
   BytesColumn dictionary;
+  /** An ids array of an earlier batch, for {@link #startDictionary} to fill; else null. */
+  private int[] spareIds;
   /** True where NULL; null while the batch has no NULL. */
   boolean[] nulls;
   private final int capacity;
@@ -51,9 +53,36 @@ final class ColumnBuffer {
     }
   }
 
+  private ColumnBuffer(SqlType type, int capacity) {
+    this.type = type;
+    this.capacity = capacity;
+  }
+
+  /**
+   * A buffer for the next batch of up to {@code capacity} rows over this one's value arrays where
+   * they are large enough (fresh ones otherwise): for a caller that keeps no column of this
+   * buffer's batch once it asks for the next. Writes nothing; NULL flags, values beyond the long
+   * range and the dictionary form start afresh.
+   */
+  ColumnBuffer recycled(int capacity, int bytesHint) {
+    ColumnBuffer b = new ColumnBuffer(type, capacity);
+    switch (type.physical()) {
+      case LONG, DECIMAL -> b.longs = longs.length >= capacity ? longs : new long[capacity];
+      case DOUBLE -> b.doubles = doubles.length >= capacity ? doubles : new double[capacity];
+      case BOOL -> b.bools = bools.length >= capacity ? bools : new boolean[capacity];
+      case BYTES -> {
+        b.data = data.length >= Math.max(bytesHint, 64) ? data : new byte[Math.max(bytesHint, 64)];
+        b.offsets = offsets.length >= capacity + 1 ? offsets : new int[capacity + 1];
+        b.spareIds = ids != null ? ids : spareIds;
+      }
+    }
+    return b;
+  }
+
   /** Starts the dictionary form for an empty buffer. */
   void startDictionary(BytesColumn dict) {
-    ids = new int[capacity];
+    ids = spareIds != null && spareIds.length >= capacity ? spareIds : new int[capacity];
+    spareIds = null;
     dictionary = dict;
   }
 
@@ -119,6 +148,14 @@ final class ColumnBuffer {
       nulls = new boolean[capacity];
     }
     Arrays.fill(nulls, pos, pos + n, true);
+    // Values under NULL are zero, as in fresh arrays, also when the arrays are recycled.
+    if (longs != null) {
+      Arrays.fill(longs, pos, pos + n, 0L);
+    } else if (doubles != null) {
+      Arrays.fill(doubles, pos, pos + n, 0.0);
+    } else if (bools != null) {
+      Arrays.fill(bools, pos, pos + n, false);
+    }
     if (ids != null) {
       Arrays.fill(ids, pos, pos + n, 0);
     } else if (offsets != null) {

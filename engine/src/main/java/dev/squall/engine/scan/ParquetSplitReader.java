@@ -85,6 +85,10 @@ public final class ParquetSplitReader implements AutoCloseable {
   private long nextPosition;
   /** Per read column, the data bytes of its last batch: the first guess for the next one's room. */
   private final int[] bytesHint;
+  /** Whether each batch is decoded into the previous one's arrays ({@link #recycleBatches()}). */
+  private boolean recycle;
+  /** The buffers of the last batch, when recycling. */
+  private ColumnBuffer[] spare;
 
   private ParquetSplitReader(String location, ParquetFileReader reader, List<RowGroupSelector.RowGroup> rowGroups,
       SqlType[] readTypes, ColumnChunkReader[] chunkReaders, int projectedCount, RowDeletes deletes, int maxRows) {
@@ -208,6 +212,16 @@ public final class ParquetSplitReader implements AutoCloseable {
     }
   }
 
+  /**
+   * Decodes each batch into the arrays of the one before (where large enough) instead of fresh
+   * ones: for a caller that keeps no column of a batch once it asks for the next, as a scan whose
+   * consumer promised so ({@code BatchOperator.consumerKeepsNoBatch}). A batch's columns then
+   * change at the next call.
+   */
+  public void recycleBatches() {
+    recycle = true;
+  }
+
   /** True for the field ids of the metadata columns this reader produces ({@code _file}, {@code _pos}). */
   public static boolean isMetadataField(int fieldId) {
     return fieldId == MetadataColumns.FILE_PATH.fieldId() || fieldId == MetadataColumns.ROW_POSITION.fieldId();
@@ -297,7 +311,11 @@ public final class ParquetSplitReader implements AutoCloseable {
         int rows = 0;
         ColumnBuffer[] buffers = new ColumnBuffer[readTypes.length];
         for (int c = 0; c < buffers.length; c++) {
-          buffers[c] = new ColumnBuffer(readTypes[c], batchRows, bytesHint[c]);
+          buffers[c] = spare != null ? spare[c].recycled(batchRows, bytesHint[c])
+              : new ColumnBuffer(readTypes[c], batchRows, bytesHint[c]);
+        }
+        if (recycle) {
+          spare = buffers;
         }
         long[] positions = deletes != null && deletes.needsPositions() ? new long[batchRows] : null;
         while (rows < batchRows) {

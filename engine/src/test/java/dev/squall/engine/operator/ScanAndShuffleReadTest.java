@@ -73,6 +73,27 @@ class ScanAndShuffleReadTest {
   }
 
   @Test
+  void scansUnderAnAggregateRecycleTheirArraysAndScansUnderASortOrJoinBuildDoNot() throws Exception {
+    // Under the aggregate (through a filter and a projection) each lineitem batch is decoded into
+    // the arrays of the one before; the sort and the join's build side keep every batch, so their
+    // scans must hand on fresh arrays. Both against DuckDB over the same files.
+    Rel filtered = Rel.scan(f, "lineitem", 0, "l_orderkey", "l_returnflag", "l_quantity", "l_extendedprice", "l_shipdate",
+        "l_comment").filter(r -> r.col("l_quantity").lt(dec("30")));
+    Rel aggregated = filtered.project(r -> m("flag", r.col("l_returnflag"), "price", r.col("l_extendedprice"),
+        "day", r.col("l_shipdate"), "c", r.col("l_comment")))
+        .aggregate(List.of("flag"), List.of(countStar("n"), sum("price", "sp"), max("day", "md"), min("c", "mc")), AggMode.SINGLE);
+    Rel sorted = filtered.sort(List.of(Rel.Key.asc("l_extendedprice"), Rel.Key.asc("l_orderkey"), Rel.Key.asc("l_comment")));
+    Rel joined = Rel.scan(f, "orders", 1, "o_orderkey", "o_orderdate")
+        .join(Rel.scan(f, "lineitem", 0, "l_orderkey", "l_quantity", "l_comment"), JoinType.INNER, List.of("o_orderkey"),
+            List.of("l_orderkey"), null, false)
+        .aggregate(List.of("o_orderdate"), List.of(countStar("n"), sum("l_quantity", "q"), max("l_comment", "mc")), AggMode.SINGLE);
+    for (Rel rel : List.of(aggregated, sorted, joined)) {
+      List<List<Object>> actual = Rows.run(rel.op(), TestInputs.forPlan(rel.op(), f), 256L << 20);
+      assertNull(Rows.difference(Rows.duckdb(DuckDbOracle.connection(), rel.sql()), actual, rel == sorted));
+    }
+  }
+
+  @Test
   void aSplitThatIsNotFileScanTaskJsonIsReportedWithItsDataFile() {
     Rel rel = Rel.scan(f, "nation", 0, "n_name");
     InputProvider bad = new InputProvider() {

@@ -117,6 +117,39 @@ class ParquetSplitReaderTest {
   }
 
   @Test
+  void recycledBatchesReadAsDuckDbAndReuseTheArraysOfTheBatchBefore() throws Exception {
+    // Row groups of 2,500 rows in batches of 1,000: batches span row groups, dictionary pages that
+    // fall back mid-chunk, NULL runs and values beyond the long range, all over recycled arrays.
+    ParquetFiles.Layout layout = new ParquetFiles.Layout(WriterVersion.PARQUET_1_0, CompressionCodecName.SNAPPY, 2_500, 700, 2_048);
+    Path file = ParquetFiles.writeAllTypes(dir.resolve("recycled.parquet"), ROWS, 41, layout);
+    FileScanTask task = ParquetFiles.task(file, ParquetFiles.ICEBERG_SCHEMA, ROWS);
+    // The table's schema with a column this file lacks: it reads as NULLs, over recycled arrays too.
+    Schema withMissing = new Schema(java.util.stream.Stream.concat(ParquetFiles.ICEBERG_SCHEMA.columns().stream(),
+        java.util.stream.Stream.of(Types.NestedField.optional(99, "added", Types.LongType.get()))).toList());
+    List<List<Object>> rows = new ArrayList<>();
+    java.util.Set<long[]> idArrays = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    int batches = 0;
+    try (ParquetSplitReader r = ParquetSplitReader.open(ParquetFiles.task(file, withMissing, ROWS), withMissing, null,
+        new LocalFileIO(), 1000)) {
+      r.recycleBatches();
+      Column[] out = new Column[withMissing.columns().size()];
+      int n;
+      while ((n = r.next(out)) > 0) {
+        batches++;
+        idArrays.add(((dev.squall.engine.column.LongColumn) out[0]).values());
+        for (List<Object> row : rowsOf(out, n)) {
+          assertThat(row.get(row.size() - 1)).isNull();
+          rows.add(row.subList(0, row.size() - 1));
+        }
+      }
+    }
+    assertThat(batches).isEqualTo(12);
+    assertThat(idArrays).as("arrays of the id column over 12 batches").hasSize(1);
+    assertNull(Rows.difference(expected(file, ROWS, 41, layout), sortById(rows), true));
+    assertThat(task.file().recordCount()).isEqualTo(ROWS);
+  }
+
+  @Test
   void lowCardinalityStringsStayDictionaryEncodedAndMaterialiseToTheSameValues() throws Exception {
     // Column s (30 values, NULLs) is dictionary-encoded throughout; s_hi falls back mid-chunk.
     ParquetFiles.Layout layout = new ParquetFiles.Layout(WriterVersion.PARQUET_1_0, CompressionCodecName.SNAPPY, 2_500, 700, 2_048);
