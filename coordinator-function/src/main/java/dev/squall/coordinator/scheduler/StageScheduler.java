@@ -302,15 +302,25 @@ public final class StageScheduler {
         }
       }
       int tasks = SkewJoinSplitter.taskCount(coalesced.build());
+      // A combiner stage after this one groups its map tasks: its task count follows theirs.
+      Edge out = topology.outputOf(id);
+      int combiner = out != null && out.getCombineGroup() > 0 ? out.getConsumerStageId() : -1;
+      int combinerTasks = combiner < 0 ? 0 : (tasks + out.getCombineGroup() - 1) / out.getCombineGroup();
       StageGraph.Builder graph = plan.graph().toBuilder();
       for (int i = 0; i < graph.getStagesCount(); i++) {
         if (graph.getStages(i).getStageId() == id) {
           graph.setStages(i, coalesced);
+        } else if (graph.getStages(i).getStageId() == combiner) {
+          graph.setStages(i, graph.getStages(i).toBuilder().setTaskCount(combinerTasks));
         }
       }
       replacePlan(plan.withGraph(graph.build()));
       winners.put(id, new TaskResult[tasks]);
       control.progress(id, 0, tasks);
+      if (combiner >= 0) {
+        winners.put(combiner, new TaskResult[combinerTasks]);
+        control.progress(combiner, 0, combinerTasks);
+      }
       LOG.info("job {}: stage {} runs {} tasks for its {} hash partitions", plan.jobId(), id, tasks,
           stage.getTaskCount());
     }

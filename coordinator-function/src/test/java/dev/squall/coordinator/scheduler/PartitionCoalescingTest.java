@@ -195,4 +195,44 @@ class PartitionCoalescingTest {
     assertThat(PartitionCoalescer.groupStarts(combiner, List.of(into.toBuilder().setCombineGroup(0).build()), null,
         false, Map.of(0, maps), 1 << 20)).hasValueSatisfying(starts -> assertThat(starts).containsExactly(0));
   }
+
+  @Test
+  void aCoalescedStageRegroupsTheCombinerStageAfterIt() throws Exception {
+    // The join stage (8 planned tasks) feeds a combiner grouping its map tasks by 3 (3 combiner
+    // tasks as planned) before the root. Coalesced to 4 tasks, the combiner must run ceil(4 / 3) = 2.
+    Partitioning hash2 = Partitioning.newBuilder().setHash(Partitioning.Hash.newBuilder().setPartitions(2)).build();
+    StageGraph.Builder graph = joinPlan(100).graph().toBuilder().setRootStageId(4);
+    graph.addStages(Stage.newBuilder().setStageId(3).setTaskCount(3).setFragment(dev.squall.proto.v1.Operator.newBuilder()
+        .setShuffleCombine(dev.squall.proto.v1.ShuffleCombine.getDefaultInstance())))
+        .addStages(Stage.newBuilder().setStageId(4).setTaskCount(2))
+        .addEdges(Edge.newBuilder().setProducerStageId(2).setConsumerStageId(3).setConsumerInputIndex(0)
+            .setPartitioning(hash2).setCombineGroup(3))
+        .addEdges(Edge.newBuilder().setProducerStageId(3).setConsumerStageId(4).setConsumerInputIndex(0)
+            .setPartitioning(hash2));
+    JobPlan plan = new JobPlan("job-c", graph.build(), Map.of(), "bucket", "jobs/job-c", Compression.LZ4_FRAME, 1 << 20,
+        new Schema(List.of()), null).withAdaptiveTargetPartitionBytes(100);
+    FakeTasks.Invoker invoker = new FakeTasks.Invoker(spec -> {
+      if (spec.getStageId() < 2) {
+        return answer(spec);
+      }
+      TaskResult.Builder r = resultOf(spec).setOutputObjectKey("jobs/job-c/s" + spec.getStageId() + "/m"
+          + spec.getPartition() + "/a" + spec.getAttempt());
+      for (int p = 0; p < 2 && spec.getStageId() < 4; p++) {
+        r.addPartitions(PartitionRange.newBuilder().setPartition(p).setOffset(100L * p).setLength(10).setRows(1));
+      }
+      return r.build();
+    });
+    Control control = new Control();
+
+    Map<Integer, TaskResult[]> winners = new StageScheduler(invoker, FAST).run(plan, Map.of(), control,
+        Duration.ofMinutes(1));
+
+    assertThat(control.changed).isNotEmpty();
+    JobPlan last = control.changed.get(control.changed.size() - 1);
+    assertThat(last.taskCounts()).containsEntry(2, 4).containsEntry(3, 2);
+    assertThat(winners.get(3)).hasSize(2).doesNotContainNull();
+    // The root's two small partitions are coalesced in turn.
+    assertThat(winners.get(4)).isNotEmpty().doesNotContainNull();
+    assertThat(invoker.sent.stream().filter(s -> s.getStageId() == 3)).hasSize(2);
+  }
 }
