@@ -50,12 +50,31 @@ class CountingS3ClientTest {
         .isInstanceOf(NoSuchKeyException.class);
   }
 
+  /** Requests {@link #traffic} sends: PUT, GET, ranged GET, HEAD, LIST, DELETE, GET of a missing key. */
+  private static final int TRAFFIC_REQUESTS = 7;
+
+  /**
+   * The server's log of {@link #traffic} under {@code prefix}, by billing class. Jetty logs a
+   * request after its response is sent, so the last entries may land after the client has its
+   * answer: wait (up to 10 s) for all of them.
+   */
   private static Map<String, Long> serverSaw(String prefix) {
-    Map<String, Long> kinds = new TreeMap<>();
-    server.requestLog().entries(e -> e.key().startsWith(prefix)
-            || URLDecoder.decode(e.query(), StandardCharsets.UTF_8).contains("prefix=" + prefix))
-        .forEach(e -> kinds.merge(e.kind(), 1L, Long::sum));
-    return kinds;
+    long until = System.nanoTime() + 10_000_000_000L;
+    while (true) {
+      Map<String, Long> kinds = new TreeMap<>();
+      server.requestLog().entries(e -> e.key().startsWith(prefix)
+              || URLDecoder.decode(e.query(), StandardCharsets.UTF_8).contains("prefix=" + prefix))
+          .forEach(e -> kinds.merge(e.kind(), 1L, Long::sum));
+      if (kinds.values().stream().mapToLong(Long::longValue).sum() >= TRAFFIC_REQUESTS || System.nanoTime() > until) {
+        return kinds;
+      }
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return kinds;
+      }
+    }
   }
 
   private static Map<String, Long> counted(S3RequestCounts c) {
