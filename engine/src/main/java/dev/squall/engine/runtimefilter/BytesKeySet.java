@@ -18,13 +18,9 @@ final class BytesKeySet {
 
   /** Adds {@code data[from .. from + len)} (hash {@code hash}); true when it was not there yet. */
   boolean add(byte[] data, int from, int len, long hash) {
-    int mask = keys.length - 1;
-    int i = (int) hash & mask;
-    while (keys[i] != null) {
-      if (hashes[i] == hash && Arrays.equals(keys[i], 0, keys[i].length, data, from, from + len)) {
-        return false;
-      }
-      i = (i + 1) & mask;
+    int i = slotOf(data, from, len, hash);
+    if (keys[i] != null) {
+      return false;
     }
     keys[i] = Arrays.copyOfRange(data, from, from + len);
     hashes[i] = hash;
@@ -35,15 +31,17 @@ final class BytesKeySet {
   }
 
   boolean contains(byte[] data, int from, int len, long hash) {
+    return keys[slotOf(data, from, len, hash)] != null;
+  }
+
+  /** The slot holding the key, or the empty slot where it would go. */
+  private int slotOf(byte[] data, int from, int len, long hash) {
     int mask = keys.length - 1;
     int i = (int) hash & mask;
-    while (keys[i] != null) {
-      if (hashes[i] == hash && Arrays.equals(keys[i], 0, keys[i].length, data, from, from + len)) {
-        return true;
-      }
+    while (keys[i] != null && !(hashes[i] == hash && Arrays.equals(keys[i], 0, keys[i].length, data, from, from + len))) {
       i = (i + 1) & mask;
     }
-    return false;
+    return i;
   }
 
   /** Every key's hash, for filling a Bloom filter. */

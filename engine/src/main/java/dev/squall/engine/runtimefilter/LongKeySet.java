@@ -17,13 +17,9 @@ final class LongKeySet {
 
   /** Adds a key; true when it was not there yet. */
   boolean add(long key) {
-    int mask = keys.length - 1;
-    int i = slot(key, mask);
-    while (used[i]) {
-      if (keys[i] == key) {
-        return false;
-      }
-      i = (i + 1) & mask;
+    int i = slotOf(key);
+    if (used[i]) {
+      return false;
     }
     used[i] = true;
     keys[i] = key;
@@ -34,15 +30,18 @@ final class LongKeySet {
   }
 
   boolean contains(long key) {
+    return used[slotOf(key)];
+  }
+
+  /** The slot holding {@code key}, or the empty slot where it would go. */
+  private int slotOf(long key) {
     int mask = keys.length - 1;
-    int i = slot(key, mask);
-    while (used[i]) {
-      if (keys[i] == key) {
-        return true;
-      }
+    long h = key * 0x9E3779B97F4A7C15L;
+    int i = (int) (h ^ (h >>> 32)) & mask;
+    while (used[i] && keys[i] != key) {
       i = (i + 1) & mask;
     }
-    return false;
+    return i;
   }
 
   /** The keys in ascending order. */
@@ -56,11 +55,6 @@ final class LongKeySet {
     }
     Arrays.sort(out);
     return out;
-  }
-
-  private static int slot(long key, int mask) {
-    long h = key * 0x9E3779B97F4A7C15L;
-    return (int) (h ^ (h >>> 32)) & mask;
   }
 
   private void grow() {
