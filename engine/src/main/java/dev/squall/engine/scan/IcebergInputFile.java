@@ -62,24 +62,16 @@ final class IcebergInputFile implements InputFile {
     return file.location();
   }
 
-  /** Reads through ranged requests only, from the tail, a read-ahead window or exactly. */
-  private static final class RangedStream extends SeekableInputStream {
-    private final org.apache.iceberg.io.SeekableInputStream in;
-    private final RangeReadable ranged;
-    private final long length;
-    private long pos;
-    /** The last {@code tail.length} bytes of the file once fetched, else null. */
-    private byte[] tail;
-    /** The read-ahead window: {@code windowLength} bytes from {@code windowStart}. */
-    private byte[] window;
-    private long windowStart;
-    private int windowLength;
-    private final byte[] single = new byte[1];
+  /**
+   * A stream over the Iceberg stream {@code in} with a position of its own; byte buffers are read
+   * through the subclass's {@code read(byte[], int, int)} and {@code readFully(byte[], int, int)}.
+   */
+  private abstract static class PositionedStream extends SeekableInputStream {
+    protected final org.apache.iceberg.io.SeekableInputStream in;
+    protected long pos;
 
-    RangedStream(org.apache.iceberg.io.SeekableInputStream in, RangeReadable ranged, long length) {
+    PositionedStream(org.apache.iceberg.io.SeekableInputStream in) {
       this.in = in;
-      this.ranged = ranged;
-      this.length = length;
     }
 
     @Override
@@ -93,60 +85,8 @@ final class IcebergInputFile implements InputFile {
     }
 
     @Override
-    public int read() throws IOException {
-      return read(single, 0, 1) < 0 ? -1 : single[0] & 0xff;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      if (len == 0) {
-        return 0;
-      }
-      if (pos >= length) {
-        return -1;
-      }
-      int n = (int) Math.min(len, length - pos);
-      if (!copyBuffered(b, off, n)) {
-        fill(n);
-        if (!copyBuffered(b, off, n)) {
-          // The window starts at pos and holds at least n bytes, so this cannot happen.
-          throw new IOException("read of " + n + " bytes at " + pos + " not buffered");
-        }
-      }
-      pos += n;
-      return n;
-    }
-
-    @Override
     public void readFully(byte[] bytes) throws IOException {
       readFully(bytes, 0, bytes.length);
-    }
-
-    @Override
-    public void readFully(byte[] bytes, int start, int len) throws IOException {
-      if (len == 0) {
-        return;
-      }
-      if (pos + len > length) {
-        throw new EOFException("end of file after " + (length - pos) + " of " + len + " bytes at " + pos);
-      }
-      if (copyBuffered(bytes, start, len)) {
-        pos += len;
-        return;
-      }
-      if (len >= READ_AHEAD_BYTES && !inTail(pos)) {
-        ranged.readFully(pos, bytes, start, len);
-        pos += len;
-        return;
-      }
-      fill(len);
-      if (copyBuffered(bytes, start, len)) {
-        pos += len;
-        return;
-      }
-      // A read reaching into the tail from before it (a footer larger than the tail).
-      ranged.readFully(pos, bytes, start, len);
-      pos += len;
     }
 
     @Override
@@ -180,6 +120,83 @@ final class IcebergInputFile implements InputFile {
       readFully(tmp, 0, len);
       buf.put(tmp);
     }
+
+    @Override
+    public void close() throws IOException {
+      in.close();
+    }
+  }
+
+  /** Reads through ranged requests only, from the tail, a read-ahead window or exactly. */
+  private static final class RangedStream extends PositionedStream {
+    private final RangeReadable ranged;
+    private final long length;
+    /** The last {@code tail.length} bytes of the file once fetched, else null. */
+    private byte[] tail;
+    /** The read-ahead window: {@code windowLength} bytes from {@code windowStart}. */
+    private byte[] window;
+    private long windowStart;
+    private int windowLength;
+    private final byte[] single = new byte[1];
+
+    RangedStream(org.apache.iceberg.io.SeekableInputStream in, RangeReadable ranged, long length) {
+      super(in);
+      this.ranged = ranged;
+      this.length = length;
+    }
+
+    @Override
+    public int read() throws IOException {
+      return read(single, 0, 1) < 0 ? -1 : single[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (len == 0) {
+        return 0;
+      }
+      if (pos >= length) {
+        return -1;
+      }
+      int n = (int) Math.min(len, length - pos);
+      if (!copyBuffered(b, off, n)) {
+        fill(n);
+        if (!copyBuffered(b, off, n)) {
+          // The window starts at pos and holds at least n bytes, so this cannot happen.
+          throw new IOException("read of " + n + " bytes at " + pos + " not buffered");
+        }
+      }
+      pos += n;
+      return n;
+    }
+
+    @Override
+    public void readFully(byte[] bytes, int start, int len) throws IOException {
+      if (len == 0) {
+        return;
+      }
+      if (pos + len > length) {
+        throw new EOFException("end of file after " + (length - pos) + " of " + len + " bytes at " + pos);
+      }
+      if (copyBuffered(bytes, start, len)) {
+        pos += len;
+        return;
+      }
+      if (len >= READ_AHEAD_BYTES && !inTail(pos)) {
+        ranged.readFully(pos, bytes, start, len);
+        pos += len;
+        return;
+      }
+      fill(len);
+      if (copyBuffered(bytes, start, len)) {
+        pos += len;
+        return;
+      }
+      // A read reaching into the tail from before it (a footer larger than the tail).
+      ranged.readFully(pos, bytes, start, len);
+      pos += len;
+    }
+
 
     private boolean inTail(long position) {
       return position >= length - Math.min(TAIL_BYTES, length);
@@ -218,32 +235,15 @@ final class IcebergInputFile implements InputFile {
       }
       return false;
     }
-
-    @Override
-    public void close() throws IOException {
-      in.close();
-    }
   }
 
   /** Reads through the Iceberg stream as parquet-mr asks, keeping its own position. */
-  private static final class SequentialStream extends SeekableInputStream {
-    private final org.apache.iceberg.io.SeekableInputStream in;
-    private long pos;
+  private static final class SequentialStream extends PositionedStream {
     /** Where {@code in} stands. */
     private long streamPos;
 
     SequentialStream(org.apache.iceberg.io.SeekableInputStream in) {
-      this.in = in;
-    }
-
-    @Override
-    public long getPos() {
-      return pos;
-    }
-
-    @Override
-    public void seek(long newPos) {
-      pos = newPos;
+      super(in);
     }
 
     private void syncStream() throws IOException {
@@ -276,11 +276,6 @@ final class IcebergInputFile implements InputFile {
     }
 
     @Override
-    public void readFully(byte[] bytes) throws IOException {
-      readFully(bytes, 0, bytes.length);
-    }
-
-    @Override
     public void readFully(byte[] bytes, int start, int len) throws IOException {
       int done = 0;
       while (done < len) {
@@ -292,30 +287,5 @@ final class IcebergInputFile implements InputFile {
       }
     }
 
-    @Override
-    public int read(ByteBuffer buf) throws IOException {
-      int len = buf.remaining();
-      if (len == 0) {
-        return 0;
-      }
-      byte[] tmp = new byte[Math.min(len, 1 << 16)];
-      int n = read(tmp, 0, tmp.length);
-      if (n > 0) {
-        buf.put(tmp, 0, n);
-      }
-      return n;
-    }
-
-    @Override
-    public void readFully(ByteBuffer buf) throws IOException {
-      byte[] tmp = new byte[buf.remaining()];
-      readFully(tmp, 0, tmp.length);
-      buf.put(tmp);
-    }
-
-    @Override
-    public void close() throws IOException {
-      in.close();
-    }
   }
 }
