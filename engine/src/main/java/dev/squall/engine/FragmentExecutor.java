@@ -138,6 +138,15 @@ public final class FragmentExecutor {
       return memory.peak();
     }
 
+    /**
+     * Promises that each batch taken from this execution is done with (copied or dropped) before
+     * the next is asked for, so the operators may reuse their arrays batch after batch. Call before
+     * the first batch.
+     */
+    public void promiseConsumerKeepsNoBatch() {
+      root.promiseConsumerKeepsNoBatch();
+    }
+
     @Override
     public boolean hasNext() {
       if (lookahead == null && !done) {

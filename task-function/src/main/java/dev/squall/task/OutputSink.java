@@ -23,6 +23,14 @@ public interface OutputSink {
    */
   void finish(TaskResult.Builder result);
 
+  /**
+   * True when {@link #write} copies what it needs before it returns, so that the fragment may
+   * reuse a batch's arrays for the next batch ({@code BatchOperator.promiseConsumerKeepsNoBatch}).
+   */
+  default boolean keepsNoBatch() {
+    return false;
+  }
+
   /** Drops whatever this attempt wrote, best effort; never throws. */
   void abort();
 }

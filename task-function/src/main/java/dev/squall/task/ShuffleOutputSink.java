@@ -19,6 +19,12 @@ final class ShuffleOutputSink implements OutputSink {
     writer.write(batch, schema);
   }
 
+  /** The writer copies each batch's rows into its partitions' staging buffers at once. */
+  @Override
+  public boolean keepsNoBatch() {
+    return true;
+  }
+
   @Override
   public void finish(TaskResult.Builder result) {
     writer.close().addTo(result);

@@ -176,6 +176,10 @@ public final class TaskRunner {
       try (FragmentExecutor.Execution run = FragmentExecutor.execute(spec.getFragment(), inputs, allocator,
           spec.getMemoryBudgetBytes(), cancelled, spillFiles)) {
         rows = 0;
+        if (writer.keepsNoBatch()) {
+          // Runtime-filter key summaries copy the keys too, so nothing here keeps a batch.
+          run.promiseConsumerKeepsNoBatch();
+        }
         // Every operator polls `cancelled` at each batch (EngineException CANCELLED, caught below).
         while (run.hasNext()) {
           ColumnBatch batch = run.nextBatch();

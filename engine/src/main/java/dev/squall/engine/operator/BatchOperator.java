@@ -87,6 +87,11 @@ public abstract class BatchOperator implements AutoCloseable {
     return consumerKeepsNoBatch;
   }
 
+  /** The operators this one reads, in plan order (a join: left, then right). */
+  public final List<BatchOperator> children() {
+    return children;
+  }
+
   /** Rows this operator has handed on so far. */
   public long rowsOut() {
     return rowsOut;

@@ -71,7 +71,10 @@ final class ColumnBuffer {
       case DOUBLE -> b.doubles = doubles.length >= capacity ? doubles : new double[capacity];
       case BOOL -> b.bools = bools.length >= capacity ? bools : new boolean[capacity];
       case BYTES -> {
-        b.data = data.length >= Math.max(bytesHint, 64) ? data : new byte[Math.max(bytesHint, 64)];
+        // Any earlier array serves: it grows on demand (ensureData) and keeps its grown size, so
+        // steady batches stop allocating. Comparing it with the last batch's hint instead
+        // allocated again whenever a batch held more bytes than the one before.
+        b.data = data.length >= 64 ? data : new byte[Math.max(bytesHint, 64)];
         b.offsets = offsets.length >= capacity + 1 ? offsets : new int[capacity + 1];
         b.spareIds = ids != null ? ids : spareIds;
       }

@@ -211,6 +211,29 @@ class ScanAndShuffleReadTest {
   }
 
   @Test
+  void aJoinWhoseConsumerKeepsNoBatchPassesThePromiseToItsProbeSideOnly() throws Exception {
+    MemTable t = changingTable();
+    MemTable u = t.renamed("reuse_u", "u_");
+    // Probe side u (left), build side t (right); the aggregate above keeps no batch.
+    Rel joined = u.rel(1).filter(r -> r.col("u_x").gt(X.dbl(100))).join(t.rel(0).filter(ScanAndShuffleReadTest::mostRows),
+        JoinType.INNER, List.of("u_id"), List.of("id"), null, false)
+        .aggregate(List.of("s"), List.of(countStar("n"), sum("d", "sd"), max("u_s", "mu"), min("u_d", "md")), AggMode.SINGLE);
+    TestInputs inputs = new TestInputs().withShuffle(0, a -> changingBatches(t, a)).withShuffle(1, a -> changingBatches(u, a));
+    try (BufferAllocator allocator = new RootAllocator();
+        TaskMemory memory = new TaskMemory(allocator, 64L << 20);
+        BatchOperator aggregate = new OperatorBuilder(memory, inputs).build(joined.op())) {
+      BatchOperator join = aggregate.children().get(0);
+      assertThat(join.consumerKeepsNoBatch()).isTrue();
+      assertThat(join.children().get(0).consumerKeepsNoBatch()).as("probe side").isTrue();
+      assertThat(join.children().get(1).consumerKeepsNoBatch()).as("build side").isFalse();
+    }
+    // With the probe side's filter and shuffle read reusing their arrays, the answer is unchanged.
+    t.load(DuckDbOracle.connection());
+    u.load(DuckDbOracle.connection());
+    assertNull(Rows.difference(Rows.duckdb(DuckDbOracle.connection(), joined.sql()), Rows.run(joined.op(), inputs, 64L << 20), false));
+  }
+
+  @Test
   void filterHandsOnDistinctArraysUnlessItsConsumerPromisesToKeepNoBatch() {
     MemTable t = changingTable();
     Rel rel = t.rel(0).filter(ScanAndShuffleReadTest::mostRows);

@@ -122,6 +122,17 @@ public abstract class JoinOperator extends BatchOperator {
     }
   }
 
+  /**
+   * The join asks its probe input for the next batch only once every output batch made from the
+   * previous one has been handed on ({@code pending} is empty), so a consumer that keeps no batch
+   * lets the probe side reuse its arrays too. The build side is kept whole and gets no promise.
+   */
+  @Override
+  public void promiseConsumerKeepsNoBatch() {
+    super.promiseConsumerKeepsNoBatch();
+    probe.promiseConsumerKeepsNoBatch();
+  }
+
   @Override
   protected ColumnBatch produce() {
     if (!built) {
