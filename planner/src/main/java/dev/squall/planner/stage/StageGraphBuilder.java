@@ -64,6 +64,24 @@ public final class StageGraphBuilder {
         .build();
   }
 
+  /** The fragment of a stage closed before. */
+  public Operator fragmentOf(int stageId) {
+    return stages.get(stageId).getFragment();
+  }
+
+  /**
+   * The stage whose output a closed stage reads as its input {@code inputIndex}, or -1 when that
+   * input is a scan (or no such edge was recorded).
+   */
+  public int producerOf(int consumerStageId, int inputIndex) {
+    for (Edge e : edges) {
+      if (e.getConsumerStageId() == consumerStageId && e.getConsumerInputIndex() == inputIndex) {
+        return e.getProducerStageId();
+      }
+    }
+    return -1;
+  }
+
   /** The id of the stage closed last. */
   public int lastStageId() {
     return stages.size() - 1;

@@ -398,7 +398,8 @@ public final class StageGraphTranslator {
    * Marks a runtime filter (dynamic filtering) on an INNER or SEMI equi-join: the build side (for
    * SEMI the right side; for INNER the broadcast side, else the side estimated smaller) must be a
    * stage of its own, estimated at most half the probe side's rows, and every probe key must reach a
-   * scan column of the probe side's stage through plain column references (Filter, Project). The
+   * scan column through plain column references, group keys and shuffle edges ({@link
+   * #traceToProbeScan}); that scan's stage is the probe stage. The
    * probe scan then reads only rows whose keys the build side wrote (NULL keys never match).
    */
   private void runtimeFilter(Join join, JoinStrategy strategy, JoinSide left, JoinSide right, StageDraft joinDraft) {
@@ -423,37 +424,51 @@ public final class StageGraphTranslator {
         return;
       }
     }
-    java.util.Optional<int[]> traced = traceToScan(probe.root(), probe.keys().stream().mapToInt(Integer::intValue).toArray());
+    int[] keys = probe.keys().stream().mapToInt(Integer::intValue).toArray();
+    java.util.Optional<ProbeScan> traced = traceToProbeScan(probe.root(), keys, probe.stage(),
+        i -> probe.draft().inputs().get(i) instanceof StageDraft.EdgeInput e ? e.producerStageId() : -1);
     if (traced.isEmpty()) {
       return;
     }
-    int[] t = traced.get();
+    ProbeScan t = traced.get();
     dev.squall.proto.v1.RuntimeFilter.Builder f = dev.squall.proto.v1.RuntimeFilter.newBuilder()
-        .setBuildStageId(build.stage()).addAllBuildColumns(build.keys()).setProbeScanInputIndex(t[0]);
-    for (int i = 1; i < t.length; i++) {
-      f.addProbeColumns(t[i]);
+        .setBuildStageId(build.stage()).addAllBuildColumns(build.keys()).setProbeScanInputIndex(t.scanInput());
+    for (int c : t.columns()) {
+      f.addProbeColumns(c);
     }
-    if (probe.stage() >= 0) {
-      graph.addRuntimeFilter(f.setProbeStageId(probe.stage()));
+    if (t.stage() >= 0) {
+      graph.addRuntimeFilter(f.setProbeStageId(t.stage()));
     } else {
       joinDraft.addProbeFilter(f);
     }
   }
 
   /**
-   * Follows columns of {@code op}'s output down through Filters and Projects of plain column
-   * references to a Scan: its input index, then the scan output column of each; empty otherwise.
+   * Where a runtime filter's probe keys are read: the stage (-1: the draft still being built), its
+   * scan input and the scan output column of each key.
    */
-  static java.util.Optional<int[]> traceToScan(Operator op, int[] columns) {
+  record ProbeScan(int stage, int scanInput, int[] columns) {}
+
+  /**
+   * Follows the probe keys down from {@code op} to a scan: through Filters, Projects of plain column
+   * references, the group keys of an aggregation, and across shuffle edges into the stages that
+   * produce them. Crossing aggregations and edges means a join's probe side that aggregates a scan (TPC-H Q4,
+   * Q20: the keys of an IN/EXISTS subquery grouped, then joined to a filtered table) is filtered at
+   * that scan, before the aggregation and the shuffle. Dropping the rows of a key that has no match
+   * drops only that key's groups, which the inner or semi join drops anyway; grouping sets (a group
+   * made without input rows) and every other operator stop the trace.
+   *
+   * @param stage the stage {@code op} belongs to, or -1 for the draft being built
+   * @param producerOf the producer stage of each of that stage's inputs (-1: not an edge)
+   */
+  java.util.Optional<ProbeScan> traceToProbeScan(Operator op, int[] columns, int stage,
+      java.util.function.IntUnaryOperator producerOf) {
     switch (op.getOpCase()) {
       case SCAN -> {
-        int[] out = new int[columns.length + 1];
-        out[0] = op.getScan().getInputIndex();
-        System.arraycopy(columns, 0, out, 1, columns.length);
-        return java.util.Optional.of(out);
+        return java.util.Optional.of(new ProbeScan(stage, op.getScan().getInputIndex(), columns.clone()));
       }
       case FILTER -> {
-        return traceToScan(op.getFilter().getInput(), columns);
+        return traceToProbeScan(op.getFilter().getInput(), columns, stage, producerOf);
       }
       case PROJECT -> {
         int[] below = new int[columns.length];
@@ -464,7 +479,30 @@ public final class StageGraphTranslator {
           }
           below[i] = e.getColumn();
         }
-        return traceToScan(op.getProject().getInput(), below);
+        return traceToProbeScan(op.getProject().getInput(), below, stage, producerOf);
+      }
+      case AGGREGATE -> {
+        dev.squall.proto.v1.Aggregate agg = op.getAggregate();
+        if (agg.getAlwaysGroupCount() > 0) {
+          return java.util.Optional.empty();
+        }
+        int[] below = new int[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+          if (columns[i] >= agg.getGroupKeysCount()) {
+            return java.util.Optional.empty(); // an aggregate's value, not a group key
+          }
+          below[i] = agg.getGroupKeys(columns[i]);
+        }
+        return traceToProbeScan(agg.getInput(), below, stage, producerOf);
+      }
+      case SHUFFLE_READ, SHUFFLE_COMBINE -> {
+        int input = op.hasShuffleRead() ? op.getShuffleRead().getInputIndex() : op.getShuffleCombine().getInputIndex();
+        int producer = producerOf.applyAsInt(input);
+        if (producer < 0) {
+          return java.util.Optional.empty();
+        }
+        // The producer's output columns are this read's columns.
+        return traceToProbeScan(graph.fragmentOf(producer), columns, producer, i -> graph.producerOf(producer, i));
       }
       default -> {
         return java.util.Optional.empty();
