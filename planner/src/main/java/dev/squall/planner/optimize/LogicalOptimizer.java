@@ -98,7 +98,7 @@ public final class LogicalOptimizer {
    * @throws PlanningException UNSUPPORTED when a correlated sub-query cannot be decorrelated
    */
   public RelNode optimize(RelNode rel, RelBuilder builder) {
-    RelNode plan = hep(ValuesLiterals.normalize(rel), HepMatchOrder.DEPTH_FIRST, List.of(
+    RelNode plan = hep(ExistsToSemiJoin.rewrite(ValuesLiterals.normalize(rel)), HepMatchOrder.DEPTH_FIRST, List.of(
         CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
         CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
         CoreRules.JOIN_SUB_QUERY_TO_CORRELATE));

@@ -534,8 +534,10 @@ public final class StageGraphTranslator {
     if (strategy == JoinStrategy.BROADCAST_RIGHT) {
       return HashJoin.BuildSide.BUILD_RIGHT;
     }
-    return type == JoinRelType.INNER && leftBytes < rightBytes
-        ? HashJoin.BuildSide.BUILD_LEFT : HashJoin.BuildSide.BUILD_RIGHT;
+    // The engine joins with either side built for these types (a SEMI or ANTI join built on its
+    // left side emits the build rows it matched, or did not, at the end); outer joins keep the right.
+    boolean either = type == JoinRelType.INNER || type == JoinRelType.SEMI || type == JoinRelType.ANTI;
+    return either && leftBytes < rightBytes ? HashJoin.BuildSide.BUILD_LEFT : HashJoin.BuildSide.BUILD_RIGHT;
   }
 
   /** Placement of a hash join's output: by the keys of every side whose rows keep their key values. */
