@@ -55,7 +55,7 @@ import java.util.function.BiFunction;
  *       tier fails the task (no cap unless given);
  *   <li>{@code runtime_filters} {@code true} or {@code false} (true unless given): whether a selective
  *       join's build-side keys narrow its probe side's scan; {@code runtime_filter_max_keys} 0 ..
- *       1,000,000 (100,000 unless given): distinct keys above which only their range is kept;
+ *       1,000,000 (50,000 unless given): distinct keys above which only their range is kept;
  *       {@code runtime_filter_wait_millis} 0 .. 600,000 (30,000 unless given): how long a probe stage
  *       waits for its build stage before it starts without the filter;
  *   <li>{@code default_schema} a namespace of the catalog (checked when the query is planned).
@@ -253,7 +253,7 @@ public final class QueryProperties {
   public static final String RUNTIME_FILTERS = "runtime_filters";
   /** Distinct build keys above which a runtime filter keeps only their range (no Bloom filter). */
   public static final String RUNTIME_FILTER_MAX_KEYS = "runtime_filter_max_keys";
-  public static final long DEFAULT_RUNTIME_FILTER_MAX_KEYS = 100_000;
+  public static final long DEFAULT_RUNTIME_FILTER_MAX_KEYS = 50_000;
   public static final long MAX_RUNTIME_FILTER_KEYS = 1_000_000;
   /** Longest a probe stage waits for its runtime filters' build stages before it starts without them. */
   public static final String RUNTIME_FILTER_WAIT_MILLIS = "runtime_filter_wait_millis";
