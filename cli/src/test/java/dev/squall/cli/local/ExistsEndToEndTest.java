@@ -68,6 +68,11 @@ class ExistsEndToEndTest {
             + " where o.k = c.k and n_nationkey = c.n and n_regionkey = 1 and o.s = 'F') and c.b > 0",
         "select count(*) from " + C + " c where exists (select * from " + O + " o where o.k = c.k and o.s = 'F')"
             + " and not exists (select * from " + O + " o2 where o2.k = c.k and o2.s = 'P')",
+        // TPC-DS Q69's shape: sub-queries that join two tables in their own WHERE.
+        "select c.n, count(*) from " + C + " c, nation where c.n = n_nationkey and n_regionkey in (1, 3)"
+            + " and exists (select * from orders, lineitem where o_custkey = c.k and o_orderkey = l_orderkey"
+            + " and l_quantity > 40) and not exists (select * from orders, lineitem where o_custkey = c.k"
+            + " and o_orderkey = l_orderkey and l_returnflag = 'R' and l_quantity > 45) group by c.n",
         // Left to the decorrelator: inside OR, and a correlation by range only.
         "select count(*) from " + C + " c where c.n = 3 or exists (select * from " + O + " o where o.k = c.k"
             + " and o.p > 300000)",

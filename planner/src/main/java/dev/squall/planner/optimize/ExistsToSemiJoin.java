@@ -130,7 +130,19 @@ final class ExistsToSemiJoin {
     if (!shapeOk[0] || RexUtil.containsCorrelation(condition) || !hasOuterInnerEquality(condition, outerWidth)) {
       return null;
     }
-    return LogicalJoin.create(outer, right, List.of(), condition, Set.of(), type);
+    // Conjuncts over the sub-query's own columns (its joins and filters) stay on its side: as a
+    // residual of an anti join, which nothing pushes down, they would leave its joins cross products.
+    List<RexNode> innerOnly = new ArrayList<>();
+    List<RexNode> across = new ArrayList<>();
+    for (RexNode c : RelOptUtil.conjunctions(condition)) {
+      int first = RelOptUtil.InputFinder.bits(c).nextSetBit(0);
+      (first < 0 || first >= outerWidth ? innerOnly : across).add(c);
+    }
+    if (!innerOnly.isEmpty()) {
+      RexNode own = RexUtil.shift(RexUtil.composeConjunction(rex, innerOnly), -outerWidth);
+      right = LogicalFilter.create(right, own);
+    }
+    return LogicalJoin.create(outer, right, List.of(), RexUtil.composeConjunction(rex, across), Set.of(), type);
   }
 
   /** Whether a conjunct of {@code condition} equates a column of the outer input with one of the inner. */

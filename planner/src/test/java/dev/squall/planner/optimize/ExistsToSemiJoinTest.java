@@ -56,4 +56,18 @@ class ExistsToSemiJoinTest {
     assertThat(all(graph, Operator.OpCase.HASH_JOIN).stream().map(j -> j.getHashJoin().getJoinType()))
         .doesNotContain(JoinType.SEMI, JoinType.ANTI);
   }
+
+  @Test
+  void aSubQueryOverACommaJoinKeepsItsOwnJoinAndFiltersOnItsSideOfTheSemiAndAntiJoins() {
+    // TPC-DS Q69's shape: each sub-query joins a fact table with a date dimension in its WHERE.
+    StageGraph graph = Planning.sf1("select count(*) from customer c"
+        + " where exists (select * from orders o, lineitem l where o.o_orderkey = l.l_orderkey"
+        + " and o.o_custkey = c.c_custkey and l.l_quantity > 49)"
+        + " and not exists (select * from orders o, lineitem l where o.o_orderkey = l.l_orderkey"
+        + " and o.o_custkey = c.c_custkey and l.l_returnflag = 'R')").stageGraph();
+    StageGraphs.assertWellFormed(graph);
+    assertThat(all(graph, Operator.OpCase.NESTED_LOOP_JOIN)).isEmpty();
+    List<HashJoin> joins = all(graph, Operator.OpCase.HASH_JOIN).stream().map(Operator::getHashJoin).toList();
+    assertThat(joins.stream().map(HashJoin::getJoinType)).contains(JoinType.SEMI, JoinType.ANTI);
+  }
 }
