@@ -198,9 +198,26 @@ final class ArithmeticEvaluator implements Evaluator {
         long[] xv = x.unscaledValues();
         long[] yv = y.unscaledValues();
         boolean wide = x.hasBig() || y.hasBig();
-        if (!wide && addCannotOverflow(Decimals.bound(xv, n), Decimals.bound(yv, n), p)) {
+        if (!wide && (addCannotOverflow(typeBound(x), typeBound(y), p)
+            || addCannotOverflow(Decimals.bound(xv, n), Decimals.bound(yv, n), p))) {
           long[] r = out.unscaledValues();
-          if (sub) {
+          if (leftCoerced.constant) {
+            long c = xv[0]; // a literal: one value for every row (0 under a NULL literal's mask)
+            if (sub) {
+              for (int i = 0; i < n; i++) {
+                r[i] = c - yv[i];
+              }
+            } else {
+              for (int i = 0; i < n; i++) {
+                r[i] = c + yv[i];
+              }
+            }
+          } else if (rightCoerced.constant) {
+            long c = sub ? -yv[0] : yv[0]; // bounded below 2^62 just above: the negation is exact
+            for (int i = 0; i < n; i++) {
+              r[i] = xv[i] + c;
+            }
+          } else if (sub) {
             for (int i = 0; i < n; i++) {
               r[i] = xv[i] - yv[i];
             }
@@ -240,9 +257,16 @@ final class ArithmeticEvaluator implements Evaluator {
         long[] xv = x.unscaledValues();
         long[] yv = y.unscaledValues();
         boolean wide = x.hasBig() || y.hasBig();
-        if (!wide && raw >= s && multiplyCannotOverflow(Decimals.bound(xv, n), Decimals.bound(yv, n), p)) {
+        if (!wide && raw >= s && (multiplyCannotOverflow(typeBound(x), typeBound(y), p)
+            || multiplyCannotOverflow(Decimals.bound(xv, n), Decimals.bound(yv, n), p))) {
           long[] r = out.unscaledValues();
-          if (raw == s) {
+          if (raw == s && (leftCoerced.constant || rightCoerced.constant)) {
+            long c = leftCoerced.constant ? xv[0] : yv[0];
+            long[] v = leftCoerced.constant ? yv : xv;
+            for (int i = 0; i < n; i++) {
+              r[i] = c * v[i];
+            }
+          } else if (raw == s) {
             for (int i = 0; i < n; i++) {
               r[i] = xv[i] * yv[i];
             }
@@ -283,6 +307,16 @@ final class ArithmeticEvaluator implements Evaluator {
       default -> throw EngineException.badPlan("not arithmetic: " + op);
     }
     return out;
+  }
+
+  /**
+   * A bound {@code b > |v|} for every value of {@code c} from its type alone: {@code 10^precision}
+   * (the column holds at most that many digits), or {@code Long.MAX_VALUE} past 18 digits. Saves
+   * {@link Decimals#bound}'s pass over the column when the types already rule out an overflow.
+   */
+  private static long typeBound(DecimalColumn c) {
+    int precision = c.type().precision();
+    return precision <= 18 ? Decimals.POW10[precision] : Long.MAX_VALUE;
   }
 
   /** Whether a sum or difference of values bounded by bx and by fits a long and {@code p} digits. */

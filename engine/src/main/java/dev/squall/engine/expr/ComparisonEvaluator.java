@@ -100,6 +100,114 @@ final class ComparisonEvaluator implements Evaluator {
     return new BoolColumn(out, nulls, n);
   }
 
+  /**
+   * A column against a literal writes the selection straight from the values, without a BOOLEAN
+   * column, when both are exact numbers in one domain (longs, or decimals of one scale).
+   */
+  @Override
+  public int selectTrue(Batch batch, int[] rows) {
+    if (constant != null) {
+      Column column = other.evaluate(batch);
+      long[] x = comparableLongs(column);
+      if (x != null) {
+        int k = selectLongs(x, scalar, rows, batch.rows());
+        return column.nullMask() == null ? k : dropNulls(column.nullMask(), rows, k);
+      }
+    }
+    return Evaluator.super.selectTrue(batch, rows);
+  }
+
+  /**
+   * {@link #selectTrue}'s narrowing form: tests the selected rows of the column in place (no
+   * gather) when the column is a plain reference or already computed for this batch.
+   */
+  @Override
+  public int refineTrue(Batch batch, int[] rows, int k) {
+    if (constant != null && k < batch.rows() && (other instanceof ExprCompiler.ColumnRef
+        || other instanceof ExprCompiler.Shared shared && shared.readyFor(batch))) {
+      Column column = other.evaluate(batch);
+      long[] x = comparableLongs(column);
+      if (x != null) {
+        int m = refineLongs(x, scalar, rows, k);
+        return column.nullMask() == null ? m : dropNulls(column.nullMask(), rows, m);
+      }
+    }
+    return Evaluator.super.refineTrue(batch, rows, k);
+  }
+
+  /** Set by {@link #comparableLongs}: the literal in the column's domain. */
+  private long scalar;
+
+  /**
+   * The column's values as longs comparable with the literal as they are (the literal's, in
+   * {@link #scalar}), or null when either needs a conversion, is wide or the literal is NULL.
+   */
+  private long[] comparableLongs(Column column) {
+    Column one = constant.one();
+    if (one.isNull(0)) {
+      return null;
+    }
+    if (!(column instanceof LongColumn) && !(column instanceof DecimalColumn d0 && !d0.hasBig())) {
+      return null;
+    }
+    Column[] ab = commonDomain(column, one);
+    if (ab[0] != column) {
+      return null; // the column would be converted (DATE against TIMESTAMP, a smaller scale)
+    }
+    if (column instanceof LongColumn l && ab[1] instanceof LongColumn lit) {
+      scalar = lit.value(0);
+      return l.values();
+    }
+    if (column instanceof DecimalColumn d) {
+      if (ab[1] instanceof DecimalColumn lit && !lit.hasBig() && lit.scale() == d.scale()) {
+        scalar = lit.unscaledLong(0);
+        return d.unscaledValues();
+      }
+    }
+    return null;
+  }
+
+  /** Keeps the rows of {@code rows[0..k)} that are not NULL; returns their number. */
+  private static int dropNulls(boolean[] nulls, int[] rows, int k) {
+    int m = 0;
+    for (int j = 0; j < k; j++) {
+      int r = rows[j];
+      rows[m] = r;
+      m += nulls[r] ? 0 : 1;
+    }
+    return m;
+  }
+
+  /** The rows {@code i < n} where {@code x[i] scalarOp c}; branch-free. */
+  private int selectLongs(long[] x, long c, int[] rows, int n) {
+    int k = 0;
+    switch (scalarOp) {
+      case EQUAL -> { for (int i = 0; i < n; i++) { rows[k] = i; k += x[i] == c ? 1 : 0; } }
+      case NOT_EQUAL -> { for (int i = 0; i < n; i++) { rows[k] = i; k += x[i] != c ? 1 : 0; } }
+      case LESS_THAN -> { for (int i = 0; i < n; i++) { rows[k] = i; k += x[i] < c ? 1 : 0; } }
+      case LESS_THAN_OR_EQUAL -> { for (int i = 0; i < n; i++) { rows[k] = i; k += x[i] <= c ? 1 : 0; } }
+      case GREATER_THAN -> { for (int i = 0; i < n; i++) { rows[k] = i; k += x[i] > c ? 1 : 0; } }
+      case GREATER_THAN_OR_EQUAL -> { for (int i = 0; i < n; i++) { rows[k] = i; k += x[i] >= c ? 1 : 0; } }
+      default -> throw new IllegalStateException(scalarOp.name());
+    }
+    return k;
+  }
+
+  /** Of the rows {@code rows[0..k)}, those where {@code x[row] scalarOp c}, kept in place; branch-free. */
+  private int refineLongs(long[] x, long c, int[] rows, int k) {
+    int m = 0;
+    switch (scalarOp) {
+      case EQUAL -> { for (int j = 0; j < k; j++) { int r = rows[j]; rows[m] = r; m += x[r] == c ? 1 : 0; } }
+      case NOT_EQUAL -> { for (int j = 0; j < k; j++) { int r = rows[j]; rows[m] = r; m += x[r] != c ? 1 : 0; } }
+      case LESS_THAN -> { for (int j = 0; j < k; j++) { int r = rows[j]; rows[m] = r; m += x[r] < c ? 1 : 0; } }
+      case LESS_THAN_OR_EQUAL -> { for (int j = 0; j < k; j++) { int r = rows[j]; rows[m] = r; m += x[r] <= c ? 1 : 0; } }
+      case GREATER_THAN -> { for (int j = 0; j < k; j++) { int r = rows[j]; rows[m] = r; m += x[r] > c ? 1 : 0; } }
+      case GREATER_THAN_OR_EQUAL -> { for (int j = 0; j < k; j++) { int r = rows[j]; rows[m] = r; m += x[r] >= c ? 1 : 0; } }
+      default -> throw new IllegalStateException(scalarOp.name());
+    }
+    return m;
+  }
+
   /** {@code a[i] scalarOp literal} for every row, without expanding the literal to a column. */
   private Column againstScalar(Column column, int n) {
     Column[] ab = commonDomain(column, constant.one());

@@ -25,4 +25,22 @@ public interface Evaluator {
   default int selectTrue(Batch batch, int[] rows) {
     return BoolColumn.trueRows((BoolColumn) evaluate(batch), rows);
   }
+
+  /**
+   * For a BOOLEAN expression: narrows a selection. Of the rows {@code rows[0..k)} of {@code batch}
+   * (ascending), keeps those where it is TRUE, in order, in {@code rows[0..m)}; returns m. The
+   * default evaluates over the selected rows gathered; evaluators that can test a row of {@code
+   * batch} in place (a column against a literal) override it and gather nothing.
+   */
+  default int refineTrue(Batch batch, int[] rows, int k) {
+    if (k == batch.rows()) {
+      return selectTrue(batch, rows); // ascending and distinct: every row, in order
+    }
+    int[] kept = new int[k];
+    int m = selectTrue(batch.select(rows, k), kept);
+    for (int j = 0; j < m; j++) {
+      rows[j] = rows[kept[j]]; // kept[j] >= j: in place is safe
+    }
+    return m;
+  }
 }

@@ -236,6 +236,11 @@ public final class ExprCompiler {
       this.inner = inner;
     }
 
+    /** Whether evaluating over all of {@code batch} costs no more than a column read. */
+    boolean readyFor(Batch batch) {
+      return batch == lastBatch || inner instanceof ColumnRef;
+    }
+
     @Override
     public SqlType type() {
       return inner.type();

@@ -101,22 +101,20 @@ final class LogicEvaluators {
       if (!isAnd) {
         return Evaluator.super.selectTrue(batch, rows);
       }
-      int n = batch.rows();
       int k = args.get(0).selectTrue(batch, rows);
-      int[] kept = null;
       for (int a = 1; a < args.size() && k > 0; a++) {
-        if (k == n) {
-          k = args.get(a).selectTrue(batch, rows);
-          continue;
-        }
-        if (kept == null) {
-          kept = new int[n];
-        }
-        int m = args.get(a).selectTrue(batch.select(rows, k), kept);
-        for (int j = 0; j < m; j++) {
-          rows[j] = rows[kept[j]]; // kept[j] >= j: in place is safe
-        }
-        k = m;
+        k = args.get(a).refineTrue(batch, rows, k);
+      }
+      return k;
+    }
+
+    @Override
+    public int refineTrue(Batch batch, int[] rows, int k) {
+      if (!isAnd) {
+        return Evaluator.super.refineTrue(batch, rows, k);
+      }
+      for (int a = 0; a < args.size() && k > 0; a++) {
+        k = args.get(a).refineTrue(batch, rows, k);
       }
       return k;
     }

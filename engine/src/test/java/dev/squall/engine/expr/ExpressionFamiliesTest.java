@@ -37,7 +37,11 @@ class ExpressionFamiliesTest {
         r.col("i").plus(lit(3)), r.col("i").times(r.col("i")), r.col("i").minus(r.col("d")), r.col("d").times(r.col("d")),
         r.col("d").times(dec("2.5")), r.col("d").plus(dec("0.001")), r.col("x").times(dbl(2.0)).plus(r.col("x")),
         r.col("i").abs().div(lit(3)), r.col("i").mod(lit(4)), r.col("d").neg(), r.col("i").neg().abs(),
-        r.col("x").div(r.col("x").abs().plus(dbl(1.0))), r.col("d").mod(dec("7.5"))));
+        r.col("x").div(r.col("x").abs().plus(dbl(1.0))), r.col("d").mod(dec("7.5")),
+        // A literal operand is one value for every row (TPC-H's 1 - l_discount), NULL included.
+        dec("1").minus(r.col("d")), r.col("d").minus(dec("0.5")), dec("2").times(r.col("d")), r.col("d").times(dec("3")),
+        dec("1").plus(r.col("d")), X.nullOf(SqlType.decimal(3, 1)).minus(r.col("d")),
+        r.col("d").times(dec("1").minus(r.col("d")))));
     FAMILIES.put("comparison", r -> List.of(
         r.col("i").lt(lit(3)), r.col("d").ge(dec("0")), r.col("s").eq(str("alpha")), r.col("dt").gt(date("1995-06-01")),
         r.col("b").eq(X.bool(true)), r.col("x").ne(dbl(500.0)), r.col("i").distinctFrom(lit(2)),
@@ -82,6 +86,37 @@ class ExpressionFamiliesTest {
         r.col("dt").plusInterval(X.daysInterval(10)), r.col("dt").minusInterval(X.monthsInterval(3)),
         r.col("dt").plusInterval(X.monthsInterval(13)), r.col("dt").lt(date("1996-01-01")),
         r.col("dt").cast(SqlType.TIMESTAMP).gt(date("1994-03-01"))));
+  }
+
+  /**
+   * Filter conditions, each a conjunction narrowed one conjunct at a time: columns with NULLs against
+   * literals of the same and of other types and scales, BETWEEN, nested AND, a NULL literal, and
+   * conjuncts over expressions and strings, which take the general path.
+   */
+  private static final List<Function<Rel, X>> CONDITIONS = List.of(
+      r -> and(r.col("i").gt(lit(0)), r.col("d").le(dec("1.50")), r.col("dt").ge(date("1995-01-01"))),
+      r -> and(r.col("d").gt(dec("0")), r.col("i").between(lit(-2), lit(5))),
+      r -> and(r.col("x").gt(dbl(10.0)), r.col("i").lt(lit(3)), r.col("s").eq(str("alpha"))),
+      r -> and(and(r.col("i").ne(lit(1)), r.col("d").lt(dec("5"))), r.col("dt").lt(date("1997-06-01"))),
+      r -> and(r.col("i").ge(lit(-3)), r.col("d").ge(dec("1.505")), lit(3).lt(r.col("i"))),
+      r -> and(r.col("d").ge(dec("-2.5")), r.col("dt").cast(SqlType.TIMESTAMP).gt(date("1994-03-01"))),
+      r -> and(r.col("i").ge(lit(0)), r.col("i").eq(X.nullOf(SqlType.INTEGER))),
+      r -> and(r.col("d").ge(dec("0")), r.col("i").ge(lit(5_000_000_000L)).not()),
+      r -> and(r.col("b"), r.col("d").times(dec("2")).gt(dec("3")), r.col("i").le(lit(4))));
+
+  @TestFactory
+  Stream<DynamicTest> conjunctionsFilterAsDuckDb() {
+    List<DynamicTest> tests = new ArrayList<>();
+    for (int c = 0; c < CONDITIONS.size(); c++) {
+      Function<Rel, X> condition = CONDITIONS.get(c);
+      for (int rows : new int[] {0, 1, 3000}) {
+        tests.add(DynamicTest.dynamicTest("condition" + c + "_rows" + rows, () -> {
+          MemTable t = MemTable.random("t", rows, 15, 11 + rows);
+          MemCheck.check(t.rel(0).filter(condition), Map.of(0, t), "conditions", 256);
+        }));
+      }
+    }
+    return tests.stream();
   }
 
   private static X[] terms(int n, java.util.function.IntFunction<X> term) {
