@@ -29,7 +29,8 @@ import org.apache.calcite.tools.RelBuilder;
  *       PARTITION BY, ORDER BY and frame), as Calcite's {@code ProjectToWindowRule} splits them;</li>
  *   <li>simplification: constant folding ({@code ReduceExpressionsRule}), conjuncts common to
  *       every branch of an OR pulled out of it ({@link PullCommonFactorsRule}, so that such joins
- *       get equi-keys), filter push-down into and through joins, projects, aggregates and windows (on PARTITION BY keys), set operations to aggregates, DISTINCT aggregates
+ *       get equi-keys), filters each side of an inner join implied by an OR in its condition
+ *       ({@link OrSideFilters}), filter push-down into and through joins, projects, aggregates and windows (on PARTITION BY keys), set operations to aggregates, DISTINCT aggregates
  *       expanded into joins of aggregates, AVG and the variances and standard deviations reduced to
  *       sums and counts ({@code AggregateReduceFunctionsRule}, those only, so that SUM stays SUM),
  *       which split into partial and final aggregates like any SUM and COUNT;</li>
@@ -108,6 +109,10 @@ public final class LogicalOptimizer {
     plan = WindowValueColumns.rewrite(plan);
     plan = hep(plan, HepMatchOrder.BOTTOM_UP, List.of(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW));
     plan = hep(plan, HepMatchOrder.BOTTOM_UP, SIMPLIFY);
+    RelNode sideFilters = OrSideFilters.derive(plan);
+    if (sideFilters != plan) {
+      plan = hep(sideFilters, HepMatchOrder.BOTTOM_UP, SIMPLIFY); // pushes the derived filters down
+    }
     plan = AggregateFilterToCase.rewrite(plan);
     plan = LiteralAggToProject.rewrite(plan);
     PlanningInterrupts.check();
