@@ -19,6 +19,9 @@ import java.util.function.BiFunction;
  *
  * <ul>
  *   <li>{@code broadcast_threshold_bytes} 0 .. 512 MiB (a broadcast side is read by every task);
+ *   <li>{@code replicated_scan_max_bytes} 0 .. 64 MiB (1 MiB unless given): a broadcast side that
+ *       only scans tables with at most this many bytes of data files is scanned in every task of
+ *       the other side's stage instead of in a stage of its own; 0 turns it off;
  *   <li>{@code target_split_size_bytes} 1 MiB .. 4 GiB (a smaller split would start a Lambda per
  *       row group);
  *   <li>{@code target_bytes_per_task} 1 MiB .. 64 GiB;
@@ -102,6 +105,8 @@ public final class QueryProperties {
     Map<String, Numeric> n = new LinkedHashMap<>();
     n.put("broadcast_threshold_bytes", new Numeric(0, limits.maxBroadcastThresholdBytes(), "bytes",
         (s, v) -> s.with(s.planner().withBroadcastThresholdBytes(v))));
+    n.put("replicated_scan_max_bytes", new Numeric(0, 64 * MIB, "bytes",
+        (s, v) -> s.with(s.planner().withReplicatedScanMaxBytes(v))));
     n.put("target_split_size_bytes", new Numeric(limits.minSplitSizeBytes(), 4096 * MIB, "bytes",
         (s, v) -> s.with(s.planner().withTargetSplitSizeBytes(v))));
     n.put("target_bytes_per_task", new Numeric(limits.minSplitSizeBytes(), 65536 * MIB, "bytes",

@@ -22,6 +22,10 @@ import java.util.Objects;
  *     {@code remove_orphan_files} accept (Trino's {@code iceberg.expire-snapshots.min-retention} and
  *     {@code iceberg.remove-orphan-files.min-retention}, both 7 days by default); the query property
  *     {@value #MIN_RETENTION_PROPERTY} sets it
+ * @param replicatedScanMaxBytes a broadcast join side that only scans tables (scans, filters,
+ *     projections and joins of them) whose data files total at most this many bytes is scanned by
+ *     every task of the other side's stage (a replicated scan) instead of in a stage of its own;
+ *     0 turns this off
  */
 public record PlannerSettings(
     String defaultSchema,
@@ -30,7 +34,8 @@ public record PlannerSettings(
     long targetBytesPerTask,
     int maxTasksPerStage,
     long maxNestedLoopJoinRows,
-    java.time.Duration minRetention) {
+    java.time.Duration minRetention,
+    long replicatedScanMaxBytes) {
 
   public PlannerSettings {
     Objects.requireNonNull(defaultSchema, "defaultSchema");
@@ -52,6 +57,28 @@ public record PlannerSettings(
     if (minRetention == null || minRetention.isNegative()) {
       throw new IllegalArgumentException("Invalid minimum retention: " + minRetention);
     }
+    if (replicatedScanMaxBytes < 0) {
+      throw new IllegalArgumentException("Invalid replicated scan bound: " + replicatedScanMaxBytes);
+    }
+  }
+
+  /** The settings as before, with data-file bytes up to which a broadcast side is scanned in every probe task. */
+  public PlannerSettings(String defaultSchema, long broadcastThresholdBytes, long targetSplitSizeBytes,
+      long targetBytesPerTask, int maxTasksPerStage, long maxNestedLoopJoinRows, java.time.Duration minRetention) {
+    this(defaultSchema, broadcastThresholdBytes, targetSplitSizeBytes, targetBytesPerTask, maxTasksPerStage,
+        maxNestedLoopJoinRows, minRetention, DEFAULT_REPLICATED_SCAN_MAX_BYTES);
+  }
+
+  /**
+   * Data-file bytes up to which a broadcast join side that only scans tables is scanned by every
+   * task of the probe stage instead of in a stage of its own: 1 MiB (TPC-H's nation, region, and
+   * supplier up to scale factor 2).
+   */
+  public static final long DEFAULT_REPLICATED_SCAN_MAX_BYTES = 1L << 20;
+
+  public PlannerSettings withReplicatedScanMaxBytes(long bytes) {
+    return new PlannerSettings(defaultSchema, broadcastThresholdBytes, targetSplitSizeBytes, targetBytesPerTask,
+        maxTasksPerStage, maxNestedLoopJoinRows, minRetention, bytes);
   }
 
   /**
@@ -71,7 +98,7 @@ public record PlannerSettings(
 
   public PlannerSettings withMinRetention(java.time.Duration retention) {
     return new PlannerSettings(defaultSchema, broadcastThresholdBytes, targetSplitSizeBytes, targetBytesPerTask,
-        maxTasksPerStage, maxNestedLoopJoinRows, retention);
+        maxTasksPerStage, maxNestedLoopJoinRows, retention, replicatedScanMaxBytes);
   }
 
   /** Rows a nested-loop join may form in one task unless a query says otherwise. */
@@ -79,27 +106,27 @@ public record PlannerSettings(
 
   public PlannerSettings withMaxNestedLoopJoinRows(long rows) {
     return new PlannerSettings(defaultSchema, broadcastThresholdBytes, targetSplitSizeBytes, targetBytesPerTask,
-        maxTasksPerStage, rows, minRetention);
+        maxTasksPerStage, rows, minRetention, replicatedScanMaxBytes);
   }
 
   public PlannerSettings withDefaultSchema(String schema) {
-    return new PlannerSettings(schema, broadcastThresholdBytes, targetSplitSizeBytes, targetBytesPerTask, maxTasksPerStage, maxNestedLoopJoinRows, minRetention);
+    return new PlannerSettings(schema, broadcastThresholdBytes, targetSplitSizeBytes, targetBytesPerTask, maxTasksPerStage, maxNestedLoopJoinRows, minRetention, replicatedScanMaxBytes);
   }
 
   public PlannerSettings withBroadcastThresholdBytes(long bytes) {
-    return new PlannerSettings(defaultSchema, bytes, targetSplitSizeBytes, targetBytesPerTask, maxTasksPerStage, maxNestedLoopJoinRows, minRetention);
+    return new PlannerSettings(defaultSchema, bytes, targetSplitSizeBytes, targetBytesPerTask, maxTasksPerStage, maxNestedLoopJoinRows, minRetention, replicatedScanMaxBytes);
   }
 
   public PlannerSettings withTargetSplitSizeBytes(long bytes) {
-    return new PlannerSettings(defaultSchema, broadcastThresholdBytes, bytes, targetBytesPerTask, maxTasksPerStage, maxNestedLoopJoinRows, minRetention);
+    return new PlannerSettings(defaultSchema, broadcastThresholdBytes, bytes, targetBytesPerTask, maxTasksPerStage, maxNestedLoopJoinRows, minRetention, replicatedScanMaxBytes);
   }
 
   public PlannerSettings withTargetBytesPerTask(long bytes) {
-    return new PlannerSettings(defaultSchema, broadcastThresholdBytes, targetSplitSizeBytes, bytes, maxTasksPerStage, maxNestedLoopJoinRows, minRetention);
+    return new PlannerSettings(defaultSchema, broadcastThresholdBytes, targetSplitSizeBytes, bytes, maxTasksPerStage, maxNestedLoopJoinRows, minRetention, replicatedScanMaxBytes);
   }
 
   public PlannerSettings withMaxTasksPerStage(int tasks) {
-    return new PlannerSettings(defaultSchema, broadcastThresholdBytes, targetSplitSizeBytes, targetBytesPerTask, tasks, maxNestedLoopJoinRows, minRetention);
+    return new PlannerSettings(defaultSchema, broadcastThresholdBytes, targetSplitSizeBytes, targetBytesPerTask, tasks, maxNestedLoopJoinRows, minRetention, replicatedScanMaxBytes);
   }
 
   /** Property keys understood by {@link #withProperties}. */
@@ -108,6 +135,7 @@ public record PlannerSettings(
   public static final String TARGET_SPLIT_SIZE_BYTES = "planner.target-split-size-bytes";
   public static final String TARGET_BYTES_PER_TASK = "planner.target-bytes-per-task";
   public static final String MAX_TASKS_PER_STAGE = "planner.max-tasks-per-stage";
+  public static final String REPLICATED_SCAN_MAX_BYTES = "planner.replicated-scan-max-bytes";
 
   /**
    * These settings overridden by query properties (e.g. QueryRequest.properties). Keys outside
@@ -130,6 +158,7 @@ public record PlannerSettings(
         case TARGET_SPLIT_SIZE_BYTES -> s.withTargetSplitSizeBytes(number(key, value));
         case TARGET_BYTES_PER_TASK -> s.withTargetBytesPerTask(number(key, value));
         case MAX_TASKS_PER_STAGE -> s.withMaxTasksPerStage((int) number(key, value));
+        case REPLICATED_SCAN_MAX_BYTES -> s.withReplicatedScanMaxBytes(number(key, value));
         default -> throw new IllegalArgumentException("Unknown planner property: " + key);
       };
     }

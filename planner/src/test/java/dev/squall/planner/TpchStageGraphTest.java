@@ -100,18 +100,27 @@ class TpchStageGraphTest {
   }
 
   /**
-   * Q5: region (1 row) is broadcast into nation, nation into supplier, and suppliers of the region
-   * (~200K rows, 11 MB) into the lineitem join: 3 broadcast edges. customer (15M) joins the
-   * year's orders (~37M) by hash on both sides (2 hash edges); that result joins lineitem (600M)
-   * by hash on both sides (2 hash edges). Grouping by n_name needs a hash edge between partial and
-   * final aggregation (1), and ORDER BY a single edge (1). Ten stages; edges: 5 hash, 3 broadcast,
-   * 1 single.
+   * Q5: region (1 row, a few KiB of data files) is scanned in every task of the nation scan (a
+   * replicated scan: nation's own files are within the bound too, so a runtime filter could skip
+   * nothing there), nation is broadcast into supplier (whose files are too large to give up the
+   * runtime filter on s_nationkey), and suppliers of the region (~200K rows, 11 MB) into the
+   * lineitem join: 2 broadcast edges. customer (15M) joins the year's orders (~37M) by hash on both
+   * sides (2 hash edges); that result joins lineitem (600M) by hash on both sides (2 hash edges).
+   * Grouping by n_name needs a hash edge between partial and final aggregation (1), and ORDER BY a
+   * single edge (1). Nine stages; edges: 5 hash, 2 broadcast, 1 single.
    */
   @Test
   void q5BroadcastsTheRegionChainAndHashJoinsTheLargeTables() {
     StageGraph graph = Planning.sf100(TpchQueries.query(5)).stageGraph();
-    assertThat(graph.getStagesCount()).isEqualTo(10);
-    assertThat(edgeKinds(graph)).isEqualTo(Map.of(HASH, 5, BROADCAST, 3, SINGLE, 1));
+    assertThat(graph.getStagesCount()).isEqualTo(9);
+    assertThat(edgeKinds(graph)).isEqualTo(Map.of(HASH, 5, BROADCAST, 2, SINGLE, 1));
+    Stage nation = stagesScanning(graph, "tpch.nation").get(0);
+    assertThat(stagesScanning(graph, "tpch.region")).containsExactly(nation);
+    assertThat(operators(nation.getFragment(), Operator.OpCase.SCAN))
+        .extracting(o -> o.getScan().getTable() + (o.getScan().getReplicated() ? " replicated" : ""))
+        .containsExactlyInAnyOrder("tpch.nation", "tpch.region replicated");
+    assertThat(graph.getRuntimeFiltersList()).anySatisfy(f ->
+        assertThat(stagesScanning(graph, "tpch.supplier").get(0).getStageId()).isEqualTo(f.getProbeStageId()));
     assertThat(operators(graph, Operator.OpCase.HASH_JOIN)).hasSize(5);
     assertThat(operators(graph, Operator.OpCase.AGGREGATE))
         .extracting(o -> o.getAggregate().getMode())

@@ -56,11 +56,26 @@ final class BenchmarkRunner {
    */
   private static final String PROPERTIES_REST = ",\"target_split_size_bytes\":\""
       + Long.getLong("squall.bench.splitBytes", 32L << 20) + "\",\"target_bytes_per_task\":\""
-      + Long.getLong("squall.bench.taskBytes", 128L << 20) + "\"" + adaptiveProperty() + "}";
+      + Long.getLong("squall.bench.taskBytes", 128L << 20) + "\"" + adaptiveProperty() + extraProperties() + "}";
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final double MIB = 1024.0 * 1024.0;
 
   private BenchmarkRunner() {}
+
+  /**
+   * More query properties from the system property {@code squall.bench.properties}, as
+   * comma-separated {@code name=value} pairs (e.g. {@code replicated_scan_max_bytes=0}), or nothing.
+   */
+  private static String extraProperties() {
+    StringBuilder out = new StringBuilder();
+    for (String pair : System.getProperty("squall.bench.properties", "").split(",")) {
+      int eq = pair.indexOf('=');
+      if (eq > 0) {
+        out.append(",").append(quote(pair.substring(0, eq).trim())).append(":").append(quote(pair.substring(eq + 1).trim()));
+      }
+    }
+    return out.toString();
+  }
 
   /**
    * The query property {@code adaptive_target_partition_bytes} from the system property {@code

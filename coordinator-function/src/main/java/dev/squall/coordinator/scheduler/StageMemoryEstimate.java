@@ -87,7 +87,7 @@ public final class StageMemoryEstimate {
      */
     double bytes(Operator op, boolean atRoot) {
       return switch (op.getOpCase()) {
-        case SCAN -> stageOutputPerTask();
+        case SCAN -> op.getScan().getReplicated() ? op.getScan().getReplicatedEstimatedBytes() : stageOutputPerTask();
         case SHUFFLE_READ -> shuffleRead(op.getShuffleRead().getInputIndex());
         case SHUFFLE_COMBINE, VALUES -> 0;
         case FILTER -> bytes(op.getFilter().getInput(), atRoot);

@@ -293,6 +293,7 @@ public final class ExplainRenderer {
   private static String describe(Operator op, Map<Integer, Edge> inputs) {
     return switch (op.getOpCase()) {
       case SCAN -> "Scan " + op.getScan().getTable() + " input=" + op.getScan().getInputIndex()
+          + (op.getScan().getReplicated() ? " replicated" : "")
           + " columns=" + names(op.getOutputSchema())
           + (op.getScan().getIcebergFilterJson().isEmpty() ? ""
               : " pruning=" + op.getScan().getIcebergFilterJson());

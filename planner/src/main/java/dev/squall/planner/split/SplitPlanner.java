@@ -40,7 +40,8 @@ import org.apache.iceberg.io.CloseableIterable;
  * counts, so that {@code select ... from t limit 10} runs one task and reads one file, not the table.
  *
  * <p>A stage with several scans gets as many tasks as its largest scan has split groups, and
- * group g of every scan goes to task g mod that count. A stage whose scans have no data gets one
+ * group g of every scan goes to task g mod that count. A replicated scan ({@code Scan.replicated})
+ * counts for no task: every task gets all its splits. A stage whose scans have no data gets one
  * task with no splits, so that consumers still see every producer finish.
  */
 public final class SplitPlanner {
@@ -71,6 +72,7 @@ public final class SplitPlanner {
         continue;
       }
       Map<Integer, List<List<ScanSplit>>> groupsByInput = new HashMap<>();
+      Set<Integer> replicated = new TreeSet<>();
       int tasks = 1;
       for (Scan scan : scans) {
         Long snapshot = scan.hasSnapshotId() ? Long.valueOf(scan.getSnapshotId())
@@ -78,7 +80,11 @@ public final class SplitPlanner {
         long wanted = scans.size() == 1 ? rowsWanted(stage.getFragment()) : -1;
         List<List<ScanSplit>> groups = splitGroups(scan, snapshot, wanted, probeKeyFields(graph, stage.getStageId(), scan));
         groupsByInput.put(scan.getInputIndex(), groups);
-        tasks = Math.max(tasks, groups.size());
+        if (scan.getReplicated()) {
+          replicated.add(scan.getInputIndex());
+        } else {
+          tasks = Math.max(tasks, groups.size());
+        }
       }
       List<Map<Integer, ScanInput>> perTask = new ArrayList<>();
       for (int t = 0; t < tasks; t++) {
@@ -86,7 +92,8 @@ public final class SplitPlanner {
         for (Map.Entry<Integer, List<List<ScanSplit>>> e : groupsByInput.entrySet()) {
           ScanInput.Builder input = inputs.computeIfAbsent(e.getKey(), k -> ScanInput.newBuilder());
           List<List<ScanSplit>> groups = e.getValue();
-          for (int g = t; g < groups.size(); g += tasks) {
+          boolean whole = replicated.contains(e.getKey());
+          for (int g = whole ? 0 : t; g < groups.size(); g += whole ? 1 : tasks) {
             input.addAllSplits(groups.get(g));
           }
         }

@@ -29,6 +29,8 @@ public final class StageDraft {
   Distribution distribution;
   double rows;
   double bytes;
+  /** Data-file bytes of the tables this draft scans (as the snapshots' summaries give them). */
+  double scanFileBytes;
 
   private StageDraft(boolean leaf, int taskCount, Distribution distribution) {
     this.leaf = leaf;
@@ -101,6 +103,15 @@ public final class StageDraft {
 
   public double bytes() {
     return bytes;
+  }
+
+  public double scanFileBytes() {
+    return scanFileBytes;
+  }
+
+  /** Adds data-file bytes of a table this draft scans. */
+  public void addScanFileBytes(double bytes) {
+    scanFileBytes += bytes;
   }
 
   /** Sets the estimates of the current root's output (all tasks together). */

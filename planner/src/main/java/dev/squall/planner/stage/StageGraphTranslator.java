@@ -23,6 +23,7 @@ import dev.squall.proto.v1.Values;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.IntStream;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
@@ -193,6 +194,7 @@ public final class StageGraphTranslator {
     var stats = leaf.table().statistics();
     StageDraft draft = StageDraft.leaf(taskCounts.forScan(stats.fileBytes()));
     draft.addScan(leaf.tableName());
+    draft.addScanFileBytes(stats.fileBytes());
     draft.setRoot(leaf.operator());
     if (leaf.table().pinnedSnapshotId().isEmpty()) {
       graph.recordSnapshot(leaf.tableName(), stats.snapshotId());
@@ -312,15 +314,23 @@ public final class StageGraphTranslator {
       case BROADCAST_RIGHT -> {
         draft = left;
         leftOp = left.root();
-        rightOp = graph.exchange(right, Partitionings.broadcast(), left);
-        rightStage = graph.lastStageId();
+        if (replicable(join, strategy, right, left, leftKeys, rightKeys)) {
+          rightOp = ReplicatedScans.inline(right, left);
+        } else {
+          rightOp = graph.exchange(right, Partitionings.broadcast(), left);
+          rightStage = graph.lastStageId();
+        }
         placed = left.distribution();
       }
       case BROADCAST_LEFT -> {
         draft = right;
         rightOp = right.root();
-        leftOp = graph.exchange(left, Partitionings.broadcast(), right);
-        leftStage = graph.lastStageId();
+        if (replicable(join, strategy, left, right, leftKeys, rightKeys)) {
+          leftOp = ReplicatedScans.inline(left, right);
+        } else {
+          leftOp = graph.exchange(left, Partitionings.broadcast(), right);
+          leftStage = graph.lastStageId();
+        }
         placed = right.distribution().shifted(leftWidth);
       }
       case SHUFFLE_RIGHT -> {
@@ -384,6 +394,28 @@ public final class StageGraphTranslator {
     return estimated(draft, join);
   }
 
+  /**
+   * Whether a broadcast side is scanned in every task of the other side's stage ({@link
+   * ReplicatedScans}). Not when the join would plan a runtime filter from that side and the other
+   * side's tables hold more data files than the bound: there the filter's skipped files and row
+   * groups can save more than its stage costs.
+   */
+  private boolean replicable(Join join, JoinStrategy strategy, StageDraft side, StageDraft into,
+      List<Integer> leftKeys, List<Integer> rightKeys) {
+    long max = settings.replicatedScanMaxBytes();
+    if (!ReplicatedScans.qualifies(side, into, max)) {
+      return false;
+    }
+    if (into.scanFileBytes() <= max || leftKeys.isEmpty() || !keyTypesMatch(join, leftKeys, rightKeys)) {
+      return true;
+    }
+    boolean sideIsLeft = strategy == JoinStrategy.BROADCAST_LEFT;
+    // The side as a stage of its own (any id: only whether a filter would be planned matters).
+    JoinSide sideAsStage = new JoinSide(side, side.root(), Integer.MAX_VALUE, sideIsLeft ? leftKeys : rightKeys);
+    JoinSide kept = new JoinSide(into, into.root(), -1, sideIsLeft ? rightKeys : leftKeys);
+    return runtimeFilterProbe(join, strategy, sideIsLeft ? sideAsStage : kept, sideIsLeft ? kept : sideAsStage).isEmpty();
+  }
+
   /** One input of a join: its draft, its root operator, the stage it was closed into (-1: in place), its keys. */
   private record JoinSide(StageDraft draft, Operator root, int stage, List<Integer> keys) {}
 
@@ -403,34 +435,12 @@ public final class StageGraphTranslator {
    * probe scan then reads only rows whose keys the build side wrote (NULL keys never match).
    */
   private void runtimeFilter(Join join, JoinStrategy strategy, JoinSide left, JoinSide right, StageDraft joinDraft) {
-    JoinRelType type = join.getJoinType();
-    boolean probeLeft;
-    if (type == JoinRelType.SEMI) {
-      probeLeft = true;
-    } else if (type == JoinRelType.INNER) {
-      probeLeft = strategy == JoinStrategy.BROADCAST_RIGHT
-          || (strategy != JoinStrategy.BROADCAST_LEFT && right.draft().rows() <= left.draft().rows());
-    } else {
-      return; // an outer join keeps unmatched probe rows; ANTI keeps exactly those
-    }
-    JoinSide probe = probeLeft ? left : right;
-    JoinSide build = probeLeft ? right : left;
-    if (build.stage() < 0 || build.draft().rows() * 2 > probe.draft().rows()) {
+    Optional<RuntimeFilterPlan> planned = runtimeFilterProbe(join, strategy, left, right);
+    if (planned.isEmpty()) {
       return;
     }
-    var fields = (probeLeft ? join.getLeft() : join.getRight()).getRowType().getFieldList();
-    for (int k : probe.keys()) {
-      if (!FILTERED_KEY_TYPES.contains(fields.get(k).getType().getSqlTypeName())) {
-        return;
-      }
-    }
-    int[] keys = probe.keys().stream().mapToInt(Integer::intValue).toArray();
-    java.util.Optional<ProbeScan> traced = traceToProbeScan(probe.root(), keys, probe.stage(),
-        i -> probe.draft().inputs().get(i) instanceof StageDraft.EdgeInput e ? e.producerStageId() : -1);
-    if (traced.isEmpty()) {
-      return;
-    }
-    ProbeScan t = traced.get();
+    JoinSide build = planned.get().build();
+    ProbeScan t = planned.get().probe();
     dev.squall.proto.v1.RuntimeFilter.Builder f = dev.squall.proto.v1.RuntimeFilter.newBuilder()
         .setBuildStageId(build.stage()).addAllBuildColumns(build.keys()).setProbeScanInputIndex(t.scanInput());
     for (int c : t.columns()) {
@@ -441,6 +451,38 @@ public final class StageGraphTranslator {
     } else {
       joinDraft.addProbeFilter(f);
     }
+  }
+
+  /** A runtime filter {@link #runtimeFilter} would plan: its build side and where its probe keys are scanned. */
+  private record RuntimeFilterPlan(JoinSide build, ProbeScan probe) {}
+
+  /** The runtime filter of a join, by {@link #runtimeFilter}'s rules, without recording it. */
+  private Optional<RuntimeFilterPlan> runtimeFilterProbe(Join join, JoinStrategy strategy, JoinSide left, JoinSide right) {
+    JoinRelType type = join.getJoinType();
+    boolean probeLeft;
+    if (type == JoinRelType.SEMI) {
+      probeLeft = true;
+    } else if (type == JoinRelType.INNER) {
+      probeLeft = strategy == JoinStrategy.BROADCAST_RIGHT
+          || (strategy != JoinStrategy.BROADCAST_LEFT && right.draft().rows() <= left.draft().rows());
+    } else {
+      return Optional.empty(); // an outer join keeps unmatched probe rows; ANTI keeps exactly those
+    }
+    JoinSide probe = probeLeft ? left : right;
+    JoinSide build = probeLeft ? right : left;
+    if (build.stage() < 0 || build.draft().rows() * 2 > probe.draft().rows()) {
+      return Optional.empty();
+    }
+    var fields = (probeLeft ? join.getLeft() : join.getRight()).getRowType().getFieldList();
+    for (int k : probe.keys()) {
+      if (!FILTERED_KEY_TYPES.contains(fields.get(k).getType().getSqlTypeName())) {
+        return Optional.empty();
+      }
+    }
+    int[] keys = probe.keys().stream().mapToInt(Integer::intValue).toArray();
+    java.util.Optional<ProbeScan> traced = traceToProbeScan(probe.root(), keys, probe.stage(),
+        i -> probe.draft().inputs().get(i) instanceof StageDraft.EdgeInput e ? e.producerStageId() : -1);
+    return traced.map(t -> new RuntimeFilterPlan(build, t));
   }
 
   /**

@@ -192,6 +192,44 @@ class SplitPlannerTest {
         .containsExactlyInAnyOrder("memory://tpch/nation_by_region/r1.parquet", "memory://tpch/nation_by_region/r3.parquet");
   }
 
+  /**
+   * lineitem's 7 files in 8 MB pieces make many tasks; nation, scanned replicated in the same
+   * stage, goes whole to every one of them and does not add a task of its own.
+   */
+  @Test
+  void aReplicatedScanGoesWholeToEveryTaskAndDecidesNoTaskCount() {
+    // A LEFT join plans no runtime filter, which would keep nation in a stage of its own.
+    PlannedQuery planned = Planning.sf1("select l_orderkey, n_name from lineitem left join nation on l_suppkey = n_nationkey");
+    Stage stage = leaf(planned.stageGraph());
+    List<dev.squall.proto.v1.Operator> scans = StageGraphs.operators(stage.getFragment(), dev.squall.proto.v1.Operator.OpCase.SCAN);
+    int lineitem = scans.stream().filter(o -> o.getScan().getTable().equals("tpch.lineitem")).findFirst().orElseThrow()
+        .getScan().getInputIndex();
+    List<Integer> replicated = scans.stream().filter(o -> o.getScan().getReplicated())
+        .map(o -> o.getScan().getInputIndex()).toList();
+    assertThat(replicated).isNotEmpty();
+
+    SplitPlanner planner = new SplitPlanner(Planning.SF1, 8 * MB);
+    ScanAssignment assignment = planner.plan(planned.stageGraph());
+    List<Map<Integer, ScanInput>> tasks = assignment.tasks(stage.getStageId());
+    int lineitemGroups = planner.splitGroups(scans.stream().filter(o -> o.getScan().getInputIndex() == lineitem)
+        .findFirst().orElseThrow().getScan(), planned.stageGraph().getTableSnapshotIdsMap().get("tpch.lineitem")).size();
+    assertThat(tasks).hasSize(lineitemGroups).hasSizeGreaterThan(1);
+    for (int index : replicated) {
+      List<ScanSplit> whole = tasks.get(0).get(index).getSplitsList();
+      assertThat(whole).isNotEmpty();
+      assertThat(tasks).allSatisfy(t -> assertThat(t.get(index).getSplitsList()).isEqualTo(whole));
+    }
+    assertThat(tasks.stream().mapToInt(t -> t.get(lineitem).getSplitsCount()).sum())
+        .isEqualTo(allSplitsOf(planner, planned, "tpch.lineitem"));
+  }
+
+  private static int allSplitsOf(SplitPlanner planner, PlannedQuery planned, String table) {
+    var scan = StageGraphs.operators(planned.stageGraph(), dev.squall.proto.v1.Operator.OpCase.SCAN).stream()
+        .filter(o -> o.getScan().getTable().equals(table)).findFirst().orElseThrow().getScan();
+    return planner.splitGroups(scan, planned.stageGraph().getTableSnapshotIdsMap().get(table)).stream()
+        .mapToInt(List::size).sum();
+  }
+
   @Test
   void stagesWithoutScansGetNoAssignment() {
     PlannedQuery planned = Planning.sf1("select l_returnflag, count(*) from lineitem group by l_returnflag");

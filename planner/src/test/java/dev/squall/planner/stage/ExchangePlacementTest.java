@@ -7,12 +7,15 @@ import static dev.squall.proto.v1.Partitioning.KindCase.BROADCAST;
 import static dev.squall.proto.v1.Partitioning.KindCase.HASH;
 import static dev.squall.proto.v1.Partitioning.KindCase.SINGLE;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
+import dev.squall.planner.DistributedPlanner;
 import dev.squall.planner.testing.Planning;
 import dev.squall.planner.testing.StageGraphs;
 import dev.squall.proto.v1.Aggregate;
 import dev.squall.proto.v1.Operator;
 import dev.squall.proto.v1.StageGraph;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -101,9 +104,60 @@ class ExchangePlacementTest {
 
   @Test
   void smallBuildSideOfAJoinIsBroadcastIntoTheProbeStage() {
-    StageGraph graph = sf1("select n_name, r_name from nation join region on n_regionkey = r_regionkey");
+    StageGraph graph = new DistributedPlanner(Planning.SF1).plan(
+        "select n_name, r_name from nation join region on n_regionkey = r_regionkey",
+        Planning.SETTINGS.withReplicatedScanMaxBytes(0)).stageGraph();
+    StageGraphs.assertWellFormed(graph);
     assertThat(edgeKinds(graph)).isEqualTo(Map.of(BROADCAST, 1));
     assertThat(operators(root(graph).getFragment(), Operator.OpCase.HASH_JOIN)).hasSize(1);
+  }
+
+  /**
+   * A broadcast side that only scans tables whose data files are within replicatedScanMaxBytes is
+   * scanned in every task of the probe stage: no stage, no edge; its scan is the stage's second
+   * input, marked replicated, with the side's estimate for the memory estimate.
+   */
+  @Test
+  void aTinyBuildSideIsScannedInEveryTaskOfTheProbeStage() {
+    StageGraph graph = sf1("select n_name, r_name from nation join region on n_regionkey = r_regionkey"
+        + " where r_name = 'ASIA'");
+    assertThat(graph.getStagesCount()).isEqualTo(1);
+    assertThat(graph.getEdgesList()).isEmpty();
+    List<Operator> scans = operators(root(graph).getFragment(), Operator.OpCase.SCAN);
+    assertThat(scans).extracting(o -> o.getScan().getTable(), o -> o.getScan().getInputIndex(), o -> o.getScan().getReplicated())
+        .containsExactlyInAnyOrder(tuple("tpch.nation", 0, false), tuple("tpch.region", 1, true));
+    assertThat(scans).filteredOn(o -> o.getScan().getReplicated())
+        .allSatisfy(o -> assertThat(o.getScan().getReplicatedEstimatedBytes()).isPositive());
+  }
+
+  /**
+   * A side that would build a runtime filter into a probe scan over more data files than the
+   * bound keeps its stage and the filter; the same side is scanned in the probe's tasks when the
+   * filter would not be planned (an outer join).
+   */
+  @Test
+  void aTinySideThatWouldFilterALargeProbeScanKeepsItsStageAndTheFilter() {
+    StageGraph inner = sf1("select l_orderkey, n_name from lineitem join nation on l_suppkey = n_nationkey"
+        + " where n_name = 'GERMANY'");
+    assertThat(edgeKinds(inner)).isEqualTo(Map.of(BROADCAST, 1));
+    assertThat(inner.getRuntimeFiltersList()).hasSize(1);
+    StageGraph left = sf1("select l_orderkey, n_name from lineitem left join nation on l_suppkey = n_nationkey"
+        + " and n_name = 'GERMANY'");
+    assertThat(left.getEdgesList()).isEmpty();
+    assertThat(operators(left, Operator.OpCase.SCAN)).anyMatch(o -> o.getScan().getReplicated());
+  }
+
+  /** A side over the bound, or one that aggregates, keeps its broadcast stage. */
+  @Test
+  void aBuildSideOverTheBoundOrThatAggregatesIsStillBroadcast() {
+    String join = "select n_name, r_name from nation join region on n_regionkey = r_regionkey";
+    StageGraph small = new DistributedPlanner(Planning.SF1).plan(join, Planning.SETTINGS.withReplicatedScanMaxBytes(1))
+        .stageGraph();
+    assertThat(edgeKinds(small)).isEqualTo(Map.of(BROADCAST, 1));
+    StageGraph grouped = sf1("select n_name, c from nation join (select r_regionkey k, count(*) c from region"
+        + " group by r_regionkey) on n_regionkey = k");
+    assertThat(edgeKinds(grouped)).containsEntry(BROADCAST, 1);
+    assertThat(operators(grouped, Operator.OpCase.SCAN)).noneMatch(o -> o.getScan().getReplicated());
   }
 
   @Test
