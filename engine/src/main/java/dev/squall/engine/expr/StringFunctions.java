@@ -237,12 +237,17 @@ final class StringFunctions {
       if (op == Function.CHAR_LENGTH) {
         long[] out = new long[n];
         BytesColumn s = (BytesColumn) in[0];
+        byte[] data = s.data();
+        int[] offsets = s.offsets();
         for (int i = 0; i < n; i++) {
           if (nulls == null || !nulls[i]) {
-            out[i] = codePoints(s.value(i));
+            out[i] = codePoints(data, offsets[i], offsets[i + 1]);
           }
         }
         return new LongColumn(type, out, nulls, n);
+      }
+      if (op == Function.SUBSTRING) {
+        return substrings((BytesColumn) in[0], (LongColumn) in[1], in.length > 2 ? (LongColumn) in[2] : null, nulls, n);
       }
       BytesColumn out = BytesColumn.withCapacity(type, n, n * 16);
       for (int i = 0; i < n; i++) {
@@ -254,8 +259,6 @@ final class StringFunctions {
           case UPPER -> mapCase(str(in[0], i), true);
           case LOWER -> mapCase(str(in[0], i), false);
           case CONCAT -> concat(((BytesColumn) in[0]).value(i), ((BytesColumn) in[1]).value(i));
-          case SUBSTRING -> substring(str(in[0], i), ((LongColumn) in[1]).value(i),
-              in.length > 2 ? ((LongColumn) in[2]).value(i) : Long.MAX_VALUE);
           case TRIM -> trim(str(in[0], i), str(in[1], i), str(in[2], i));
           default -> throw EngineException.badPlan("not a string function: " + op);
         });
@@ -266,12 +269,35 @@ final class StringFunctions {
     private static String str(Column c, int i) {
       return ((BytesColumn) c).string(i);
     }
+
+    /** SUBSTRING of every row, cut from the UTF-8 bytes in place (no String per row). */
+    private Column substrings(BytesColumn s, LongColumn start, LongColumn length, boolean[] nulls, int n) {
+      byte[] data = s.data();
+      int[] offsets = s.offsets();
+      BytesColumn out = BytesColumn.withCapacity(type, n, offsets[n] - offsets[0]);
+      for (int i = 0; i < n; i++) {
+        if (nulls != null && nulls[i]) {
+          out.appendNull();
+          continue;
+        }
+        long bounds = substringBounds(data, offsets[i], offsets[i + 1], start.value(i),
+            length == null ? Long.MAX_VALUE : length.value(i));
+        int from = (int) (bounds >>> 32);
+        out.append(data, from, (int) bounds - from);
+      }
+      return out;
+    }
   }
 
   static int codePoints(byte[] utf8) {
+    return codePoints(utf8, 0, utf8.length);
+  }
+
+  /** Code points of the UTF-8 bytes {@code data[from..to)}: the bytes that do not continue a sequence. */
+  static int codePoints(byte[] data, int from, int to) {
     int count = 0;
-    for (byte b : utf8) {
-      if ((b & 0xC0) != 0x80) {
+    for (int i = from; i < to; i++) {
+      if ((data[i] & 0xC0) != 0x80) {
         count++;
       }
     }
@@ -290,18 +316,40 @@ final class StringFunctions {
    * a start of 0, a start beyond either end, or a length of 0 or less gives ''.
    */
   static byte[] substring(String s, long start, long length) {
-    int cps = s.codePointCount(0, s.length());
-    if (start == 0 || length <= 0 || cps == 0) {
-      return new byte[0];
+    byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+    long bounds = substringBounds(utf8, 0, utf8.length, start, length);
+    return Arrays.copyOfRange(utf8, (int) (bounds >>> 32), (int) bounds);
+  }
+
+  /**
+   * {@link #substring}'s result within the UTF-8 bytes {@code data[begin..end)}, as its first byte
+   * offset in the high 32 bits and its end offset in the low 32 bits (equal for '').
+   */
+  static long substringBounds(byte[] data, int begin, int end, long start, long length) {
+    long empty = ((long) begin << 32) | begin;
+    if (start == 0 || length <= 0 || begin == end) {
+      return empty;
     }
-    long from = start > 0 ? start - 1 : start + cps; // 0-based
-    if (from < 0 || from >= cps) {
-      return new byte[0];
+    long skip = start > 0 ? start - 1 : start + codePoints(data, begin, end);
+    if (skip < 0) {
+      return empty;
     }
-    long to = Math.min(cps, length >= cps ? cps : from + length);
-    int b = s.offsetByCodePoints(0, (int) from);
-    int e = s.offsetByCodePoints(b, (int) (to - from));
-    return s.substring(b, e).getBytes(StandardCharsets.UTF_8);
+    int from = advance(data, begin, end, skip);
+    if (from >= end) {
+      return empty;
+    }
+    return ((long) from << 32) | advance(data, from, end, length);
+  }
+
+  /** The offset {@code count} code points after {@code pos} (a sequence's first byte), at most {@code end}. */
+  private static int advance(byte[] data, int pos, int end, long count) {
+    for (long c = 0; c < count && pos < end; c++) {
+      pos++;
+      while (pos < end && (data[pos] & 0xC0) == 0x80) {
+        pos++;
+      }
+    }
+    return pos;
   }
 
   private static byte[] trim(String mode, String chars, String value) {

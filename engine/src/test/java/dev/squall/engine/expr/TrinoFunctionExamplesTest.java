@@ -70,6 +70,13 @@ class TrinoFunctionExamplesTest {
     assertThat(substr.apply(2L, 0L)).isEmpty();
     assertThat(substr.apply(2L, -1L)).isEmpty();
     assertThat(substr.apply(4L, 100L)).isEqualTo("lo");
+    // A code point of four UTF-8 bytes (two UTF-16 chars) counts as one.
+    java.util.function.BiFunction<Long, Long, String> emoji = (start, length) -> new String(
+        StringFunctions.substring("h\u00e9l\uD83D\uDE00o", start, length), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(emoji.apply(4L, 1L)).isEqualTo("\uD83D\uDE00");
+    assertThat(emoji.apply(-2L, all)).isEqualTo("\uD83D\uDE00o");
+    assertThat(emoji.apply(3L, 2L)).isEqualTo("l\uD83D\uDE00");
+    assertThat(emoji.apply(5L, all)).isEqualTo("o");
   }
 
   @Test
