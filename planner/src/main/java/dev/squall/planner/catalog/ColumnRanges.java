@@ -29,8 +29,17 @@ import org.apache.iceberg.types.Types;
  * results are cached per table location and snapshot id, since a snapshot never changes.
  */
 public final class ColumnRanges {
-  /** A closed range of a column's values as longs (a DATE as days since 1970-01-01). */
-  public record Range(long lower, long upper) {
+  /**
+   * A closed range of a column's values as longs (a DATE as days since 1970-01-01), and the mean
+   * over the data files of the share of it that one file's bounds cover: near 1 when every file
+   * holds values from all over the range, small when the files are clustered on the column (so
+   * that a filter on it can skip most files by their bounds).
+   */
+  public record Range(long lower, long upper, double meanFileShare) {
+    public Range(long lower, long upper) {
+      this(lower, upper, 1.0);
+    }
+
     /** Values the range can hold, at least 1; saturates at {@code Long.MAX_VALUE}. */
     public double width() {
       return Math.max(1.0, (double) upper - (double) lower + 1.0);
@@ -95,6 +104,7 @@ public final class ColumnRanges {
       return NONE;
     }
     Map<Integer, long[]> bounds = new HashMap<>();
+    Map<Integer, java.util.List<Double>> fileWidths = new HashMap<>();
     Map<Integer, Boolean> complete = new HashMap<>();
     integral.keySet().forEach(id -> complete.put(id, true));
     try (CloseableIterable<FileScanTask> tasks =
@@ -117,6 +127,7 @@ public final class ColumnRanges {
           long[] range = bounds.computeIfAbsent(id, k -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE});
           range[0] = Math.min(range[0], lower);
           range[1] = Math.max(range[1], upper);
+          fileWidths.computeIfAbsent(id, k -> new java.util.ArrayList<>()).add((double) upper - (double) lower + 1.0);
         }
       }
     } catch (IOException e) {
@@ -125,7 +136,9 @@ public final class ColumnRanges {
     Map<Integer, Range> ranges = new HashMap<>();
     bounds.forEach((id, range) -> {
       if (complete.get(id) && range[0] <= range[1]) {
-        ranges.put(id, new Range(range[0], range[1]));
+        double width = Math.max(1.0, (double) range[1] - (double) range[0] + 1.0);
+        double share = fileWidths.get(id).stream().mapToDouble(w -> Math.min(1.0, w / width)).average().orElse(1.0);
+        ranges.put(id, new Range(range[0], range[1], share));
       }
     });
     return new ColumnRanges(Map.copyOf(ranges));

@@ -1,5 +1,6 @@
 package dev.squall.planner.stage;
 
+import dev.squall.planner.catalog.ColumnRanges;
 import dev.squall.proto.v1.HashJoin;
 import dev.squall.proto.v1.NestedLoopJoin;
 import dev.squall.proto.v1.Operator;
@@ -21,9 +22,9 @@ import java.util.Map;
  * planner's {@code replicatedScanMaxBytes}; the other side must be a leaf draft, whose own scans
  * decide its task count ({@code SplitPlanner} gives a replicated scan's splits to every task).
  * A side that would build a runtime filter is replicated only into a stage whose own tables are
- * within the same bound: over larger probe scans the filter's files and row groups skipped (at
- * the coordinator and in the tasks) can save far more than its build stage costs, while a filter
- * on so small a scan cannot.
+ * within the same bound, or whose probe scan's data files are not clustered on the filtered
+ * columns ({@link #unclustered}): elsewhere the filter's files and row groups skipped (at the
+ * coordinator and in the tasks) can save far more than its build stage costs.
  */
 final class ReplicatedScans {
   private ReplicatedScans() {}
@@ -54,10 +55,65 @@ final class ReplicatedScans {
     Map<Integer, Integer> indexes = new HashMap<>();
     for (int i = 0; i < side.inputs().size(); i++) {
       StageDraft.ScanInput scan = (StageDraft.ScanInput) side.inputs().get(i);
-      indexes.put(i, into.addScan(scan.table()));
+      indexes.put(i, into.addScan(scan.table(), side.scanTable(i)));
     }
     into.addScanFileBytes(side.scanFileBytes());
     return renumbered(side.root(), indexes, Math.round(side.bytes()));
+  }
+
+  /**
+   * Below this mean share of a column's range per data file ({@link ColumnRanges.Range#meanFileShare})
+   * the files count as clustered on the column.
+   */
+  static final double CLUSTERED_FILE_SHARE = 0.5;
+
+  /**
+   * Whether the data files of scan input {@code scanInput} of {@code draft} hold values from all
+   * over the range of every one of {@code columns} (scan output columns), so that a runtime
+   * filter on them could skip few files or row groups by their bounds. False when a column's
+   * range is unknown (not INT, BIGINT or DATE, or files without bounds).
+   */
+  static boolean unclustered(StageDraft draft, int scanInput, int[] columns) {
+    dev.squall.planner.catalog.IcebergTable table = draft.scanTable(scanInput);
+    Operator scan = findScan(draft.root(), scanInput);
+    if (table == null || scan == null) {
+      return false;
+    }
+    for (int column : columns) {
+      if (column < 0 || column >= scan.getScan().getProjectedFieldIdsCount()) {
+        return false;
+      }
+      ColumnRanges.Range range = ColumnRanges.of(table.table()).range(scan.getScan().getProjectedFieldIds(column));
+      if (range == null || range.meanFileShare() < CLUSTERED_FILE_SHARE) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static Operator findScan(Operator op, int inputIndex) {
+    if (op.hasScan()) {
+      return op.getScan().getInputIndex() == inputIndex ? op : null;
+    }
+    for (Operator child : children(op)) {
+      Operator found = findScan(child, inputIndex);
+      if (found != null) {
+        return found;
+      }
+    }
+    return null;
+  }
+
+  private static java.util.List<Operator> children(Operator op) {
+    return switch (op.getOpCase()) {
+      case FILTER -> java.util.List.of(op.getFilter().getInput());
+      case PROJECT -> java.util.List.of(op.getProject().getInput());
+      case HASH_JOIN -> java.util.List.of(op.getHashJoin().getLeft(), op.getHashJoin().getRight());
+      case NESTED_LOOP_JOIN -> java.util.List.of(op.getNestedLoopJoin().getLeft(), op.getNestedLoopJoin().getRight());
+      case AGGREGATE -> java.util.List.of(op.getAggregate().getInput());
+      case LIMIT -> java.util.List.of(op.getLimit().getInput());
+      default -> java.util.List.of();
+    };
   }
 
   private static boolean onlyScansFiltersProjectsAndJoins(Operator op) {

@@ -21,6 +21,7 @@ public final class StageDraft {
   public record EdgeInput(int producerStageId, Partitioning partitioning) implements Input {}
 
   private final List<Input> inputs = new ArrayList<>();
+  private final java.util.Map<Integer, dev.squall.planner.catalog.IcebergTable> scanTables = new java.util.HashMap<>();
   /** Runtime filters whose probe scan is in this stage; their probe stage id is set when it closes. */
   private final List<dev.squall.proto.v1.RuntimeFilter.Builder> probeFilters = new ArrayList<>();
   private final boolean leaf;
@@ -52,6 +53,20 @@ public final class StageDraft {
   public int addScan(String table) {
     inputs.add(new ScanInput(table));
     return inputs.size() - 1;
+  }
+
+  /** Adds a scan input of a table the planner has at hand (for its statistics); returns its input index. */
+  public int addScan(String table, dev.squall.planner.catalog.IcebergTable source) {
+    int index = addScan(table);
+    if (source != null) {
+      scanTables.put(index, source);
+    }
+    return index;
+  }
+
+  /** The table read by scan input {@code index}, or null when not known. */
+  public dev.squall.planner.catalog.IcebergTable scanTable(int index) {
+    return scanTables.get(index);
   }
 
   /** Adds an edge input; returns its input index. */

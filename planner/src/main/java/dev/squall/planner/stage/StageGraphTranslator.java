@@ -193,7 +193,7 @@ public final class StageGraphTranslator {
     ScanTranslator.ScanLeaf leaf = ScanTranslator.translate(rel, 0, outputUnused);
     var stats = leaf.table().statistics();
     StageDraft draft = StageDraft.leaf(taskCounts.forScan(stats.fileBytes()));
-    draft.addScan(leaf.tableName());
+    draft.addScan(leaf.tableName(), leaf.table());
     draft.addScanFileBytes(stats.fileBytes());
     draft.setRoot(leaf.operator());
     if (leaf.table().pinnedSnapshotId().isEmpty()) {
@@ -396,9 +396,10 @@ public final class StageGraphTranslator {
 
   /**
    * Whether a broadcast side is scanned in every task of the other side's stage ({@link
-   * ReplicatedScans}). Not when the join would plan a runtime filter from that side and the other
-   * side's tables hold more data files than the bound: there the filter's skipped files and row
-   * groups can save more than its stage costs.
+   * ReplicatedScans}). Not when the join would plan a runtime filter from that side, the other
+   * side's tables hold more data files than the bound, and the filter's probe scan is in another
+   * stage or has its files clustered on the filtered columns: there the filter's skipped files and
+   * row groups (or rows dropped before a shuffle) can save more than its stage costs.
    */
   private boolean replicable(Join join, JoinStrategy strategy, StageDraft side, StageDraft into,
       List<Integer> leftKeys, List<Integer> rightKeys) {
@@ -413,7 +414,13 @@ public final class StageGraphTranslator {
     // The side as a stage of its own (any id: only whether a filter would be planned matters).
     JoinSide sideAsStage = new JoinSide(side, side.root(), Integer.MAX_VALUE, sideIsLeft ? leftKeys : rightKeys);
     JoinSide kept = new JoinSide(into, into.root(), -1, sideIsLeft ? rightKeys : leftKeys);
-    return runtimeFilterProbe(join, strategy, sideIsLeft ? sideAsStage : kept, sideIsLeft ? kept : sideAsStage).isEmpty();
+    Optional<RuntimeFilterPlan> filter =
+        runtimeFilterProbe(join, strategy, sideIsLeft ? sideAsStage : kept, sideIsLeft ? kept : sideAsStage);
+    if (filter.isEmpty()) {
+      return true;
+    }
+    ProbeScan probe = filter.get().probe();
+    return probe.stage() < 0 && ReplicatedScans.unclustered(into, probe.scanInput(), probe.columns());
   }
 
   /** One input of a join: its draft, its root operator, the stage it was closed into (-1: in place), its keys. */

@@ -132,7 +132,8 @@ class ExchangePlacementTest {
 
   /**
    * A side that would build a runtime filter into a probe scan over more data files than the
-   * bound keeps its stage and the filter; the same side is scanned in the probe's tasks when the
+   * bound keeps its stage and the filter when the probe column's file bounds are unknown (the test
+   * catalog's l_suppkey) or clustered; the same side is scanned in the probe's tasks when the
    * filter would not be planned (an outer join).
    */
   @Test
@@ -145,6 +146,21 @@ class ExchangePlacementTest {
         + " and n_name = 'GERMANY'");
     assertThat(left.getEdgesList()).isEmpty();
     assertThat(operators(left, Operator.OpCase.SCAN)).anyMatch(o -> o.getScan().getReplicated());
+  }
+
+  /**
+   * Every file of customer holds nation keys 0..24 (its bounds), so a runtime filter on
+   * c_nationkey could skip no file: nation is scanned in customer's tasks, with no filter.
+   */
+  @Test
+  void aTinySideIsReplicatedIntoALargeProbeScanWhoseFilesAreNotClusteredOnTheKey() {
+    StageGraph graph = Planning.sf100("select c_name, n_name from customer join nation on c_nationkey = n_nationkey"
+        + " where n_name = 'GERMANY'").stageGraph();
+    StageGraphs.assertWellFormed(graph);
+    assertThat(graph.getEdgesList()).isEmpty();
+    assertThat(graph.getRuntimeFiltersList()).isEmpty();
+    assertThat(operators(graph, Operator.OpCase.SCAN)).filteredOn(o -> o.getScan().getReplicated())
+        .extracting(o -> o.getScan().getTable()).containsExactly("tpch.nation");
   }
 
   /** A side over the bound, or one that aggregates, keeps its broadcast stage. */
