@@ -415,7 +415,7 @@ public final class StageGraphTranslator {
     JoinSide sideAsStage = new JoinSide(side, side.root(), Integer.MAX_VALUE, sideIsLeft ? leftKeys : rightKeys);
     JoinSide kept = new JoinSide(into, into.root(), -1, sideIsLeft ? rightKeys : leftKeys);
     Optional<RuntimeFilterPlan> filter =
-        runtimeFilterProbe(join, strategy, sideIsLeft ? sideAsStage : kept, sideIsLeft ? kept : sideAsStage);
+        runtimeFilterPlan(join, strategy, sideIsLeft ? sideAsStage : kept, sideIsLeft ? kept : sideAsStage);
     if (filter.isEmpty()) {
       return true;
     }
@@ -442,7 +442,7 @@ public final class StageGraphTranslator {
    * probe scan then reads only rows whose keys the build side wrote (NULL keys never match).
    */
   private void runtimeFilter(Join join, JoinStrategy strategy, JoinSide left, JoinSide right, StageDraft joinDraft) {
-    Optional<RuntimeFilterPlan> planned = runtimeFilterProbe(join, strategy, left, right);
+    Optional<RuntimeFilterPlan> planned = runtimeFilterPlan(join, strategy, left, right);
     if (planned.isEmpty()) {
       return;
     }
@@ -464,7 +464,7 @@ public final class StageGraphTranslator {
   private record RuntimeFilterPlan(JoinSide build, ProbeScan probe) {}
 
   /** The runtime filter of a join, by {@link #runtimeFilter}'s rules, without recording it. */
-  private Optional<RuntimeFilterPlan> runtimeFilterProbe(Join join, JoinStrategy strategy, JoinSide left, JoinSide right) {
+  private Optional<RuntimeFilterPlan> runtimeFilterPlan(Join join, JoinStrategy strategy, JoinSide left, JoinSide right) {
     JoinRelType type = join.getJoinType();
     boolean probeLeft;
     if (type == JoinRelType.SEMI) {
