@@ -91,6 +91,14 @@ public final class OperatorMemory implements AutoCloseable {
     return true;
   }
 
+  /**
+   * Bytes the task can still reserve before an operator that can spill would be told to spill
+   * ({@link #tryReserveTotal} answering false); 0 when it is past that point.
+   */
+  public long spillHeadroom() {
+    return task.spillHeadroom();
+  }
+
   /** The task's memory budget in bytes ({@code Long.MAX_VALUE} when unlimited). */
   public long taskBudget() {
     return task.budget();

@@ -115,6 +115,11 @@ public final class TaskMemory implements AutoCloseable {
     return Math.max(budget / 4, Math.min(budget / 4 * 3, budget - flow));
   }
 
+  /** Bytes the task can still reserve before it reaches its {@link #spillLimit()} (0 when past it). */
+  synchronized long spillHeadroom() {
+    return Math.max(0, spillLimit() - allocator.getAllocatedMemory() - heapReserved);
+  }
+
   /** Notes the bytes of a batch handed from one operator to the next. */
   synchronized void noteBatch(long bytes) {
     largestBatch = Math.max(largestBatch, bytes);

@@ -33,6 +33,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 public final class HashAggregateOperator extends BatchOperator {
   /** Rows added to a table that may spill between two checks of its memory. */
   private static final int SPILLING_STEP_ROWS = 1024;
+  /** Least heap bytes a new group is taken to add to the table (slot, id, hash), before accumulators. */
+  private static final long MIN_GROUP_BYTES = 48;
   private final BatchOperator input;
   private final int[] groupKeys;
   private final Aggregate agg;
@@ -196,9 +198,9 @@ public final class HashAggregateOperator extends BatchOperator {
       table.assign(alwaysGroup, 1);
     }
     ColumnBatch input;
-    // A table that may spill grows a slice at a time, so it passes its threshold by little.
-    int step = groupKeys.length > 0 && memory.canSpill() ? SPILLING_STEP_ROWS : Integer.MAX_VALUE;
+    boolean maySpill = groupKeys.length > 0 && memory.canSpill();
     while ((input = this.input.next()) != null) {
+      int step = maySpill ? stepRows(input) : Integer.MAX_VALUE;
       for (int start = 0; start < input.rows(); start += step) {
         int n = Math.min(step, input.rows() - start);
         ColumnBatch batch = n == input.rows() ? input : input.slice(start, n);
@@ -246,6 +248,23 @@ public final class HashAggregateOperator extends BatchOperator {
     memory.reserveTotal(bytes);
   }
 
+  /**
+   * Rows to add before the next memory check. A table that may spill grows a slice at a time near
+   * its threshold, so that it passes it by little; while even a batch of nothing but new groups
+   * (at the table's bytes per group so far, and the batch's key bytes) fits twice in the task's
+   * headroom, the whole batch goes at once, since a slice is a copy of every column it reads.
+   */
+  private int stepRows(ColumnBatch input) {
+    int n = input.rows();
+    int groups = table.groups();
+    long perGroup = Math.max(MIN_GROUP_BYTES + 16L * accumulators.size(), groups == 0 ? 0 : stateBytes() / groups);
+    long growth = perGroup * n;
+    for (int k : groupKeys) {
+      growth += input.column(k).bytes();
+    }
+    return 2 * growth <= memory.spillHeadroom() ? n : SPILLING_STEP_ROWS;
+  }
+
   private Column[] keysOf(ColumnBatch batch) {
     Column[] keys = new Column[groupKeys.length];
     for (int k = 0; k < keys.length; k++) {
@@ -254,12 +273,18 @@ public final class HashAggregateOperator extends BatchOperator {
     return keys;
   }
 
-  /** Reserves the table's and accumulators' bytes; false when the operator should spill instead. */
-  private boolean tryReserveState() {
+  /** Heap bytes of the group table and the accumulators. */
+  private long stateBytes() {
     long bytes = table.bytes();
     for (Accumulator acc : accumulators) {
       bytes += acc.bytes();
     }
+    return bytes;
+  }
+
+  /** Reserves the table's and accumulators' bytes; false when the operator should spill instead. */
+  private boolean tryReserveState() {
+    long bytes = stateBytes();
     if (groupKeys.length == 0 || !memory.canSpill() || level >= HashPartitionedSpill.MAX_LEVELS) {
       memory.reserveTotal(bytes);
       return true;
