@@ -82,6 +82,11 @@ public final class StageGraphBuilder {
     return -1;
   }
 
+  /** The estimated output rows of a stage closed before. */
+  public long estimatedRows(int stageId) {
+    return stages.get(stageId).getEstimates().getRows();
+  }
+
   /** The id of the stage closed last. */
   public int lastStageId() {
     return stages.size() - 1;

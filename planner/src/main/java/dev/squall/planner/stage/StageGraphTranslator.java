@@ -446,10 +446,12 @@ public final class StageGraphTranslator {
     if (planned.isEmpty()) {
       return;
     }
-    JoinSide build = planned.get().build();
     ProbeScan t = planned.get().probe();
     dev.squall.proto.v1.RuntimeFilter.Builder f = dev.squall.proto.v1.RuntimeFilter.newBuilder()
-        .setBuildStageId(build.stage()).addAllBuildColumns(build.keys()).setProbeScanInputIndex(t.scanInput());
+        .setBuildStageId(planned.get().buildStage()).setProbeScanInputIndex(t.scanInput());
+    for (int c : planned.get().buildColumns()) {
+      f.addBuildColumns(c);
+    }
     for (int c : t.columns()) {
       f.addProbeColumns(c);
     }
@@ -460,8 +462,11 @@ public final class StageGraphTranslator {
     }
   }
 
-  /** A runtime filter {@link #runtimeFilter} would plan: its build side and where its probe keys are scanned. */
-  private record RuntimeFilterPlan(JoinSide build, ProbeScan probe) {}
+  /**
+   * A runtime filter {@link #runtimeFilter} would plan: the stage whose output columns build it
+   * and where its probe keys are scanned (one probe column per build column).
+   */
+  private record RuntimeFilterPlan(int buildStage, int[] buildColumns, ProbeScan probe) {}
 
   /** The runtime filter of a join, by {@link #runtimeFilter}'s rules, without recording it. */
   private Optional<RuntimeFilterPlan> runtimeFilterPlan(Join join, JoinStrategy strategy, JoinSide left, JoinSide right) {
@@ -477,7 +482,7 @@ public final class StageGraphTranslator {
     }
     JoinSide probe = probeLeft ? left : right;
     JoinSide build = probeLeft ? right : left;
-    if (build.stage() < 0 || build.draft().rows() * 2 > probe.draft().rows()) {
+    if (build.stage() < 0) {
       return Optional.empty();
     }
     var fields = (probeLeft ? join.getLeft() : join.getRight()).getRowType().getFieldList();
@@ -486,10 +491,131 @@ public final class StageGraphTranslator {
         return Optional.empty();
       }
     }
+    java.util.function.IntUnaryOperator producers =
+        i -> probe.draft().inputs().get(i) instanceof StageDraft.EdgeInput e ? e.producerStageId() : -1;
     int[] keys = probe.keys().stream().mapToInt(Integer::intValue).toArray();
-    java.util.Optional<ProbeScan> traced = traceToProbeScan(probe.root(), keys, probe.stage(),
-        i -> probe.draft().inputs().get(i) instanceof StageDraft.EdgeInput e ? e.producerStageId() : -1);
-    return traced.map(t -> new RuntimeFilterPlan(build, t));
+    int[] chosen = null;
+    java.util.Optional<ProbeScan> traced = traceToProbeScan(probe.root(), keys, probe.stage(), producers);
+    if (traced.isPresent()) {
+      chosen = java.util.stream.IntStream.range(0, keys.length).toArray();
+    } else {
+      // A key that reaches no scan (Q2's minimum cost, an aggregate's value) leaves the others:
+      // a row whose key is not among the build side's values of that key alone matches nothing.
+      for (int k = 0; k < keys.length && traced.isEmpty(); k++) {
+        traced = traceToProbeScan(probe.root(), new int[] {keys[k]}, probe.stage(), producers);
+        chosen = new int[] {k};
+      }
+    }
+    if (traced.isEmpty()) {
+      return Optional.empty();
+    }
+    int[] buildColumns = new int[chosen.length];
+    for (int i = 0; i < chosen.length; i++) {
+      buildColumns[i] = build.keys().get(chosen[i]);
+    }
+    int buildStage = build.stage();
+    double buildRows = build.draft().rows();
+    // (A side that is not a stage yet, asked about by replicable, has no fragment to follow.)
+    Optional<KeySource> source = buildStage <= graph.lastStageId()
+        ? keySource(graph.fragmentOf(buildStage), buildColumns, buildStage) : Optional.empty();
+    if (source.isPresent() && graph.estimatedRows(source.get().stage()) <= buildRows) {
+      buildStage = source.get().stage();
+      buildColumns = source.get().columns();
+      buildRows = graph.estimatedRows(buildStage);
+    }
+    if (buildRows * 2 > probe.draft().rows()) {
+      return Optional.empty();
+    }
+    return Optional.of(new RuntimeFilterPlan(buildStage, buildColumns, traced.get()));
+  }
+
+  /** An earlier stage whose output columns hold every value of a build side's key columns. */
+  record KeySource(int stage, int[] columns) {}
+
+  /**
+   * Follows a build side's key columns down from {@code op} in stage {@code stage} to a stage it
+   * reads over an edge: through Filters, Projects of plain column references and INNER hash joins,
+   * where a key column may cross to the other side by the join's equality. Every value of the
+   * build side's keys is then among that stage's values of those columns, so a runtime filter
+   * built there is looser but correct, and known sooner: TPC-H Q17's filtered part keys filter
+   * the lineitem scan under the per-part average while the stage joining lineitem to part still
+   * runs. Key types must stay the same along the way (a runtime filter summarises one type).
+   */
+  Optional<KeySource> keySource(Operator op, int[] columns, int stage) {
+    switch (op.getOpCase()) {
+      case FILTER -> {
+        return keySource(op.getFilter().getInput(), columns, stage);
+      }
+      case PROJECT -> {
+        int[] below = new int[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+          Expr e = op.getProject().getExpressions(columns[i]);
+          if (e.getKindCase() != Expr.KindCase.COLUMN) {
+            return Optional.empty();
+          }
+          below[i] = e.getColumn();
+        }
+        return keySource(op.getProject().getInput(), below, stage);
+      }
+      case HASH_JOIN -> {
+        HashJoin j = op.getHashJoin();
+        if (j.getJoinType() != dev.squall.proto.v1.JoinType.INNER) {
+          return Optional.empty();
+        }
+        int leftWidth = j.getLeft().getOutputSchema().getFieldsCount();
+        // The right side first: where a stage read over a broadcast edge usually sits.
+        for (boolean right : new boolean[] {true, false}) {
+          int[] mapped = sideColumns(j, columns, leftWidth, right);
+          if (mapped == null) {
+            continue;
+          }
+          Operator side = right ? j.getRight() : j.getLeft();
+          boolean sameTypes = true;
+          for (int i = 0; i < columns.length; i++) {
+            sameTypes &= op.getOutputSchema().getFields(columns[i]).getType().getKind()
+                == side.getOutputSchema().getFields(mapped[i]).getType().getKind();
+          }
+          if (!sameTypes) {
+            continue;
+          }
+          Optional<KeySource> found = keySource(side, mapped, stage);
+          if (found.isPresent()) {
+            return found;
+          }
+        }
+        return Optional.empty();
+      }
+      case SHUFFLE_READ -> {
+        int producer = graph.producerOf(stage, op.getShuffleRead().getInputIndex());
+        return producer < 0 ? Optional.empty() : Optional.of(new KeySource(producer, columns.clone()));
+      }
+      default -> {
+        return Optional.empty();
+      }
+    }
+  }
+
+  /**
+   * The join output columns as columns of one side ({@code right} or left): a column of that side
+   * as is, a key of the other side as the key it equals; null when some column is neither.
+   */
+  private static int[] sideColumns(HashJoin j, int[] columns, int leftWidth, boolean right) {
+    int[] mapped = new int[columns.length];
+    for (int i = 0; i < columns.length; i++) {
+      int c = columns[i];
+      boolean onRight = c >= leftWidth;
+      if (onRight == right) {
+        mapped[i] = right ? c - leftWidth : c;
+        continue;
+      }
+      List<Integer> own = right ? j.getLeftKeysList() : j.getRightKeysList();
+      int k = own.indexOf(right ? c : c - leftWidth);
+      if (k < 0) {
+        return null;
+      }
+      mapped[i] = right ? j.getRightKeys(k) : j.getLeftKeys(k);
+    }
+    return mapped;
   }
 
   /**
@@ -500,8 +626,8 @@ public final class StageGraphTranslator {
 
   /**
    * Follows the probe keys down from {@code op} to a scan: through Filters, Projects of plain column
-   * references, the group keys of an aggregation, and across shuffle edges into the stages that
-   * produce them. Crossing aggregations and edges means a join's probe side that aggregates a scan (TPC-H Q4,
+   * references, the group keys of an aggregation, the key's side of an INNER hash join, and across
+   * shuffle edges into the stages that produce them. Crossing aggregations and edges means a join's probe side that aggregates a scan (TPC-H Q4,
    * Q20: the keys of an IN/EXISTS subquery grouped, then joined to a filtered table) is filtered at
    * that scan, before the aggregation and the shuffle. Dropping the rows of a key that has no match
    * drops only that key's groups, which the inner or semi join drops anyway; grouping sets (a group
@@ -543,6 +669,24 @@ public final class StageGraphTranslator {
           below[i] = agg.getGroupKeys(columns[i]);
         }
         return traceToProbeScan(agg.getInput(), below, stage, producerOf);
+      }
+      case HASH_JOIN -> {
+        // An inner join's output rows with a key value come from rows of the key's side with that
+        // value: dropping the side's rows of a value the build side lacks drops only those.
+        HashJoin j = op.getHashJoin();
+        if (j.getJoinType() != dev.squall.proto.v1.JoinType.INNER) {
+          return java.util.Optional.empty();
+        }
+        int leftWidth = j.getLeft().getOutputSchema().getFieldsCount();
+        boolean right = columns[0] >= leftWidth;
+        int[] below = new int[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+          if ((columns[i] >= leftWidth) != right) {
+            return java.util.Optional.empty(); // keys from both sides: no one scan holds them
+          }
+          below[i] = right ? columns[i] - leftWidth : columns[i];
+        }
+        return traceToProbeScan(right ? j.getRight() : j.getLeft(), below, stage, producerOf);
       }
       case SHUFFLE_READ, SHUFFLE_COMBINE -> {
         int input = op.hasShuffleRead() ? op.getShuffleRead().getInputIndex() : op.getShuffleCombine().getInputIndex();

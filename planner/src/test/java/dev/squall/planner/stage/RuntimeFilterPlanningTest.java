@@ -90,4 +90,62 @@ class RuntimeFilterPlanningTest {
         + " group by rollup (l_orderkey)) l on o_orderkey = l.l_orderkey where o_orderdate = date '1995-01-15'")
         .getRuntimeFiltersCount()).isZero();
   }
+
+  @Test
+  void q17sPartKeysFilterBothLineitemScansFromThePartStage() {
+    // The per-part average joins the lineitem ⋈ part stage, estimated too large to filter by; its
+    // part keys all come from the filtered part stage, which filters the lineitem scan under the
+    // average too, and sooner.
+    StageGraph graph = sf1(dev.squall.planner.testing.TpchQueries.query(17));
+    assertThat(graph.getRuntimeFiltersCount()).isEqualTo(2);
+    java.util.Set<Integer> probeStages = new java.util.HashSet<>();
+    for (RuntimeFilter f : graph.getRuntimeFiltersList()) {
+      Stage build = graph.getStages(f.getBuildStageId());
+      assertThat(StageGraphs.operators(build.getFragment(), Operator.OpCase.SCAN)).hasSize(1);
+      assertThat(StageGraphs.operators(build.getFragment(), Operator.OpCase.SCAN).get(0).getScan().getTable())
+          .endsWith("part");
+      assertThat(build.getOutputSchema().getFields(f.getBuildColumns(0)).getName()).isEqualTo("p_partkey");
+      Operator scan = scanOf(graph.getStages(f.getProbeStageId()), f.getProbeScanInputIndex());
+      assertThat(scan.getScan().getTable()).endsWith("lineitem");
+      assertThat(scan.getOutputSchema().getFields(f.getProbeColumns(0)).getName()).isEqualTo("l_partkey");
+      probeStages.add(f.getProbeStageId());
+    }
+    assertThat(probeStages).hasSize(2);
+    Stage average = graph.getStages(graph.getRuntimeFilters(1).getProbeStageId());
+    assertThat(StageGraphs.operators(average.getFragment(), Operator.OpCase.AGGREGATE)).isNotEmpty();
+  }
+
+  @Test
+  void aKeyThatReachesAScanFiltersWhenAnotherKeyIsAnAggregatedValue() {
+    // TPC-H Q2's shape: joined on the part key and the minimum cost per part. The part key alone
+    // reaches partsupp, below the minimum and an inner join to supplier.
+    StageGraph graph = sf1("select count(*) from (select ps_partkey, min(ps_supplycost) as c from partsupp"
+        + " join supplier on ps_suppkey = s_suppkey where s_acctbal > 0 group by ps_partkey) m"
+        + " join (select * from part where p_size = 15 and p_type like '%BRASS') p"
+        + " on m.ps_partkey = p.p_partkey and m.c = p.p_retailprice");
+    RuntimeFilter underMinimum = graph.getRuntimeFiltersList().stream()
+        .filter(f -> StageGraphs.operators(graph.getStages(f.getBuildStageId()).getFragment(), Operator.OpCase.SCAN)
+            .get(0).getScan().getTable().endsWith(".part"))
+        .findFirst().orElseThrow();
+    assertThat(underMinimum.getProbeColumnsCount()).isEqualTo(1);
+    Stage probe = graph.getStages(underMinimum.getProbeStageId());
+    assertThat(StageGraphs.operators(probe.getFragment(), Operator.OpCase.AGGREGATE)).isNotEmpty();
+    assertThat(StageGraphs.operators(probe.getFragment(), Operator.OpCase.HASH_JOIN)).isNotEmpty();
+    Operator scan = scanOf(probe, underMinimum.getProbeScanInputIndex());
+    assertThat(scan.getScan().getTable()).endsWith("partsupp");
+    assertThat(scan.getOutputSchema().getFields(underMinimum.getProbeColumns(0)).getName()).isEqualTo("ps_partkey");
+    Stage build = graph.getStages(underMinimum.getBuildStageId());
+    assertThat(build.getOutputSchema().getFields(underMinimum.getBuildColumns(0)).getName()).isEqualTo("p_partkey");
+  }
+
+  @Test
+  void aProbeKeyFromBothSidesOfAJoinBelowIsNotFiltered() {
+    // The probe key is the sum of a column of each side: no scan holds it.
+    StageGraph graph = sf1("select count(*) from (select l_partkey + ps_suppkey as k from lineitem join partsupp"
+        + " on l_partkey = ps_partkey and l_suppkey = ps_suppkey) l join (select * from part where p_brand"
+        + " = 'Brand#23') p on l.k = p.p_partkey");
+    assertThat(graph.getRuntimeFiltersList()).noneMatch(f -> StageGraphs.operators(
+        graph.getStages(f.getBuildStageId()).getFragment(), Operator.OpCase.SCAN).stream()
+        .anyMatch(scan -> scan.getScan().getTable().endsWith(".part")));
+  }
 }
