@@ -13,7 +13,8 @@ import java.util.List;
  * docs/planner.md. Not a test.
  *
  * <p>Arguments: {@code scaleFactor dataDir queries} (queries a comma-separated list such as {@code
- * Q5,Q9}); the data is loaded as {@link TpchBenchmark} loads it, or found there.
+ * Q5,Q9}); the data is loaded as {@link TpchBenchmark} loads it, or found there. With {@code
+ * -Dsquall.bench.runs=N} each query runs N times and the last run is printed (a warm JIT).
  */
 public final class ExplainAnalyzeRun {
   private ExplainAnalyzeRun() {}
@@ -26,9 +27,12 @@ public final class ExplainAnalyzeRun {
     HttpClient http = HttpClient.newHttpClient();
     try (LocalDeployment stack = BenchmarkRunner.startStack(dir)) {
       workload.load(stack, sf);
+      int runs = Math.max(1, Integer.getInteger("squall.bench.runs", 1));
       for (String q : queries) {
-        HttpResponse<byte[]> r = BenchmarkRunner.post(http, stack, "explain analyze " + workload.sql(q),
-            BenchmarkRunner.properties(workload));
+        HttpResponse<byte[]> r = null;
+        for (int run = 0; run < runs; run++) {
+          r = BenchmarkRunner.post(http, stack, "explain analyze " + workload.sql(q), BenchmarkRunner.properties(workload));
+        }
         System.out.println("== " + q + " (HTTP " + r.statusCode() + ")");
         System.out.println(r.statusCode() == 200 ? planText(r.body()) : new String(r.body(), StandardCharsets.UTF_8));
       }
