@@ -73,6 +73,14 @@ class ExistsEndToEndTest {
             + " and exists (select * from orders, lineitem where o_custkey = c.k and o_orderkey = l_orderkey"
             + " and l_quantity > 40) and not exists (select * from orders, lineitem where o_custkey = c.k"
             + " and o_orderkey = l_orderkey and l_returnflag = 'R' and l_quantity > 45) group by c.n",
+        // Right sides read as their distinct keys (a key repeated in many rows): TPC-H Q22's
+        // NOT EXISTS, IN, and NOT IN over keys with NULLs (which make NOT IN answer nothing).
+        "select count(*), sum(c_acctbal) from customer where not exists (select * from orders"
+            + " where o_custkey = c_custkey)",
+        "select count(*), sum(c_acctbal) from customer where c_nationkey in (select s_nationkey from supplier"
+            + " where s_acctbal > 0)",
+        "select count(*), sum(b) from " + C + " c where c.k not in (select k from " + O + " o where o.s = 'F')",
+        "select count(*), sum(b) from " + C + " c where c.n not in (select c2.n from " + C + " c2 where c2.b < 0)",
         // Left to the decorrelator: inside OR, and a correlation by range only.
         "select count(*) from " + C + " c where c.n = 3 or exists (select * from " + O + " o where o.k = c.k"
             + " and o.p > 300000)",
