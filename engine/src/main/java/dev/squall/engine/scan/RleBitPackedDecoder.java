@@ -11,6 +11,8 @@ import java.util.Arrays;
  * least-significant bit first. A decoder is reused: {@link #init} points it at new bytes.
  */
 final class RleBitPackedDecoder {
+  private static final java.lang.invoke.VarHandle LONG_LE =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
   private byte[] buf;
   private int pos;
   private int end;
@@ -148,9 +150,24 @@ final class RleBitPackedDecoder {
       }
       return;
     }
+    // Whole groups of 8 values (width bytes each) whose bytes, and the 8 a long load may read
+    // from the last value's first byte, lie within the data: every value is one unaligned long
+    // load, a shift under 8 and a mask (shift + width stays within the 64 bits).
+    int groups = count >>> 3;
+    int g = 0;
+    for (; g < groups && p + width + 8 <= limit; g++) {
+      int o = g << 3;
+      for (int i = 0; i < 8; i++) {
+        int bit = i * width;
+        long word = (long) LONG_LE.get(b, p + (bit >>> 3));
+        out[o + i] = (int) ((word >>> (bit & 7)) & mask);
+      }
+      p += width;
+    }
+    // The rest (the run's last groups, near the end of the data) byte by byte.
     long acc = 0;
     int bits = 0;
-    for (int i = 0; i < count; i++) {
+    for (int i = g << 3; i < count; i++) {
       while (bits < width) {
         acc |= (p < limit ? (b[p] & 0xFFL) : 0L) << bits;
         p++;
