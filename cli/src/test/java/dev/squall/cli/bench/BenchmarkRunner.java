@@ -33,8 +33,10 @@ import java.util.Map;
  * ({@link DuckDbRun}, same classpath), so that neither engine takes CPU or heap from the other;
  * Squall runs in this process afterwards.
  *
- * <p>Prints per query: wall times of both (best of {@code runs} runs after one warm-up; with
- * {@code runs} = 0 one run and no warm-up), their ratio, the job's stages and tasks, and the
+ * <p>Before the timed runs, every query runs {@code squall.bench.warmupRounds} times (1 unless
+ * given; none when {@code runs} = 0), untimed, to warm the JVM for all of them. Prints per query:
+ * wall times of both (best of {@code runs} runs after one warm-up; with {@code runs} = 0 one run
+ * and no warm-up), their ratio, the job's stages and tasks, and the
  * largest peak task memory of any stage (from the job summary) beside the task memory budget,
  * marked {@code OVER BUDGET} when above it, and the bytes its tasks spilled. After every query has
  * run, each answer is compared with DuckDB's over the same files (an in-process DuckDB, opened only
@@ -90,6 +92,24 @@ final class BenchmarkRunner {
   private record DuckResult(double ms, long rows, String failure) {}
 
   /**
+   * Runs every query {@code rounds} times, untimed and unchecked, before the first timed run: the
+   * JIT then has compiled the engine, planner and shuffle paths all queries share, so that the
+   * first query's figure is not also the JVM's warm-up (as a Lambda function's are once warm).
+   */
+  private static void warmUp(HttpClient http, LocalDeployment stack, BenchmarkWorkload workload, List<String> queries,
+      String properties, int rounds) {
+    for (int round = 0; round < rounds; round++) {
+      for (String q : queries) {
+        try {
+          post(http, stack, workload.sql(q), properties);
+        } catch (Exception e) {
+          // The timed runs report a failure; the warm-up only warms.
+        }
+      }
+    }
+  }
+
+  /**
    * Runs the benchmark. Arguments: {@code scaleFactor [runs] [dataDir] [queries]} (defaults 0.1, 1,
    * a temporary directory, every query; {@code queries} is a comma-separated list of query names
    * such as {@code Q1,Q6}, to run part of the workload).
@@ -122,6 +142,7 @@ final class BenchmarkRunner {
       List<String> failures = new ArrayList<>();
       List<String> overBudget = new ArrayList<>();
       Map<String, byte[]> answers = new LinkedHashMap<>();
+      warmUp(http, stack, workload, queries, properties, runs == 0 ? 0 : Integer.getInteger("squall.bench.warmupRounds", 1));
       for (String q : queries) {
         String sql = workload.sql(q);
         double squall = Double.MAX_VALUE;
