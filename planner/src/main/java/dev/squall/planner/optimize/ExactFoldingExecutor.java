@@ -71,7 +71,9 @@ public final class ExactFoldingExecutor implements RexExecutor {
       // Calcite folds with Java's full case mapping ('ß' to "SS") into the argument's length.
       "UPPER", "LOWER", "INITCAP",
       // Calcite's SUBSTRING is the SQL standard's; Squall's is Trino's (a negative start counts from the end).
-      "SUBSTRING");
+      "SUBSTRING",
+      // Calcite counts UTF-16 units ('😀ab' has length 4); Squall counts code points (3), as Trino.
+      "CHAR_LENGTH", "CHARACTER_LENGTH", "LPAD", "RPAD");
 
   /** Whether {@code e} holds exact arithmetic or a cast to an exact type anywhere. */
   static boolean leftToEngine(RexNode e) {

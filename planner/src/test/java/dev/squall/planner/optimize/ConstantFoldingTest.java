@@ -34,6 +34,14 @@ class ConstantFoldingTest {
   }
 
   @Test
+  void theLengthOfALiteralBeyondTheBasicPlaneIsLeftToTheEngine() {
+    // Calcite folded char_length('😀ab') to 4, its UTF-16 units; it has 3 code points.
+    String text = Planning.sf1("EXPLAIN select char_length('😀ab'), length('😀ab'), lpad('😀', 3, 'x') from nation")
+        .explain();
+    assertThat(text).contains("CHAR_LENGTH(").contains("LPAD(").doesNotContain(" 4 AS");
+  }
+
+  @Test
   void aDoubleThatFoldsToInfinityOrNanBecomesADoubleLiteral() {
     // 1e0/0 folded to Infinity, which failed planning with a NumberFormatException (500).
     String text = Planning.sf1("EXPLAIN select 1e0 / 0, 0e0 / 0e0, 1e308 * 10 from nation").explain();
