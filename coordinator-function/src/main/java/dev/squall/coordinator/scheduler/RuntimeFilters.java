@@ -143,13 +143,7 @@ final class RuntimeFilters {
 
   /** The Scan of input {@code inputIndex} in {@code op}, or null when it has none. */
   static Scan scanOf(Operator op, int inputIndex) {
-    Scan[] found = new Scan[1];
-    Fragments.replace(op, o -> {
-      if (o.hasScan() && o.getScan().getInputIndex() == inputIndex) {
-        found[0] = o.getScan();
-      }
-      return o;
-    });
-    return found[0];
+    Operator found = dev.squall.proto.OperatorTree.scan(op, inputIndex);
+    return found == null ? null : found.getScan();
   }
 }

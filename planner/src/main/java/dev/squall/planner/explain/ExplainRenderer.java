@@ -3,6 +3,7 @@ package dev.squall.planner.explain;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.squall.proto.OperatorTree;
 import dev.squall.proto.v1.Aggregate;
 import dev.squall.proto.v1.AggregateCall;
 import dev.squall.proto.v1.Edge;
@@ -173,7 +174,7 @@ public final class ExplainRenderer {
       out.append(']');
     }
     out.append('\n');
-    for (Operator child : children(op)) {
+    for (Operator child : OperatorTree.children(op)) {
       analyzedOperator(child, inputs, indent + 2, actual, out);
     }
   }
@@ -234,7 +235,7 @@ public final class ExplainRenderer {
 
   private static void operator(Operator op, Map<Integer, Edge> inputs, int indent, StringBuilder out) {
     out.append(" ".repeat(indent)).append(describe(op, inputs)).append('\n');
-    for (Operator child : children(op)) {
+    for (Operator child : OperatorTree.children(op)) {
       operator(child, inputs, indent + 2, out);
     }
   }
@@ -245,7 +246,7 @@ public final class ExplainRenderer {
     node.put("detail", describe(op, inputs));
     node.put("columns", columns(op.getOutputSchema()));
     ArrayNode children = node.putArray("inputs");
-    for (Operator child : children(op)) {
+    for (Operator child : OperatorTree.children(op)) {
       children.add(operatorJson(child, inputs));
     }
     return node;
@@ -269,24 +270,6 @@ public final class ExplainRenderer {
       case EXPAND -> "Expand";
       case SHUFFLE_COMBINE -> "ShuffleCombine";
       default -> "?";
-    };
-  }
-
-  /** The operators below an operator, left to right. */
-  static List<Operator> children(Operator op) {
-    return switch (op.getOpCase()) {
-      case FILTER -> List.of(op.getFilter().getInput());
-      case PROJECT -> List.of(op.getProject().getInput());
-      case AGGREGATE -> List.of(op.getAggregate().getInput());
-      case HASH_JOIN -> List.of(op.getHashJoin().getLeft(), op.getHashJoin().getRight());
-      case NESTED_LOOP_JOIN -> List.of(op.getNestedLoopJoin().getLeft(), op.getNestedLoopJoin().getRight());
-      case SORT -> List.of(op.getSort().getInput());
-      case TOP_N -> List.of(op.getTopN().getInput());
-      case LIMIT -> List.of(op.getLimit().getInput());
-      case WINDOW -> List.of(op.getWindow().getInput());
-      case UNION_ALL -> op.getUnionAll().getInputsList();
-      case EXPAND -> List.of(op.getExpand().getInput());
-      default -> List.of();
     };
   }
 

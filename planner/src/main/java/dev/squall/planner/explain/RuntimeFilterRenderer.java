@@ -107,7 +107,7 @@ final class RuntimeFilterRenderer {
       return op;
     }
     position[0]++;
-    for (Operator child : ExplainRenderer.children(op)) {
+    for (Operator child : dev.squall.proto.OperatorTree.children(op)) {
       Operator found = probeScan(child, inputIndex, position);
       if (found != null) {
         return found;

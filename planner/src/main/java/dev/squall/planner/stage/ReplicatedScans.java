@@ -75,7 +75,7 @@ final class ReplicatedScans {
    */
   static boolean unclustered(StageDraft draft, int scanInput, int[] columns) {
     dev.squall.planner.catalog.IcebergTable table = draft.scanTable(scanInput);
-    Operator scan = findScan(draft.root(), scanInput);
+    Operator scan = dev.squall.proto.OperatorTree.scan(draft.root(), scanInput);
     if (table == null || scan == null) {
       return false;
     }
@@ -89,31 +89,6 @@ final class ReplicatedScans {
       }
     }
     return true;
-  }
-
-  private static Operator findScan(Operator op, int inputIndex) {
-    if (op.hasScan()) {
-      return op.getScan().getInputIndex() == inputIndex ? op : null;
-    }
-    for (Operator child : children(op)) {
-      Operator found = findScan(child, inputIndex);
-      if (found != null) {
-        return found;
-      }
-    }
-    return null;
-  }
-
-  private static java.util.List<Operator> children(Operator op) {
-    return switch (op.getOpCase()) {
-      case FILTER -> java.util.List.of(op.getFilter().getInput());
-      case PROJECT -> java.util.List.of(op.getProject().getInput());
-      case HASH_JOIN -> java.util.List.of(op.getHashJoin().getLeft(), op.getHashJoin().getRight());
-      case NESTED_LOOP_JOIN -> java.util.List.of(op.getNestedLoopJoin().getLeft(), op.getNestedLoopJoin().getRight());
-      case AGGREGATE -> java.util.List.of(op.getAggregate().getInput());
-      case LIMIT -> java.util.List.of(op.getLimit().getInput());
-      default -> java.util.List.of();
-    };
   }
 
   private static boolean onlyScansFiltersProjectsAndJoins(Operator op) {
