@@ -308,8 +308,9 @@ public final class StageGraphTranslator {
       case BROADCAST_LEFT, SHUFFLE_LEFT -> false;
       default -> true;
     };
-    if (rightCrossesExchange && distinctKeysPay(join, rightKeys, residual)) {
-      rightKeys = distinctKeys(right, rightKeys, join);
+    Double distinctRightKeys = rightCrossesExchange ? repeatedKeys(join, rightKeys, residual) : null;
+    if (distinctRightKeys != null) {
+      rightKeys = distinctKeys(right, rightKeys, distinctRightKeys);
     }
     int leftWidth = join.getLeft().getRowType().getFieldCount();
     StageDraft draft;
@@ -438,28 +439,28 @@ public final class StageGraphTranslator {
   private record JoinSide(StageDraft draft, Operator root, int stage, List<Integer> keys) {}
 
   /**
-   * Whether a SEMI or ANTI join's right side is worth reducing to its distinct keys before it
-   * crosses an exchange: only its keys matter to the join (no residual condition), and they repeat
-   * (the estimated distinct keys are under half its rows). TPC-H Q22's NOT EXISTS over orders sends
-   * about a tenth of the order rows and builds a table of that many.
+   * The estimated distinct keys of a SEMI or ANTI join's right side when it is worth reducing to
+   * them before it crosses an exchange, else null: only its keys matter to the join (no residual
+   * condition), and they repeat (the estimated distinct keys are under half its rows). TPC-H Q22's
+   * NOT EXISTS over orders sends about a tenth of the order rows and builds a table of that many.
    */
-  private static boolean distinctKeysPay(Join join, List<Integer> rightKeys, RexNode residual) {
+  private static Double repeatedKeys(Join join, List<Integer> rightKeys, RexNode residual) {
     JoinRelType type = join.getJoinType();
     if ((type != JoinRelType.SEMI && type != JoinRelType.ANTI) || residual != null || rightKeys.isEmpty()) {
-      return false;
+      return null;
     }
     var mq = join.getCluster().getMetadataQuery();
     Double rows = mq.getRowCount(join.getRight());
     Double keys = mq.getDistinctRowCount(join.getRight(), org.apache.calcite.util.ImmutableBitSet.of(rightKeys), null);
-    return rows != null && keys != null && keys * 2 < rows;
+    return rows != null && keys != null && keys * 2 < rows ? keys : null;
   }
 
   /**
    * Ends the right side's draft with a PARTIAL aggregation on its join keys and no aggregate
-   * (each task's distinct keys; NULL keys make one group, so NOT IN still sees them), and returns
-   * the keys' positions in its output.
+   * (each task's distinct keys; NULL keys make one group, so NOT IN still sees them), estimated at
+   * {@code keys} distinct keys a task, and returns the keys' positions in its output.
    */
-  private static List<Integer> distinctKeys(StageDraft right, List<Integer> rightKeys, Join join) {
+  private static List<Integer> distinctKeys(StageDraft right, List<Integer> rightKeys, double keys) {
     Operator input = right.root();
     Schema.Builder schema = Schema.newBuilder();
     for (int k : rightKeys) {
@@ -470,8 +471,6 @@ public final class StageGraphTranslator {
             .setMode(dev.squall.proto.v1.Aggregate.Mode.PARTIAL).addAllGroupKeys(rightKeys))
         .build();
     right.setRoot(distinct);
-    Double keys = join.getCluster().getMetadataQuery().getDistinctRowCount(join.getRight(),
-        org.apache.calcite.util.ImmutableBitSet.of(rightKeys), null);
     double rows = Math.min(right.rows(), keys * right.taskCount());
     right.setEstimates(rows, right.rows() > 0 ? right.bytes() * rows / right.rows() : right.bytes());
     return IntStream.range(0, rightKeys.size()).boxed().toList();
@@ -598,15 +597,8 @@ public final class StageGraphTranslator {
         return keySource(op.getFilter().getInput(), columns, stage);
       }
       case PROJECT -> {
-        int[] below = new int[columns.length];
-        for (int i = 0; i < columns.length; i++) {
-          Expr e = op.getProject().getExpressions(columns[i]);
-          if (e.getKindCase() != Expr.KindCase.COLUMN) {
-            return Optional.empty();
-          }
-          below[i] = e.getColumn();
-        }
-        return keySource(op.getProject().getInput(), below, stage);
+        int[] below = referencedColumns(op.getProject(), columns);
+        return below == null ? Optional.empty() : keySource(op.getProject().getInput(), below, stage);
       }
       case HASH_JOIN -> {
         HashJoin j = op.getHashJoin();
@@ -644,6 +636,22 @@ public final class StageGraphTranslator {
         return Optional.empty();
       }
     }
+  }
+
+  /**
+   * The input columns that output {@code columns} of a projection are plain references to, or null
+   * when one of them is computed.
+   */
+  private static int[] referencedColumns(dev.squall.proto.v1.Project project, int[] columns) {
+    int[] below = new int[columns.length];
+    for (int i = 0; i < columns.length; i++) {
+      Expr e = project.getExpressions(columns[i]);
+      if (e.getKindCase() != Expr.KindCase.COLUMN) {
+        return null;
+      }
+      below[i] = e.getColumn();
+    }
+    return below;
   }
 
   /**
@@ -697,15 +705,9 @@ public final class StageGraphTranslator {
         return traceToProbeScan(op.getFilter().getInput(), columns, stage, producerOf);
       }
       case PROJECT -> {
-        int[] below = new int[columns.length];
-        for (int i = 0; i < columns.length; i++) {
-          Expr e = op.getProject().getExpressions(columns[i]);
-          if (e.getKindCase() != Expr.KindCase.COLUMN) {
-            return java.util.Optional.empty();
-          }
-          below[i] = e.getColumn();
-        }
-        return traceToProbeScan(op.getProject().getInput(), below, stage, producerOf);
+        int[] below = referencedColumns(op.getProject(), columns);
+        return below == null ? java.util.Optional.empty()
+            : traceToProbeScan(op.getProject().getInput(), below, stage, producerOf);
       }
       case AGGREGATE -> {
         dev.squall.proto.v1.Aggregate agg = op.getAggregate();
