@@ -18,12 +18,6 @@ import org.junit.jupiter.api.Test;
 
 /** ORDER BY without LIMIT over many rows: a range edge on the sort keys into several sorting tasks. */
 class DistributedSortPlanningTest {
-  private static StageGraph sf1(String sql) {
-    StageGraph graph = Planning.sf1(sql).stageGraph();
-    StageGraphs.assertWellFormed(graph);
-    return graph;
-  }
-
   private static Partitioning.Range rangeInto(StageGraph graph) {
     Edge edge = StageGraphs.edgesInto(graph, root(graph).getStageId()).get(0);
     assertThat(edge.getPartitioning().getKindCase()).isEqualTo(Partitioning.KindCase.RANGE);
@@ -33,7 +27,7 @@ class DistributedSortPlanningTest {
   @Test
   void orderByOfAWholeTableSortsRangesOfItsFirstKeyInSeveralTasks() {
     // About 1 GB of lineitem rows at SF 1: four tasks of the default 256 MiB.
-    StageGraph graph = sf1("select * from lineitem order by l_shipdate, l_orderkey, l_linenumber");
+    StageGraph graph = Planning.sf1Graph("select * from lineitem order by l_shipdate, l_orderkey, l_linenumber");
     assertThat(edgeKinds(graph)).isEqualTo(Map.of(Partitioning.KindCase.RANGE, 1));
     Partitioning.Range range = rangeInto(graph);
     assertThat(root(graph).getTaskCount()).isGreaterThanOrEqualTo(4).isEqualTo(range.getPartitions());
@@ -49,7 +43,7 @@ class DistributedSortPlanningTest {
 
   @Test
   void descendingKeysGetDescendingBounds() {
-    Partitioning.Range range = rangeInto(sf1("select * from lineitem order by l_shipdate desc"));
+    Partitioning.Range range = rangeInto(Planning.sf1Graph("select * from lineitem order by l_shipdate desc"));
     List<Integer> days = range.getBoundsList().stream().map(b -> b.getValues(0).getDateDays()).toList();
     assertThat(days).hasSizeGreaterThanOrEqualTo(3);
     assertThat(days).isSortedAccordingTo(Comparator.reverseOrder()).doesNotHaveDuplicates();
@@ -63,7 +57,7 @@ class DistributedSortPlanningTest {
         "select * from lineitem order by l_orderkey",
         "select * from lineitem order by l_orderkey limit 10",
         "select * from lineitem order by l_orderkey offset 5")) {
-      StageGraph graph = sf1(sql);
+      StageGraph graph = Planning.sf1Graph(sql);
       assertThat(edgeKinds(graph)).as(sql).isEqualTo(Map.of(Partitioning.KindCase.SINGLE, 1));
       assertThat(root(graph).getTaskCount()).as(sql).isEqualTo(1);
     }
@@ -74,7 +68,7 @@ class DistributedSortPlanningTest {
     for (String sql : List.of("select * from lineitem order by l_orderkey limit 0",
         "select l_orderkey, l_comment from lineitem limit 0",
         "select l_orderkey from (select * from lineitem order by l_comment limit 0) order by 1")) {
-      StageGraph graph = sf1(sql);
+      StageGraph graph = Planning.sf1Graph(sql);
       assertThat(graph.getStagesCount()).as(sql).isEqualTo(1);
       assertThat(StageGraphs.operators(graph, Operator.OpCase.SCAN)).as(sql).isEmpty();
     }
@@ -82,7 +76,7 @@ class DistributedSortPlanningTest {
 
   @Test
   void aSmallInputIsSortedInOneTask() {
-    StageGraph graph = sf1("select * from nation order by n_nationkey");
+    StageGraph graph = Planning.sf1Graph("select * from nation order by n_nationkey");
     assertThat(root(graph).getTaskCount()).isEqualTo(1);
     assertThat(graph.getEdgesList()).noneMatch(e -> e.getPartitioning().hasRange());
   }

@@ -21,22 +21,16 @@ import org.junit.jupiter.api.Test;
 
 /** Where the stage translator places exchanges, on small queries whose shape is clear by hand. */
 class ExchangePlacementTest {
-  private static StageGraph sf1(String sql) {
-    StageGraph graph = Planning.sf1(sql).stageGraph();
-    StageGraphs.assertWellFormed(graph);
-    return graph;
-  }
-
   @Test
   void scanWithoutExchangeIsASingleStage() {
-    StageGraph graph = sf1("select l_orderkey from lineitem where l_quantity > 10");
+    StageGraph graph = Planning.sf1Graph("select l_orderkey from lineitem where l_quantity > 10");
     assertThat(graph.getStagesCount()).isEqualTo(1);
     assertThat(graph.getEdgesCount()).isZero();
   }
 
   @Test
   void limitWithoutOrderIsPushedBelowTheSingleEdge() {
-    StageGraph graph = sf1("select l_orderkey from lineitem limit 5 offset 2");
+    StageGraph graph = Planning.sf1Graph("select l_orderkey from lineitem limit 5 offset 2");
     assertThat(edgeKinds(graph)).isEqualTo(Map.of(SINGLE, 1));
     Operator leafLimit = operators(graph.getStages(0).getFragment(), Operator.OpCase.LIMIT).get(0);
     assertThat(leafLimit.getLimit().getLimit()).isEqualTo(7);
@@ -48,7 +42,7 @@ class ExchangePlacementTest {
 
   @Test
   void orderByWithoutLimitSortsOnceInOneTask() {
-    StageGraph graph = sf1("select l_orderkey from lineitem order by l_orderkey desc");
+    StageGraph graph = Planning.sf1Graph("select l_orderkey from lineitem order by l_orderkey desc");
     assertThat(edgeKinds(graph)).isEqualTo(Map.of(SINGLE, 1));
     assertThat(operators(graph.getStages(0).getFragment(), Operator.OpCase.SORT)).isEmpty();
     Operator sort = operators(root(graph).getFragment(), Operator.OpCase.SORT).get(0);
@@ -60,7 +54,7 @@ class ExchangePlacementTest {
 
   @Test
   void globalAggregateGathersPartialStatesThroughASingleEdge() {
-    StageGraph graph = sf1("select count(*), max(l_comment) from lineitem"); // not answered from metadata (string bounds)
+    StageGraph graph = Planning.sf1Graph("select count(*), max(l_comment) from lineitem"); // not answered from metadata (string bounds)
     assertThat(edgeKinds(graph)).isEqualTo(Map.of(SINGLE, 1));
     assertThat(operators(graph.getStages(0).getFragment(), Operator.OpCase.AGGREGATE).get(0).getAggregate().getMode())
         .isEqualTo(Aggregate.Mode.PARTIAL);
@@ -88,7 +82,7 @@ class ExchangePlacementTest {
 
   @Test
   void unionAllGathersEveryInputIntoOneStage() {
-    StageGraph graph = sf1("select n_name from nation union all select r_name from region");
+    StageGraph graph = Planning.sf1Graph("select n_name from nation union all select r_name from region");
     assertThat(graph.getStagesCount()).isEqualTo(3);
     assertThat(root(graph).getFragment().getUnionAll().getInputsCount()).isEqualTo(2);
     assertThat(StageGraphs.edgesInto(graph, graph.getRootStageId())).hasSize(2);
@@ -96,7 +90,7 @@ class ExchangePlacementTest {
 
   @Test
   void valuesRunInOneTask() {
-    StageGraph graph = sf1("select x + 1 from (values (1), (2), (3)) as t(x)");
+    StageGraph graph = Planning.sf1Graph("select x + 1 from (values (1), (2), (3)) as t(x)");
     assertThat(graph.getStagesCount()).isEqualTo(1);
     assertThat(operators(root(graph).getFragment(), Operator.OpCase.VALUES).get(0).getValues().getRowsCount()).isEqualTo(3);
     assertThat(root(graph).getTaskCount()).isEqualTo(1);
@@ -119,7 +113,7 @@ class ExchangePlacementTest {
    */
   @Test
   void aTinyBuildSideIsScannedInEveryTaskOfTheProbeStage() {
-    StageGraph graph = sf1("select n_name, r_name from nation join region on n_regionkey = r_regionkey"
+    StageGraph graph = Planning.sf1Graph("select n_name, r_name from nation join region on n_regionkey = r_regionkey"
         + " where r_name = 'ASIA'");
     assertThat(graph.getStagesCount()).isEqualTo(1);
     assertThat(graph.getEdgesList()).isEmpty();
@@ -138,11 +132,11 @@ class ExchangePlacementTest {
    */
   @Test
   void aTinySideThatWouldFilterALargeProbeScanKeepsItsStageAndTheFilter() {
-    StageGraph inner = sf1("select l_orderkey, n_name from lineitem join nation on l_suppkey = n_nationkey"
+    StageGraph inner = Planning.sf1Graph("select l_orderkey, n_name from lineitem join nation on l_suppkey = n_nationkey"
         + " where n_name = 'GERMANY'");
     assertThat(edgeKinds(inner)).isEqualTo(Map.of(BROADCAST, 1));
     assertThat(inner.getRuntimeFiltersList()).hasSize(1);
-    StageGraph left = sf1("select l_orderkey, n_name from lineitem left join nation on l_suppkey = n_nationkey"
+    StageGraph left = Planning.sf1Graph("select l_orderkey, n_name from lineitem left join nation on l_suppkey = n_nationkey"
         + " and n_name = 'GERMANY'");
     assertThat(left.getEdgesList()).isEmpty();
     assertThat(operators(left, Operator.OpCase.SCAN)).anyMatch(o -> o.getScan().getReplicated());
@@ -170,7 +164,7 @@ class ExchangePlacementTest {
     StageGraph small = new DistributedPlanner(Planning.SF1).plan(join, Planning.SETTINGS.withReplicatedScanMaxBytes(1))
         .stageGraph();
     assertThat(edgeKinds(small)).isEqualTo(Map.of(BROADCAST, 1));
-    StageGraph grouped = sf1("select n_name, c from nation join (select r_regionkey k, count(*) c from region"
+    StageGraph grouped = Planning.sf1Graph("select n_name, c from nation join (select r_regionkey k, count(*) c from region"
         + " group by r_regionkey) on n_regionkey = k");
     assertThat(edgeKinds(grouped)).containsEntry(BROADCAST, 1);
     assertThat(operators(grouped, Operator.OpCase.SCAN)).noneMatch(o -> o.getScan().getReplicated());

@@ -12,12 +12,6 @@ import org.junit.jupiter.api.Test;
 
 /** Which joins carry a runtime filter, and where it points (TPC-H SF 1 statistics). */
 class RuntimeFilterPlanningTest {
-  private static StageGraph sf1(String sql) {
-    StageGraph graph = Planning.sf1(sql).stageGraph();
-    StageGraphs.assertWellFormed(graph);
-    return graph;
-  }
-
   private static Operator scanOf(Stage stage, int inputIndex) {
     return StageGraphs.operators(stage.getFragment(), Operator.OpCase.SCAN).stream()
         .filter(s -> s.getScan().getInputIndex() == inputIndex).findFirst().orElseThrow();
@@ -25,7 +19,7 @@ class RuntimeFilterPlanningTest {
 
   @Test
   void aSelectiveJoinFiltersTheFactScanByTheDimensionsKeys() {
-    StageGraph graph = sf1("select sum(l_extendedprice) from lineitem join part on l_partkey = p_partkey"
+    StageGraph graph = Planning.sf1Graph("select sum(l_extendedprice) from lineitem join part on l_partkey = p_partkey"
         + " where p_brand = 'Brand#23' and p_container = 'MED BOX'");
     assertThat(graph.getRuntimeFiltersCount()).isEqualTo(1);
     RuntimeFilter f = graph.getRuntimeFilters(0);
@@ -39,15 +33,15 @@ class RuntimeFilterPlanningTest {
 
   @Test
   void outerAndAntiJoinsNeverFilterTheirPreservedSide() {
-    assertThat(sf1("select count(*) from lineitem left join (select * from part where p_brand = 'Brand#23') p"
+    assertThat(Planning.sf1Graph("select count(*) from lineitem left join (select * from part where p_brand = 'Brand#23') p"
         + " on l_partkey = p_partkey").getRuntimeFiltersCount()).isZero();
-    assertThat(sf1("select count(*) from lineitem where l_partkey not in (select p_partkey from part"
+    assertThat(Planning.sf1Graph("select count(*) from lineitem where l_partkey not in (select p_partkey from part"
         + " where p_brand = 'Brand#23')").getRuntimeFiltersCount()).isZero();
   }
 
   @Test
   void aSemiJoinFiltersItsLeftSide() {
-    StageGraph graph = sf1("select count(*) from lineitem where l_partkey in (select p_partkey from part"
+    StageGraph graph = Planning.sf1Graph("select count(*) from lineitem where l_partkey in (select p_partkey from part"
         + " where p_brand = 'Brand#23')");
     assertThat(graph.getRuntimeFiltersCount()).isEqualTo(1);
     RuntimeFilter f = graph.getRuntimeFilters(0);
@@ -57,7 +51,7 @@ class RuntimeFilterPlanningTest {
 
   @Test
   void aProbeKeyComputedFromItsColumnsIsNotFiltered() {
-    assertThat(sf1("select count(*) from (select l_partkey + 1 as k from lineitem) l join"
+    assertThat(Planning.sf1Graph("select count(*) from (select l_partkey + 1 as k from lineitem) l join"
         + " (select * from part where p_brand = 'Brand#23') p on l.k = p.p_partkey").getRuntimeFiltersCount()).isZero();
   }
 
@@ -65,7 +59,7 @@ class RuntimeFilterPlanningTest {
   void aJoinOnTheGroupKeysOfAnAggregationFiltersTheScanBelowItInTheStageThatReadsIt() {
     // TPC-H Q4's shape: lineitem grouped by order key in a stage of its own, then joined to a
     // few orders. The filter reaches the lineitem scan below the partial aggregation.
-    StageGraph graph = sf1("select count(*) from orders join (select l_orderkey, sum(l_quantity) as q from lineitem"
+    StageGraph graph = Planning.sf1Graph("select count(*) from orders join (select l_orderkey, sum(l_quantity) as q from lineitem"
         + " group by l_orderkey) l on o_orderkey = l.l_orderkey where o_orderdate = date '1995-01-15'");
     assertThat(graph.getRuntimeFiltersCount()).isEqualTo(1);
     RuntimeFilter f = graph.getRuntimeFilters(0);
@@ -83,10 +77,10 @@ class RuntimeFilterPlanningTest {
   @Test
   void aJoinOnAnAggregatedValueOrOverGroupingSetsIsNotFiltered() {
     // The same estimates as the test above, so only the trace can refuse.
-    assertThat(sf1("select count(*) from orders join (select l_orderkey, count(*) as n from lineitem"
+    assertThat(Planning.sf1Graph("select count(*) from orders join (select l_orderkey, count(*) as n from lineitem"
         + " group by l_orderkey) l on o_orderkey = l.n where o_orderdate = date '1995-01-15'").getRuntimeFiltersCount())
         .isZero();
-    assertThat(sf1("select count(*) from orders join (select l_orderkey, sum(l_quantity) as q from lineitem"
+    assertThat(Planning.sf1Graph("select count(*) from orders join (select l_orderkey, sum(l_quantity) as q from lineitem"
         + " group by rollup (l_orderkey)) l on o_orderkey = l.l_orderkey where o_orderdate = date '1995-01-15'")
         .getRuntimeFiltersCount()).isZero();
   }
@@ -96,7 +90,7 @@ class RuntimeFilterPlanningTest {
     // The per-part average joins the lineitem ⋈ part stage, estimated too large to filter by; its
     // part keys all come from the filtered part stage, which filters the lineitem scan under the
     // average too, and sooner.
-    StageGraph graph = sf1(dev.squall.planner.testing.TpchQueries.query(17));
+    StageGraph graph = Planning.sf1Graph(dev.squall.planner.testing.TpchQueries.query(17));
     assertThat(graph.getRuntimeFiltersCount()).isEqualTo(2);
     java.util.Set<Integer> probeStages = new java.util.HashSet<>();
     for (RuntimeFilter f : graph.getRuntimeFiltersList()) {
@@ -119,7 +113,7 @@ class RuntimeFilterPlanningTest {
   void aKeyThatReachesAScanFiltersWhenAnotherKeyIsAnAggregatedValue() {
     // TPC-H Q2's shape: joined on the part key and the minimum cost per part. The part key alone
     // reaches partsupp, below the minimum and an inner join to supplier.
-    StageGraph graph = sf1("select count(*) from (select ps_partkey, min(ps_supplycost) as c from partsupp"
+    StageGraph graph = Planning.sf1Graph("select count(*) from (select ps_partkey, min(ps_supplycost) as c from partsupp"
         + " join supplier on ps_suppkey = s_suppkey where s_acctbal > 0 group by ps_partkey) m"
         + " join (select * from part where p_size = 15 and p_type like '%BRASS') p"
         + " on m.ps_partkey = p.p_partkey and m.c = p.p_retailprice");
@@ -141,7 +135,7 @@ class RuntimeFilterPlanningTest {
   @Test
   void aProbeKeyFromBothSidesOfAJoinBelowIsNotFiltered() {
     // The probe key is the sum of a column of each side: no scan holds it.
-    StageGraph graph = sf1("select count(*) from (select l_partkey + ps_suppkey as k from lineitem join partsupp"
+    StageGraph graph = Planning.sf1Graph("select count(*) from (select l_partkey + ps_suppkey as k from lineitem join partsupp"
         + " on l_partkey = ps_partkey and l_suppkey = ps_suppkey) l join (select * from part where p_brand"
         + " = 'Brand#23') p on l.k = p.p_partkey");
     assertThat(graph.getRuntimeFiltersList()).noneMatch(f -> StageGraphs.operators(

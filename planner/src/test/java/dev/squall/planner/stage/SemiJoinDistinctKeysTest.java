@@ -14,12 +14,6 @@ import org.junit.jupiter.api.Test;
 
 /** Which SEMI and ANTI joins read their right side as its distinct keys (TPC-H SF 1 statistics). */
 class SemiJoinDistinctKeysTest {
-  private static StageGraph sf1(String sql) {
-    StageGraph graph = Planning.sf1(sql).stageGraph();
-    StageGraphs.assertWellFormed(graph);
-    return graph;
-  }
-
   /** Stage roots that are a PARTIAL aggregation with no aggregate: a side's distinct keys. */
   private static List<Operator> distinctKeyRoots(StageGraph graph) {
     return graph.getStagesList().stream().map(s -> s.getFragment())
@@ -31,7 +25,7 @@ class SemiJoinDistinctKeysTest {
   @Test
   void aNotExistsOnARepeatedKeyReadsTheDistinctKeysOfItsRightSide() {
     // TPC-H Q22's shape on keys whose domain the test catalog knows: 150,000 customers, 25 nations.
-    StageGraph graph = sf1("select count(*) from supplier where not exists"
+    StageGraph graph = Planning.sf1Graph("select count(*) from supplier where not exists"
         + " (select * from customer where c_nationkey = s_nationkey and c_acctbal > 0)");
     List<Operator> roots = distinctKeyRoots(graph);
     assertThat(roots).hasSize(1);
@@ -51,9 +45,9 @@ class SemiJoinDistinctKeysTest {
   @Test
   void aSemiJoinWithAResidualOrOnUniqueKeysReadsItsRightSideWhole() {
     // TPC-H Q21: the residual reads l_suppkey of the right side, so its rows matter, not only its keys.
-    assertThat(distinctKeyRoots(sf1(TpchQueries.query(21)))).isEmpty();
+    assertThat(distinctKeyRoots(Planning.sf1Graph(TpchQueries.query(21)))).isEmpty();
     // Order keys are unique in orders: nothing to remove.
-    assertThat(distinctKeyRoots(sf1("select count(*) from lineitem where l_orderkey in"
+    assertThat(distinctKeyRoots(Planning.sf1Graph("select count(*) from lineitem where l_orderkey in"
         + " (select o_orderkey from orders where o_orderdate < date '1995-01-01')"))).isEmpty();
   }
 }

@@ -26,12 +26,6 @@ import org.junit.jupiter.api.Test;
 
 /** How window functions are planned: operators, frames, and the exchanges that bring partitions together. */
 class WindowPlanningTest {
-  private static StageGraph sf100(String sql) {
-    StageGraph graph = Planning.sf100(sql).stageGraph();
-    StageGraphs.assertWellFormed(graph);
-    return graph;
-  }
-
   private static List<Window> windows(StageGraph graph) {
     return operators(graph, Operator.OpCase.WINDOW).stream().map(Operator::getWindow).toList();
   }
@@ -43,7 +37,7 @@ class WindowPlanningTest {
 
   @Test
   void partitionedWindowRunsBehindAHashEdgeOnItsPartitionKeys() {
-    StageGraph graph = sf100("select o_orderkey, rank() over (partition by o_custkey order by o_orderdate desc) from orders");
+    StageGraph graph = Planning.sf100Graph("select o_orderkey, rank() over (partition by o_custkey order by o_orderdate desc) from orders");
     assertThat(edgeKinds(graph)).isEqualTo(Map.of(HASH, 1));
     Edge edge = graph.getEdges(0);
     assertThat(edge.getPartitioning().getHash().getKeysList()).hasSize(1);
@@ -59,7 +53,7 @@ class WindowPlanningTest {
 
   @Test
   void windowWithoutPartitionByGathersItsRowsThroughASingleEdge() {
-    StageGraph graph = sf100("select o_orderkey, row_number() over (order by o_totalprice) from orders");
+    StageGraph graph = Planning.sf100Graph("select o_orderkey, row_number() over (order by o_totalprice) from orders");
     assertThat(edgeKinds(graph)).isEqualTo(Map.of(SINGLE, 1));
     assertThat(root(graph).getTaskCount()).isEqualTo(1);
     assertThat(operators(root(graph).getFragment(), Operator.OpCase.WINDOW)).hasSize(1);
@@ -68,7 +62,7 @@ class WindowPlanningTest {
   @Test
   void windowOverRowsAlreadyHashedOnItsPartitionKeysNeedsNoExchange() {
     // The aggregate hashes by o_custkey; the window partitioned by it runs in the same stage.
-    StageGraph graph = sf100("select o_custkey, sum(sum(o_totalprice)) over (partition by o_custkey) from orders group by o_custkey");
+    StageGraph graph = Planning.sf100Graph("select o_custkey, sum(sum(o_totalprice)) over (partition by o_custkey) from orders group by o_custkey");
     assertThat(edgeKinds(graph)).isEqualTo(Map.of(HASH, 1));
     assertThat(operators(root(graph).getFragment(), Operator.OpCase.WINDOW)).hasSize(1);
     assertThat(operators(root(graph).getFragment(), Operator.OpCase.AGGREGATE)).hasSize(1);
@@ -93,7 +87,7 @@ class WindowPlanningTest {
   @Test
   void windowPartitionedByMoreKeysRunsOnRowsHashedOnOneOfThem() {
     // Stacked with the fewer keys first: rows hashed on o_custkey need no exchange for (o_custkey, o_orderstatus).
-    StageGraph graph = sf100("select rank() over (partition by o_custkey, o_orderstatus order by o_orderdate),"
+    StageGraph graph = Planning.sf100Graph("select rank() over (partition by o_custkey, o_orderstatus order by o_orderdate),"
         + " row_number() over (partition by o_custkey order by o_orderkey) from orders");
     assertThat(edgeKinds(graph)).isEqualTo(Map.of(HASH, 1));
     assertThat(windows(graph)).hasSize(2);
@@ -101,7 +95,7 @@ class WindowPlanningTest {
 
   @Test
   void framesKeepTheirUnitsAndOffsets() {
-    StageGraph graph = sf100("select sum(o_totalprice) over (partition by o_custkey order by o_orderdate"
+    StageGraph graph = Planning.sf100Graph("select sum(o_totalprice) over (partition by o_custkey order by o_orderdate"
         + " range between interval '10' day preceding and current row),"
         + " max(o_totalprice) over (partition by o_custkey order by o_orderkey rows between 3 preceding and 1 following),"
         + " first_value(o_orderkey) over (partition by o_custkey order by o_orderdate)"
@@ -126,7 +120,7 @@ class WindowPlanningTest {
 
   @Test
   void lagAndLeadCarryTheirOffsetAndDefault() {
-    StageGraph graph = sf100("select lag(o_totalprice, 3, 0) over (partition by o_custkey order by o_orderkey),"
+    StageGraph graph = Planning.sf100Graph("select lag(o_totalprice, 3, 0) over (partition by o_custkey order by o_orderkey),"
         + " lead(o_comment) over (partition by o_custkey order by o_orderkey), ntile(5) over (order by o_orderkey) from orders");
     List<WindowCall> calls = windows(graph).stream().flatMap(w -> w.getCallsList().stream()).toList();
     WindowCall lag = calls.stream().filter(c -> c.getFunction() == WindowCall.Function.LAG).findFirst().orElseThrow();
@@ -160,7 +154,7 @@ class WindowPlanningTest {
 
   @Test
   void rankingFunctionsWithoutOrderByArePlanned() {
-    StageGraph graph = sf100("select o_orderkey, rank() over (partition by o_custkey), dense_rank() over (),"
+    StageGraph graph = Planning.sf100Graph("select o_orderkey, rank() over (partition by o_custkey), dense_rank() over (),"
         + " percent_rank() over (partition by o_orderstatus), cume_dist() over (), ntile(4) over () from orders");
     assertThat(windows(graph)).isNotEmpty();
   }
