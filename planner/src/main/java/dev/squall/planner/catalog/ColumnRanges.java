@@ -104,7 +104,8 @@ public final class ColumnRanges {
       return NONE;
     }
     Map<Integer, long[]> bounds = new HashMap<>();
-    Map<Integer, java.util.List<Double>> fileWidths = new HashMap<>();
+    // Per column: the sum of the files' bound widths, and the number of files.
+    Map<Integer, double[]> fileWidths = new HashMap<>();
     Map<Integer, Boolean> complete = new HashMap<>();
     integral.keySet().forEach(id -> complete.put(id, true));
     try (CloseableIterable<FileScanTask> tasks =
@@ -127,7 +128,9 @@ public final class ColumnRanges {
           long[] range = bounds.computeIfAbsent(id, k -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE});
           range[0] = Math.min(range[0], lower);
           range[1] = Math.max(range[1], upper);
-          fileWidths.computeIfAbsent(id, k -> new java.util.ArrayList<>()).add((double) upper - (double) lower + 1.0);
+          double[] widths = fileWidths.computeIfAbsent(id, k -> new double[2]);
+          widths[0] += (double) upper - (double) lower + 1.0;
+          widths[1]++;
         }
       }
     } catch (IOException e) {
@@ -137,7 +140,9 @@ public final class ColumnRanges {
     bounds.forEach((id, range) -> {
       if (complete.get(id) && range[0] <= range[1]) {
         double width = Math.max(1.0, (double) range[1] - (double) range[0] + 1.0);
-        double share = fileWidths.get(id).stream().mapToDouble(w -> Math.min(1.0, w / width)).average().orElse(1.0);
+        // A file's bounds lie within the range: its share is its width over the range's.
+        double[] widths = fileWidths.get(id);
+        double share = Math.min(1.0, widths[0] / widths[1] / width);
         ranges.put(id, new Range(range[0], range[1], share));
       }
     });
