@@ -198,7 +198,7 @@ final class ArithmeticEvaluator implements Evaluator {
         long[] xv = x.unscaledValues();
         long[] yv = y.unscaledValues();
         boolean wide = x.hasBig() || y.hasBig();
-        if (!wide && (addCannotOverflow(typeBound(x), typeBound(y), p)
+        if (!wide && (addCannotOverflow(bound(x, leftCoerced), bound(y, rightCoerced), p)
             || addCannotOverflow(Decimals.bound(xv, n), Decimals.bound(yv, n), p))) {
           long[] r = out.unscaledValues();
           if (leftCoerced.constant) {
@@ -257,7 +257,7 @@ final class ArithmeticEvaluator implements Evaluator {
         long[] xv = x.unscaledValues();
         long[] yv = y.unscaledValues();
         boolean wide = x.hasBig() || y.hasBig();
-        if (!wide && raw >= s && (multiplyCannotOverflow(typeBound(x), typeBound(y), p)
+        if (!wide && raw >= s && (multiplyCannotOverflow(bound(x, leftCoerced), bound(y, rightCoerced), p)
             || multiplyCannotOverflow(Decimals.bound(xv, n), Decimals.bound(yv, n), p))) {
           long[] r = out.unscaledValues();
           if (raw == s && (leftCoerced.constant || rightCoerced.constant)) {
@@ -317,6 +317,18 @@ final class ArithmeticEvaluator implements Evaluator {
   private static long typeBound(DecimalColumn c) {
     int precision = c.type().precision();
     return precision <= 18 ? Decimals.POW10[precision] : Long.MAX_VALUE;
+  }
+
+  /**
+   * A bound {@code b > |v|} for every value of an operand without a pass over it: a literal's own
+   * magnitude plus one (its every row is the same value), else {@link #typeBound}.
+   */
+  private static long bound(DecimalColumn c, Coerced side) {
+    if (side.constant && c.size() > 0) {
+      long v = c.unscaledValues()[0];
+      return v == Long.MIN_VALUE ? Long.MAX_VALUE : Math.abs(v) + 1;
+    }
+    return typeBound(c);
   }
 
   /** Whether a sum or difference of values bounded by bx and by fits a long and {@code p} digits. */

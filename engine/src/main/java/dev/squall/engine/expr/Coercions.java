@@ -55,7 +55,10 @@ final class Coercions {
       return d;
     }
     int n = c.size();
-    DecimalColumn out = new DecimalColumn(SqlType.decimal(38, Math.min(scale, 38)), new long[n], null, c.nullMask(), n);
+    // A decimal scaled up keeps its digits and gains (scale - from) of them: an exact precision
+    // lets arithmetic rule out overflow from the type rather than a pass over the values.
+    int precision = c instanceof DecimalColumn d && scale >= d.scale() ? Math.min(38, d.type().precision() + scale - d.scale()) : 38;
+    DecimalColumn out = new DecimalColumn(SqlType.decimal(precision, Math.min(scale, 38)), new long[n], null, c.nullMask(), n);
     if (c instanceof LongColumn l) {
       long[] v = l.values();
       for (int i = 0; i < n; i++) {

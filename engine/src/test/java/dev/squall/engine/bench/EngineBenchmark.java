@@ -44,7 +44,8 @@ import org.apache.iceberg.io.FileIO;
  * TPC-H Parquet files on this machine. Not a test: run it with a classpath (see docs/benchmarks.md).
  *
  * <p>Usage: {@code EngineBenchmark [scaleFactor=0.1] [repetitions=3] [lineFilter]}. Each figure is
- * the best of the repetitions after one warm-up run; rows/s counts the rows of the largest input.
+ * the best of the repetitions after one warm-up run, the engine's and DuckDB's runs of a line
+ * taking turns; rows/s counts the rows of the largest input.
  * With {@code lineFilter}, only the lines whose name contains it (ignoring case; alternatives
  * separated by {@code |}) are checked and timed, e.g. {@code "in memory"} or
  * {@code "lineitem (in memory)|q1 (in|decimal expressions (in"}, so that one line can be profiled
@@ -316,12 +317,12 @@ public final class EngineBenchmark {
     if (skipped(name)) {
       return;
     }
-    double engine = best(reps, () -> {
+    Body engineRun = () -> {
       try (BufferAllocator allocator = new RootAllocator()) {
         FragmentExecutor.run(plan, inputs, allocator, 0, b -> { });
       }
-    });
-    double duck = best(reps, () -> {
+    };
+    Body duckRun = () -> {
       try (Statement st = DuckDbOracle.connection().createStatement()) {
         if (duckSql.startsWith("CREATE")) {
           st.execute(duckSql);
@@ -333,7 +334,10 @@ public final class EngineBenchmark {
           }
         }
       }
-    });
+    };
+    double[] best = bestOfEach(reps, engineRun, duckRun);
+    double engine = best[0];
+    double duck = best[1];
     System.out.printf(Locale.ROOT, "%-50s %14.0f %14.0f %8.2f%n", name, rows / engine, rows / duck, duck / engine);
     System.out.printf(Locale.ROOT, "bench\t%s\t%.0f\t%.0f\t%.3f%n", name, rows / engine, rows / duck, duck / engine);
   }
@@ -360,14 +364,24 @@ public final class EngineBenchmark {
     void run() throws Exception;
   }
 
-  private static double best(int reps, Body body) throws Exception {
-    body.run(); // warm-up
-    double best = Double.MAX_VALUE;
+  /**
+   * The best seconds of {@code reps} runs of each body after one warm-up run of each, the two
+   * taking turns, so that a slow spell of the machine falls on both engines rather than on one.
+   */
+  private static double[] bestOfEach(int reps, Body engine, Body duck) throws Exception {
+    engine.run();
+    duck.run();
+    double[] best = {Double.MAX_VALUE, Double.MAX_VALUE};
     for (int i = 0; i < reps; i++) {
-      long t = System.nanoTime();
-      body.run();
-      best = Math.min(best, (System.nanoTime() - t) / 1e9);
+      best[0] = Math.min(best[0], seconds(engine));
+      best[1] = Math.min(best[1], seconds(duck));
     }
     return best;
+  }
+
+  private static double seconds(Body body) throws Exception {
+    long t = System.nanoTime();
+    body.run();
+    return (System.nanoTime() - t) / 1e9;
   }
 }

@@ -1,7 +1,9 @@
 package dev.squall.engine.expr;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.squall.engine.EngineException;
 import dev.squall.engine.column.Column;
 import dev.squall.engine.column.DecimalColumn;
 import dev.squall.engine.types.SqlType;
@@ -87,6 +89,32 @@ class LiteralOverBatchesTest {
     check(e, v -> v.multiply(new BigDecimal("1.05")).setScale(4, RoundingMode.HALF_UP));
     Evaluator plus = new ArithmeticEvaluator(Function.ADD, SqlType.decimal(16, 2), column0(), rate);
     check(plus, v -> v.add(new BigDecimal("1.05")));
+  }
+
+  @Test
+  void aLiteralsOwnMagnitudeDecidesWhetherARowCanOverflow() {
+    // Prices lie in (-100.00, 100.00): 99.99 plus one fits five digits always, four digits not.
+    Evaluator big = new Literals.Constant(decimal("9999"), SqlType.decimal(4, 2));
+    check(new ArithmeticEvaluator(Function.ADD, SqlType.decimal(5, 2), column0(), big), v -> v.add(new BigDecimal("99.99")));
+    Evaluator narrow = new ArithmeticEvaluator(Function.ADD, SqlType.decimal(4, 2), column0(), big);
+    assertThatThrownBy(() -> check(narrow, v -> v.add(new BigDecimal("99.99"))))
+        .isInstanceOf(EngineException.class).hasMessageContaining("overflow");
+    // A literal near the long range times a price leaves the long range: exact on the wide path.
+    Evaluator huge = new Literals.Constant(decimal("922337203685477580"), SqlType.decimal(18, 0));
+    check(new ArithmeticEvaluator(Function.MULTIPLY, SqlType.decimal(38, 2), huge, column0()),
+        v -> v.multiply(new BigDecimal("922337203685477580")));
+    Evaluator minimum = new Literals.Constant(decimal(Long.toString(Long.MIN_VALUE)), SqlType.decimal(19, 0));
+    check(new ArithmeticEvaluator(Function.SUBTRACT, SqlType.decimal(38, 2), minimum, column0()),
+        v -> new BigDecimal(Long.MIN_VALUE).subtract(v).setScale(2));
+  }
+
+  @Test
+  void aColumnScaledUpToALiteralsScaleKeepsItsDigits() {
+    // DECIMAL(15,2) at scale 4 holds 17 digits: the sum fits DECIMAL(18,4) without a pass over values.
+    Evaluator rate = new Literals.Constant(decimal("12345"), SqlType.decimal(5, 4));
+    check(new ArithmeticEvaluator(Function.ADD, SqlType.decimal(18, 4), column0(), rate), v -> v.add(new BigDecimal("1.2345")));
+    check(new ArithmeticEvaluator(Function.SUBTRACT, SqlType.decimal(18, 4), rate, column0()),
+        v -> new BigDecimal("1.2345").subtract(v));
   }
 
   @Test
