@@ -44,8 +44,9 @@ import org.apache.iceberg.io.FileIO;
  * TPC-H Parquet files on this machine. Not a test: run it with a classpath (see docs/benchmarks.md).
  *
  * <p>Usage: {@code EngineBenchmark [scaleFactor=0.1] [repetitions=3] [lineFilter]}. Each figure is
- * the best of the repetitions after one warm-up run, the engine's and DuckDB's runs of a line
- * taking turns; rows/s counts the rows of the largest input.
+ * the best of the repetitions after untimed warm-up runs of each engine for a second
+ * ({@code -Dsquall.bench.warmupSeconds}), the engine's and DuckDB's timed runs of a line taking
+ * turns; rows/s counts the rows of the largest input.
  * With {@code lineFilter}, only the lines whose name contains it (ignoring case; alternatives
  * separated by {@code |}) are checked and timed, e.g. {@code "in memory"} or
  * {@code "lineitem (in memory)|q1 (in|decimal expressions (in"}, so that one line can be profiled
@@ -364,13 +365,21 @@ public final class EngineBenchmark {
     void run() throws Exception;
   }
 
+  /** How long each engine runs a line untimed before its timed runs, so that the JIT has compiled its loops. */
+  private static final double WARM_UP_SECONDS = Double.parseDouble(System.getProperty("squall.bench.warmupSeconds", "1"));
+
   /**
-   * The best seconds of {@code reps} runs of each body after one warm-up run of each, the two
-   * taking turns, so that a slow spell of the machine falls on both engines rather than on one.
+   * The best seconds of {@code reps} runs of each body after warm-up runs of each (for at least
+   * {@link #WARM_UP_SECONDS}, and once at least), the two taking turns, so that a slow spell of the
+   * machine falls on both engines rather than on one.
    */
   private static double[] bestOfEach(int reps, Body engine, Body duck) throws Exception {
-    engine.run();
-    duck.run();
+    for (Body body : new Body[] {engine, duck}) {
+      long until = System.nanoTime() + (long) (WARM_UP_SECONDS * 1e9);
+      do {
+        body.run();
+      } while (System.nanoTime() < until);
+    }
     double[] best = {Double.MAX_VALUE, Double.MAX_VALUE};
     for (int i = 0; i < reps; i++) {
       best[0] = Math.min(best[0], seconds(engine));
