@@ -2,16 +2,9 @@ package dev.squall.engine.scan;
 
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.apache.iceberg.io.RangeReadable;
-import org.apache.parquet.bytes.ByteBufferAllocator;
 import org.apache.parquet.io.InputFile;
-import org.apache.parquet.io.ParquetFileRange;
 import org.apache.parquet.io.SeekableInputStream;
 
 /**
@@ -35,21 +28,9 @@ import org.apache.parquet.io.SeekableInputStream;
  *       small reads inside it are served from.
  * </ul>
  *
- * <p>A row group's runs of column chunks come through parquet-mr's vectored read
- * ({@code ParquetReadOptions.useHadoopVectoredIo}): all its ranged requests are under way at once,
- * so that fetching a row group waits for its slowest request rather than for the sum of them (a
- * GET's first byte takes tens of milliseconds on S3).
- *
  * <p>Without ranged requests, reads go to the Iceberg stream as they come.
  */
 final class IcebergInputFile implements InputFile {
-  /** Threads that make a vectored read's ranged requests (I/O only; daemon, idle ones expire). */
-  private static final ExecutorService RANGE_READS = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "squall-range-read");
-    t.setDaemon(true);
-    return t;
-  });
-
   /** Bytes fetched from the end of the file by the first read that falls within them. */
   static final int TAIL_BYTES = 64 * 1024;
   /** The smallest request of a read that is not a whole run of column chunks. */
@@ -216,62 +197,6 @@ final class IcebergInputFile implements InputFile {
       pos += len;
     }
 
-
-    @Override
-    public boolean readVectoredAvailable(ByteBufferAllocator allocator) {
-      return true;
-    }
-
-    /**
-     * Fetches every range with one exact ranged request, all but the first on
-     * {@link #RANGE_READS} and the first on this thread; each range's future completes with a
-     * buffer of its bytes (position 0, limit its length), or with the request's failure. Ranges
-     * within the fetched tail are served from it. The stream's position is left as it was.
-     */
-    @Override
-    public void readVectored(List<ParquetFileRange> ranges, ByteBufferAllocator allocator) {
-      for (int i = ranges.size() - 1; i >= 0; i--) {
-        ParquetFileRange range = ranges.get(i);
-        if (i > 0) {
-          range.setDataReadFuture(CompletableFuture.supplyAsync(() -> fetch(range, allocator), RANGE_READS));
-          continue;
-        }
-        CompletableFuture<ByteBuffer> first = new CompletableFuture<>();
-        range.setDataReadFuture(first);
-        try {
-          first.complete(fetch(range, allocator));
-        } catch (RuntimeException e) {
-          first.completeExceptionally(e instanceof UncheckedIOException u ? u.getCause() : e);
-        }
-      }
-    }
-
-    /** One range's bytes; touches no state of the stream but the tail, which is read only here. */
-    private ByteBuffer fetch(ParquetFileRange range, ByteBufferAllocator allocator) {
-      int len = range.getLength();
-      long offset = range.getOffset();
-      ByteBuffer buffer = allocator.allocate(len);
-      // A heap buffer is read into in place; a direct one through a copy.
-      byte[] bytes = buffer.hasArray() ? buffer.array() : new byte[len];
-      int at = buffer.hasArray() ? buffer.arrayOffset() + buffer.position() : 0;
-      byte[] fetchedTail = tail;
-      try {
-        if (fetchedTail != null && offset >= length - fetchedTail.length && offset + len <= length) {
-          System.arraycopy(fetchedTail, (int) (offset - (length - fetchedTail.length)), bytes, at, len);
-        } else {
-          ranged.readFully(offset, bytes, at, len);
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      if (buffer.hasArray()) {
-        buffer.position(buffer.position() + len);
-      } else {
-        buffer.put(bytes, 0, len);
-      }
-      buffer.flip();
-      return buffer;
-    }
 
     private boolean inTail(long position) {
       return position >= length - Math.min(TAIL_BYTES, length);

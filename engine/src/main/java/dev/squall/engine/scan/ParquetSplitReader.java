@@ -167,8 +167,7 @@ public final class ParquetSplitReader implements AutoCloseable {
     ParquetFileReader reader = null;
     try {
       reader = ParquetFileReader.open(new IcebergInputFile(io.newInputFile(location, task.file().fileSizeInBytes())),
-          // Vectored reads: a row group's runs of column chunks are fetched at once (IcebergInputFile).
-          ParquetReadOptions.builder(new PlainParquetConfiguration()).withUseHadoopVectoredIo(true).build());
+          ParquetReadOptions.builder(new PlainParquetConfiguration()).build());
       MessageType fileSchema = reader.getFileMetaData().getSchema();
       MessageType withIds = ParquetSchemaUtil.hasIds(fileSchema) ? fileSchema : ParquetSchemaUtil.addFallbackIds(fileSchema);
       Map<Integer, Integer> fieldIndexById = new HashMap<>();

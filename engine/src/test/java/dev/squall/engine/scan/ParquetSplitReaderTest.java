@@ -13,13 +13,11 @@ import dev.squall.engine.testing.DuckDbOracle;
 import dev.squall.engine.testing.LocalFileIO;
 import dev.squall.engine.testing.Rows;
 import dev.squall.proto.v1.ErrorCode;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -393,29 +391,6 @@ class ParquetSplitReaderTest {
   }
 
   @Test
-  void aRowGroupsRunsOfColumnChunksAreRequestedAtOnce() throws Exception {
-    Path file = ParquetFiles.writeAllTypes(dir.resolve("vectored.parquet"), ROWS, 41,
-        new ParquetFiles.Layout(WriterVersion.PARQUET_1_0, CompressionCodecName.SNAPPY, 3_000, 1_000, 4_096));
-    // Four columns of which no two are stored side by side: four runs, four requests a row group.
-    Schema projected = ParquetFiles.ICEBERG_SCHEMA.select("id", "i64", "d", "s_hi");
-    FileScanTask task = ParquetFiles.task(file, ParquetFiles.ICEBERG_SCHEMA, ROWS);
-    SlowOnceFileIO io = new SlowOnceFileIO(-1, Duration.ZERO).withEachReadTaking(Duration.ofMillis(50));
-    List<List<Object>> rows = new ArrayList<>();
-    try (ParquetSplitReader r = ParquetSplitReader.open(task, projected, null, io, 8192)) {
-      Column[] out = new Column[4];
-      int n;
-      while ((n = r.next(out)) > 0) {
-        rows.addAll(rowsOf(out, n));
-      }
-    }
-    assertThat(io.mostInFlight.get()).as("ranged reads under way at once").isGreaterThanOrEqualTo(4);
-    assertThat(io.sequentialReads.get()).as("reads through an open-ended stream").isZero();
-    List<List<Object>> expected = Rows.duckdb(DuckDbOracle.connection(),
-        "SELECT id, i64, d, s_hi FROM read_parquet('" + file + "')");
-    assertNull(Rows.difference(expected, rows, true));
-  }
-
-  @Test
   void aDictionaryStillSkipsARowGroupWithoutTheValueButARangeTestReadsNoDictionaryPage() throws Exception {
     // Column s holds 30 "city-N" values (some with a suffix), dictionary-encoded in every row group.
     Path file = ParquetFiles.writeAllTypes(dir.resolve("dictfilter.parquet"), ROWS, 37,
@@ -453,21 +428,10 @@ class ParquetSplitReaderTest {
     final AtomicInteger sequentialReads = new AtomicInteger();
     final AtomicInteger opened = new AtomicInteger();
     final AtomicInteger open = new AtomicInteger();
-    /** Ranged reads under way now, and the most ever under way at once. */
-    final AtomicInteger inFlight = new AtomicInteger();
-    final AtomicInteger mostInFlight = new AtomicInteger();
-    /** How long every ranged read waits: none unless set. */
-    private Duration eachDelay = Duration.ZERO;
 
     SlowOnceFileIO(long slowAt, Duration delay) {
       this.slowAt = slowAt;
       this.delay = delay;
-    }
-
-    /** Every ranged read waits {@code d}, as a GET's first byte does. */
-    SlowOnceFileIO withEachReadTaking(Duration d) {
-      eachDelay = d;
-      return this;
     }
 
     @Override
@@ -544,28 +508,15 @@ class ParquetSplitReaderTest {
       @Override
       public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
         rangedReads.incrementAndGet();
-        int now = inFlight.incrementAndGet();
-        mostInFlight.accumulateAndGet(now, Math::max);
-        try {
-          long wait = (position == slowAt && slowed.compareAndSet(false, true) ? delay : eachDelay).toMillis();
-          if (wait > 0) {
-            Thread.sleep(wait);
+        if (position == slowAt && slowed.compareAndSet(false, true)) {
+          try {
+            Thread.sleep(delay.toMillis());
+          } catch (InterruptedException e) {
+            throw new InterruptedIOException("cancelled");
           }
-          // A positional read, safe from several threads at once as a ranged GET is.
-          ByteBuffer into = ByteBuffer.wrap(buffer, offset, length);
-          long at = position;
-          while (into.hasRemaining()) {
-            int n = raf.getChannel().read(into, at);
-            if (n < 0) {
-              throw new EOFException("end of file at " + at);
-            }
-            at += n;
-          }
-        } catch (InterruptedException e) {
-          throw new InterruptedIOException("cancelled");
-        } finally {
-          inFlight.decrementAndGet();
         }
+        raf.seek(position);
+        raf.readFully(buffer, offset, length);
       }
 
       @Override
