@@ -87,6 +87,11 @@ public final class StageGraphBuilder {
     return stages.get(stageId).getEstimates().getRows();
   }
 
+  /** The estimated output bytes of a stage closed before. */
+  public long estimatedBytes(int stageId) {
+    return stages.get(stageId).getEstimates().getBytes();
+  }
+
   /** The id of the stage closed last. */
   public int lastStageId() {
     return stages.size() - 1;

@@ -303,8 +303,10 @@ public final class StageGraphTranslator {
         settings.broadcastThresholdBytes(), keyTypesMatch);
     boolean rightReplicated = strategy == JoinStrategy.BROADCAST_RIGHT
         && replicable(join, strategy, right, left, leftKeys, rightKeys);
+    boolean rightReduced = strategy == JoinStrategy.BROADCAST_RIGHT && !rightReplicated
+        && reducible(join, strategy, right, left, leftKeys, rightKeys);
     boolean rightCrossesExchange = switch (strategy) {
-      case BROADCAST_RIGHT -> !rightReplicated;
+      case BROADCAST_RIGHT -> !rightReplicated && !rightReduced;
       case BROADCAST_LEFT, SHUFFLE_LEFT -> false;
       default -> true;
     };
@@ -328,6 +330,8 @@ public final class StageGraphTranslator {
         leftOp = left.root();
         if (rightReplicated) {
           rightOp = ReplicatedScans.inline(right, left);
+        } else if (rightReduced) {
+          rightOp = ReplicatedReduce.inline(right, left);
         } else {
           rightOp = graph.exchange(right, Partitionings.broadcast(), left);
           rightStage = graph.lastStageId();
@@ -339,6 +343,8 @@ public final class StageGraphTranslator {
         rightOp = right.root();
         if (replicable(join, strategy, left, right, leftKeys, rightKeys)) {
           leftOp = ReplicatedScans.inline(left, right);
+        } else if (reducible(join, strategy, left, right, leftKeys, rightKeys)) {
+          leftOp = ReplicatedReduce.inline(left, right);
         } else {
           leftOp = graph.exchange(left, Partitionings.broadcast(), right);
           leftStage = graph.lastStageId();
@@ -433,6 +439,26 @@ public final class StageGraphTranslator {
     }
     ProbeScan probe = filter.get().probe();
     return probe.stage() < 0 && ReplicatedScans.unclustered(into, probe.scanInput(), probe.columns());
+  }
+
+  /**
+   * Whether a broadcast side's reduction is computed in every task of the other side's stage
+   * ({@link ReplicatedReduce}). Not when the join would plan a runtime filter from that side, which
+   * needs the side as a stage of its own.
+   */
+  private boolean reducible(Join join, JoinStrategy strategy, StageDraft side, StageDraft into, List<Integer> leftKeys,
+      List<Integer> rightKeys) {
+    if (!ReplicatedReduce.qualifies(side, settings.replicatedScanMaxBytes(), graph::estimatedBytes)) {
+      return false;
+    }
+    if (leftKeys.isEmpty() || !keyTypesMatch(join, leftKeys, rightKeys)) {
+      return true;
+    }
+    boolean sideIsLeft = strategy == JoinStrategy.BROADCAST_LEFT;
+    // The side as a stage of its own and the other side in place (only whether a filter would be planned matters).
+    JoinSide sideAsStage = new JoinSide(side, side.root(), Integer.MAX_VALUE, sideIsLeft ? leftKeys : rightKeys);
+    JoinSide kept = new JoinSide(into, into.root(), -1, sideIsLeft ? rightKeys : leftKeys);
+    return runtimeFilterPlan(join, strategy, sideIsLeft ? sideAsStage : kept, sideIsLeft ? kept : sideAsStage).isEmpty();
   }
 
   /** One input of a join: its draft, its root operator, the stage it was closed into (-1: in place), its keys. */
