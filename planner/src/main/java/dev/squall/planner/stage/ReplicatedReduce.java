@@ -10,15 +10,17 @@ import java.util.Map;
 import java.util.function.IntToDoubleFunction;
 
 /**
- * Replicated reductions: a one-task stage that only reduces rows it reads through single edges
- * (the FINAL step of a global aggregate, as a scalar sub-query has: TPC-H Q11's total and Q22's
- * average) and is broadcast to a join is computed inside every task of the join's
- * stage instead, from the same producers' outputs, its single edges becoming broadcast edges. The
- * answer is the same: a single edge's one partition and a broadcast edge both hand a task every
- * row the producer wrote, and the reduction is deterministic (no floating-point column crosses
- * it, whose sum could differ with the order its rows arrive in, and only order-free aggregates). The job saves the stage,
- * its shuffle object and the wait for it on the critical path; each task of the join's stage
- * repeats the reduction of rows bounded as replicated scans are ({@code replicatedScanMaxBytes}).
+ * Replicated reductions: a one-task stage that only reduces rows it reads through edges of one
+ * partition (single edges, or hash edges into one partition) and is broadcast to a join is
+ * computed inside every task of the join's stage instead, from the same producers' outputs, its
+ * edges becoming broadcast edges: the FINAL step of a scalar sub-query's global aggregate (TPC-H
+ * Q11's total, Q22's average) or of a small grouped one (Q2's minimum cost per part). The answer
+ * is the same: an edge's one partition and a broadcast edge both hand a task every row the
+ * producer wrote, and the reduction is deterministic (only order-free aggregates, and no
+ * floating-point column crosses it, whose sum could differ with the order its rows arrive in).
+ * The job saves the stage, its shuffle object and the wait for it on the critical path; each task
+ * of the join's stage repeats the reduction of rows bounded as replicated scans are
+ * ({@code replicatedScanMaxBytes}).
  */
 final class ReplicatedReduce {
   private ReplicatedReduce() {}
@@ -36,8 +38,7 @@ final class ReplicatedReduce {
     }
     double bytes = 0;
     for (StageDraft.Input input : side.inputs()) {
-      if (!(input instanceof StageDraft.EdgeInput edge)
-          || edge.partitioning().getKindCase() != Partitioning.KindCase.SINGLE) {
+      if (!(input instanceof StageDraft.EdgeInput edge) || !onePartition(edge.partitioning())) {
         return false;
       }
       bytes += producerBytes.applyAsDouble(edge.producerStageId());
@@ -57,6 +58,12 @@ final class ReplicatedReduce {
       indexes.put(i, into.addEdge(edge.producerStageId(), Partitionings.broadcast()));
     }
     return renumbered(side.root(), indexes);
+  }
+
+  /** A single edge, or a hash edge into one partition: either way one partition holds every row. */
+  private static boolean onePartition(Partitioning partitioning) {
+    return partitioning.getKindCase() == Partitioning.KindCase.SINGLE
+        || (partitioning.getKindCase() == Partitioning.KindCase.HASH && partitioning.getHash().getPartitions() == 1);
   }
 
   private static boolean onlyReductions(Operator op) {

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
  */
 class ReplicatedReduceTest {
   /**
-   * The stages broadcast to another whose fragment is a FINAL aggregate without group keys reading
-   * a single edge, and nothing else but projections and filters.
+   * The stages broadcast to another whose fragment is a FINAL aggregate reading an edge, and
+   * nothing else but projections and filters.
    */
   private static long finalOnlyStages(StageGraph graph) {
     return graph.getEdgesList().stream()
@@ -36,7 +36,7 @@ class ReplicatedReduceTest {
     return switch (op.getOpCase()) {
       case PROJECT -> finalOnly(op.getProject().getInput());
       case FILTER -> finalOnly(op.getFilter().getInput());
-      case AGGREGATE -> op.getAggregate().getMode() == Aggregate.Mode.FINAL && op.getAggregate().getGroupKeysCount() == 0
+      case AGGREGATE -> op.getAggregate().getMode() == Aggregate.Mode.FINAL
           && op.getAggregate().getInput().getOpCase() == Operator.OpCase.SHUFFLE_READ;
       default -> false;
     };
@@ -73,6 +73,19 @@ class ReplicatedReduceTest {
           Planning.SETTINGS.withReplicatedScanMaxBytes(0)).stageGraph();
       assertThat(finalOnlyStages(unreplicated)).as("Q%d: the FINAL step's stage when replication is off", q).isEqualTo(1);
     }
+  }
+
+  /** Q2's per-part minimum cost (a hash edge into one partition at SF 1) is reduced in the stage that joins it back. */
+  @Test
+  void aGroupedReductionOverOnePartitionIsReducedInTheJoinsStage() {
+    StageGraph graph = Planning.sf1Graph(TpchQueries.query(2));
+    StageGraphs.assertWellFormed(graph);
+    assertThat(finalOnlyStages(graph)).isZero();
+    assertThat(operators(graph, Operator.OpCase.AGGREGATE)).filteredOn(o -> o.getAggregate().getMode() == Aggregate.Mode.FINAL)
+        .singleElement().satisfies(o -> assertThat(o.getAggregate().getGroupKeysCount()).isEqualTo(1));
+    StageGraph unreplicated = new DistributedPlanner(Planning.SF1).plan(TpchQueries.query(2),
+        Planning.SETTINGS.withReplicatedScanMaxBytes(0)).stageGraph();
+    assertThat(finalOnlyStages(unreplicated)).isEqualTo(1);
   }
 
   @Test
