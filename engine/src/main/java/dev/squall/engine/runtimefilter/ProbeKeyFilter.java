@@ -24,8 +24,7 @@ import org.apache.iceberg.types.Types;
  * groups by their statistics, dictionaries and bloom filters.
  *
  * <p>{@link #select} tests a whole column: integer keys straight from the values array (range,
- * then the listed keys, in a bitmap of their range when dense in it, else in a primitive set, then
- * the Bloom filter), VARCHAR keys as UTF-8 byte
+ * then the listed keys in a primitive set, then the Bloom filter), VARCHAR keys as UTF-8 byte
  * ranges (a dictionary-encoded column once per dictionary entry), other kinds row by row through
  * {@link #mightMatch}. Not thread-safe (the Bloom filter and the dictionary verdicts are scratch
  * state): one per scan.
@@ -41,8 +40,6 @@ public final class ProbeKeyFilter {
   private long minLong;
   private long maxLong;
   private LongKeySet longValues;
-  /** The listed long keys as a bitmap of their range, when they are dense in it; else null. */
-  private LongKeyBitmap longBitmap;
   /** String keys: the range and the listed keys as UTF-8 bytes. */
   private byte[] minBytes;
   private byte[] maxBytes;
@@ -67,11 +64,8 @@ public final class ProbeKeyFilter {
       minLong = lo;
       maxLong = hi;
       if (values != null) {
-        longBitmap = LongKeyBitmap.of(lo, hi, values.stream().mapToLong(v -> (Long) v).toArray());
-        if (longBitmap == null) {
-          longValues = new LongKeySet();
-          values.forEach(v -> longValues.add((Long) v));
-        }
+        longValues = new LongKeySet();
+        values.forEach(v -> longValues.add((Long) v));
       }
     } else if (min instanceof String lo && max instanceof String hi) {
       minBytes = lo.getBytes(StandardCharsets.UTF_8);
@@ -150,8 +144,7 @@ public final class ProbeKeyFilter {
       if (key < lo || key > hi || (nulls != null && nulls[r])) {
         continue;
       }
-      if (longBitmap != null ? longBitmap.contains(key)
-          : longValues != null ? longValues.contains(key) : bloom == null || bloom.mightContain(KeyHash.ofLong(key))) {
+      if (longValues != null ? longValues.contains(key) : bloom == null || bloom.mightContain(KeyHash.ofLong(key))) {
         rows[kept++] = r;
       }
     }
