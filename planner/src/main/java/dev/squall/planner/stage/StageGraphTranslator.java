@@ -425,15 +425,10 @@ public final class StageGraphTranslator {
     if (!ReplicatedScans.qualifies(side, into, max)) {
       return false;
     }
-    if (into.scanFileBytes() <= max || leftKeys.isEmpty() || !keyTypesMatch(join, leftKeys, rightKeys)) {
+    if (into.scanFileBytes() <= max) {
       return true;
     }
-    boolean sideIsLeft = strategy == JoinStrategy.BROADCAST_LEFT;
-    // The side as a stage of its own (any id: only whether a filter would be planned matters).
-    JoinSide sideAsStage = new JoinSide(side, side.root(), Integer.MAX_VALUE, sideIsLeft ? leftKeys : rightKeys);
-    JoinSide kept = new JoinSide(into, into.root(), -1, sideIsLeft ? rightKeys : leftKeys);
-    Optional<RuntimeFilterPlan> filter =
-        runtimeFilterPlan(join, strategy, sideIsLeft ? sideAsStage : kept, sideIsLeft ? kept : sideAsStage);
+    Optional<RuntimeFilterPlan> filter = filterFromSide(join, strategy, side, into, leftKeys, rightKeys);
     if (filter.isEmpty()) {
       return true;
     }
@@ -448,17 +443,25 @@ public final class StageGraphTranslator {
    */
   private boolean reducible(Join join, JoinStrategy strategy, StageDraft side, StageDraft into, List<Integer> leftKeys,
       List<Integer> rightKeys) {
-    if (!ReplicatedReduce.qualifies(side, settings.replicatedScanMaxBytes(), graph::estimatedBytes)) {
-      return false;
-    }
+    return ReplicatedReduce.qualifies(side, settings.replicatedScanMaxBytes(), graph::estimatedBytes)
+        && filterFromSide(join, strategy, side, into, leftKeys, rightKeys).isEmpty();
+  }
+
+  /**
+   * The runtime filter the join would plan from its broadcast side {@code side} were that side a
+   * stage of its own, the other side {@code into} left in place; empty when it would plan none
+   * (no keys, or key types that differ).
+   */
+  private Optional<RuntimeFilterPlan> filterFromSide(Join join, JoinStrategy strategy, StageDraft side, StageDraft into,
+      List<Integer> leftKeys, List<Integer> rightKeys) {
     if (leftKeys.isEmpty() || !keyTypesMatch(join, leftKeys, rightKeys)) {
-      return true;
+      return Optional.empty();
     }
     boolean sideIsLeft = strategy == JoinStrategy.BROADCAST_LEFT;
-    // The side as a stage of its own and the other side in place (only whether a filter would be planned matters).
+    // Any stage id for the side: only whether a filter would be planned, and into which scan, matters.
     JoinSide sideAsStage = new JoinSide(side, side.root(), Integer.MAX_VALUE, sideIsLeft ? leftKeys : rightKeys);
     JoinSide kept = new JoinSide(into, into.root(), -1, sideIsLeft ? rightKeys : leftKeys);
-    return runtimeFilterPlan(join, strategy, sideIsLeft ? sideAsStage : kept, sideIsLeft ? kept : sideAsStage).isEmpty();
+    return runtimeFilterPlan(join, strategy, sideIsLeft ? sideAsStage : kept, sideIsLeft ? kept : sideAsStage);
   }
 
   /** One input of a join: its draft, its root operator, the stage it was closed into (-1: in place), its keys. */
