@@ -12,6 +12,7 @@ import dev.squall.engine.types.SqlType;
 import dev.squall.proto.v1.KeyFilter;
 import dev.squall.proto.v1.Scan;
 import dev.squall.proto.v1.ScanSplit;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -38,10 +39,13 @@ import org.apache.iceberg.types.Types;
  * filter and the split's residual used to skip row groups and the split's delete files applied.
  * Exact filtering is left to a Filter above.
  *
- * <p>Once the current split has fetched its last row group, the next split is opened on another
- * thread ({@link ParquetSplitReader#openAhead}: footer, row-group choice, delete files and its first
- * row group's column chunks), so that a task reading many small data files does not wait for
- * those round trips to S3 one file after another. At most two row groups' column chunks are held.
+ * <p>Splits are opened ahead on other threads ({@link ParquetSplitReader#openAhead}: footer,
+ * row-group choice, delete files and the first row group's column chunks), several at once, so
+ * that a task reading many small data files does not wait for those round trips to S3 one file
+ * after another: up to {@link #MAX_SPLITS_AHEAD} splits whose byte ranges add up to at most
+ * {@link #MAX_BYTES_AHEAD}. A split larger than that is opened ahead alone, and only once the
+ * current split has fetched its last row group, so that at most two of its row groups' column
+ * chunks are held.
  */
 public final class ScanOperator extends BatchOperator {
   private final String table;
@@ -61,8 +65,21 @@ public final class ScanOperator extends BatchOperator {
   private final List<ScanSplit> splits;
   private int nextSplit;
   private ParquetSplitReader current;
-  /** The next split, being opened ahead; null when none is. */
-  private Future<ParquetSplitReader> opening;
+  /** The next splits, in order, each being opened ahead. */
+  private final ArrayDeque<Future<ParquetSplitReader>> opening = new ArrayDeque<>();
+  /** Byte ranges of the splits in {@link #opening}. */
+  private final ArrayDeque<Long> openingBytes = new ArrayDeque<>();
+  private long bytesAhead;
+
+  /**
+   * The most splits opened ahead at once. Each open is a few ranged GETs one after another (footer,
+   * dictionary pages a filter tests, column chunks), so overlapping four of them hides most of a
+   * small data file's round trips.
+   */
+  public static final int MAX_SPLITS_AHEAD = 4;
+
+  /** The most split bytes opened ahead at once, beyond one split (an upper bound of the chunks held). */
+  public static final long MAX_BYTES_AHEAD = 32L << 20;
 
   public ScanOperator(OperatorMemory memory, Schema schema, Scan scan, List<ScanSplit> splits, FileIO io) {
     super(memory, schema, List.of());
@@ -162,10 +179,7 @@ public final class ScanOperator extends BatchOperator {
         closeCurrent();
         continue;
       }
-      if (opening == null && current.fetchedAll() && nextSplit < splits.size()) {
-        opening = ParquetSplitReader.openAhead(parse(splits.get(nextSplit++)), projected, filter, runtime, counters, io,
-            BATCH_ROWS);
-      }
+      openAhead();
       parts.add(read);
       rows += got;
     }
@@ -205,15 +219,41 @@ public final class ScanOperator extends BatchOperator {
     return kept == n ? batch : batch.select(keep, kept);
   }
 
+  /**
+   * Starts opening the splits after the current one while fewer than {@link #MAX_SPLITS_AHEAD} are
+   * under way and their bytes stay within {@link #MAX_BYTES_AHEAD}; a larger split only alone and
+   * once the current split has fetched all it reads.
+   */
+  private void openAhead() {
+    while (nextSplit < splits.size() && opening.size() < MAX_SPLITS_AHEAD) {
+      long length = Math.max(0, splits.get(nextSplit).getLength());
+      boolean fits = bytesAhead + length <= MAX_BYTES_AHEAD;
+      boolean alone = opening.isEmpty() && (current == null || current.fetchedAll());
+      if (!fits && !alone) {
+        return;
+      }
+      opening.add(ParquetSplitReader.openAhead(parse(splits.get(nextSplit++)), projected, filter, runtime, counters, io,
+          BATCH_ROWS));
+      openingBytes.add(length);
+      bytesAhead += length;
+    }
+  }
+
   private boolean openNextSplit() {
-    if (opening != null) {
-      Future<ParquetSplitReader> next = opening;
-      opening = null;
-      current = opened(next);
-    } else if (nextSplit < splits.size()) {
+    if (opening.isEmpty() && nextSplit < splits.size() && splits.size() - nextSplit == 1) {
       current = ParquetSplitReader.open(parse(splits.get(nextSplit++)), projected, filter, runtime, counters, io, BATCH_ROWS);
     } else {
-      return false;
+      if (opening.isEmpty()) {
+        openAhead();
+      }
+      if (opening.isEmpty()) {
+        return false;
+      }
+      Future<ParquetSplitReader> next = opening.poll();
+      bytesAhead -= openingBytes.poll();
+      // The splits after this one start opening while this one's open is awaited.
+      openAhead();
+      current = opened(next);
     }
     if (consumerKeepsNoBatch()) {
       // A batch is handed on over the reader's arrays (or copied where splits meet or rows are
@@ -261,10 +301,12 @@ public final class ScanOperator extends BatchOperator {
   @Override
   protected void releaseState() {
     closeCurrent();
-    if (opening != null) {
-      ParquetSplitReader.closeWhenOpened(opening);
-      opening = null;
+    for (Future<ParquetSplitReader> f : opening) {
+      ParquetSplitReader.closeWhenOpened(f);
     }
+    opening.clear();
+    openingBytes.clear();
+    bytesAhead = 0;
   }
 
   /** The engine type a column of an Iceberg type is read as. */
