@@ -2,8 +2,11 @@ package dev.squall.engine.scan;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.expressions.Binder;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.parquet.ParquetBloomRowGroupFilter;
@@ -63,11 +66,13 @@ final class RowGroupSelector {
     ParquetMetricsRowGroupFilter runtimeStats = null;
     ParquetDictionaryRowGroupFilter runtimeDictionaries = null;
     ParquetBloomRowGroupFilter runtimeBlooms = null;
+    Set<String> runtimeColumns = Set.of();
     if (runtimeFiltered) {
       Expression f = Expressions.rewriteNot(runtime);
       runtimeStats = new ParquetMetricsRowGroupFilter(tableSchema, f, true);
       runtimeDictionaries = dictionaryFilter(tableSchema, f);
       runtimeBlooms = new ParquetBloomRowGroupFilter(tableSchema, f, true);
+      runtimeColumns = columnNames(fileSchema, tableSchema, f);
     }
     long groups = 0;
     long runtimeSkipped = 0;
@@ -86,7 +91,7 @@ final class RowGroupSelector {
         groups++;
         if (read && runtimeFiltered
             && !(runtimeStats.shouldRead(fileSchema, block)
-                && (runtimeDictionaries == null
+                && (runtimeDictionaries == null || !smallDictionaries(block, runtimeColumns)
                     || runtimeDictionaries.shouldRead(fileSchema, block, reader.getDictionaryReader(block)))
                 && runtimeBlooms.shouldRead(fileSchema, block, reader.getBloomFilterDataReader(block)))) {
           read = false;
@@ -112,6 +117,38 @@ final class RowGroupSelector {
   private static ParquetDictionaryRowGroupFilter dictionaryFilter(Schema tableSchema, Expression filter) {
     Expression part = DictionaryPredicates.of(filter);
     return part.op() == Expression.Operation.TRUE ? null : new ParquetDictionaryRowGroupFilter(tableSchema, part, true);
+  }
+
+  /**
+   * The largest dictionary page (compressed bytes, header included) of a runtime filter's column
+   * that its dictionary test reads. A runtime filter lists at most a thousand join keys; a column
+   * chunk whose dictionary is larger holds so many distinct values that the listed keys hardly
+   * ever all miss it (its statistics have already tested the key range), while the test costs a
+   * request and a set of the dictionary's values.
+   */
+  static final long RUNTIME_DICTIONARY_MAX_BYTES = 16 * 1024;
+
+  /** Whether every chunk of {@code columns} in the row group has a dictionary within the bound, or none. */
+  private static boolean smallDictionaries(BlockMetaData block, Set<String> columns) {
+    for (ColumnChunkMetaData c : block.getColumns()) {
+      if (c.hasDictionaryPage() && columns.contains(c.getPath().toDotString())
+          && c.getFirstDataPageOffset() - c.getDictionaryPageOffset() > RUNTIME_DICTIONARY_MAX_BYTES) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The file's column paths of the table columns {@code filter} refers to (top-level, by field id). */
+  private static Set<String> columnNames(MessageType fileSchema, Schema tableSchema, Expression filter) {
+    Set<Integer> ids = Binder.boundReferences(tableSchema.asStruct(), List.of(filter), true);
+    Set<String> names = new HashSet<>();
+    for (org.apache.parquet.schema.Type t : fileSchema.getFields()) {
+      if (t.getId() != null && ids.contains(t.getId().intValue())) {
+        names.add(t.getName());
+      }
+    }
+    return names;
   }
 
   /** The first byte of the row group plus half its compressed size. */

@@ -31,6 +31,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.expressions.Expressions;
@@ -42,11 +43,19 @@ import org.apache.iceberg.io.SeekableInputStream;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.ParquetProperties.WriterVersion;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -413,6 +422,61 @@ class ParquetSplitReaderTest {
       assertThat(io.rangedReads.get()).as("requests to open the file and test its row groups").isEqualTo(1);
     }
     assertThat(io.sequentialReads.get()).isZero();
+  }
+
+  @Test
+  void aRuntimeFilterTestsSmallDictionariesButReadsNoLargeOne() throws Exception {
+    // Four row groups, every page dictionary-encoded: k holds 3,000 distinct longs per row group,
+    // each twice (a 24 KB dictionary), s about 30 strings.
+    Path file = dir.resolve("runtimedict.parquet");
+    MessageType type = org.apache.parquet.schema.Types.buildMessage()
+        .required(PrimitiveTypeName.INT64).id(1).named("k")
+        .required(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).id(2).named("s")
+        .named("runtimedict");
+    Schema schema = new Schema(Types.NestedField.required(1, "k", Types.LongType.get()),
+        Types.NestedField.required(2, "s", Types.StringType.get()));
+    int rows = 24_000;
+    try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new LocalOutputFile(file)).withType(type)
+        .withConf(new Configuration(false)).withCompressionCodec(CompressionCodecName.UNCOMPRESSED)
+        .withRowGroupRowCountLimit(6_000).withDictionaryPageSize(1 << 20).build()) {
+      SimpleGroupFactory groups = new SimpleGroupFactory(type);
+      for (int r = 0; r < rows; r++) {
+        w.write(groups.newGroup().append("k", (long) r / 2).append("s", "city-" + (r * 7 % 30)));
+      }
+    }
+    assertThat(dictionaryBytes(file, "k")).isGreaterThan(RowGroupSelector.RUNTIME_DICTIONARY_MAX_BYTES);
+    assertThat(dictionaryBytes(file, "s")).isLessThanOrEqualTo(RowGroupSelector.RUNTIME_DICTIONARY_MAX_BYTES);
+    FileScanTask task = ParquetFiles.task(file, schema, rows);
+    // Keys inside the first row group's range of k, in its dictionary or not: its statistics pass
+    // it, the other row groups are skipped by theirs, and no dictionary page is fetched.
+    SlowOnceFileIO io = new SlowOnceFileIO(-1, Duration.ZERO);
+    try (ParquetSplitReader r = ParquetSplitReader.open(task, schema, null, Expressions.in("k", 5L, 7L), new ScanCounters(), io,
+        8192)) {
+      assertThat(r.rowGroupCount()).isEqualTo(1);
+      assertThat(io.rangedReads.get()).as("requests to open the file: its tail, no dictionary page").isEqualTo(1);
+    }
+    // A value in no dictionary of s, within its statistics: the small dictionaries skip every row group.
+    SlowOnceFileIO small = new SlowOnceFileIO(-1, Duration.ZERO);
+    ScanCounters skipped = new ScanCounters();
+    try (ParquetSplitReader r = ParquetSplitReader.open(task, schema, null, Expressions.in("s", "city-15a", "city-16a"),
+        skipped, small, 8192)) {
+      assertThat(r.rowGroupCount()).isZero();
+      assertThat(skipped.runtimeSkipped()).isEqualTo(4);
+      assertThat(small.rangedReads.get()).as("the tail and the dictionaries").isGreaterThan(1);
+    }
+  }
+
+  /** Compressed bytes of the first row group's dictionary page of {@code column}, header included. */
+  private static long dictionaryBytes(Path file, String column) throws IOException {
+    try (ParquetFileReader r = ParquetFileReader.open(new LocalInputFile(file))) {
+      for (ColumnChunkMetaData c : r.getRowGroups().get(0).getColumns()) {
+        if (c.getPath().toDotString().equals(column)) {
+          assertThat(c.hasDictionaryPage()).as(column + " has a dictionary page").isTrue();
+          return c.getFirstDataPageOffset() - c.getDictionaryPageOffset();
+        }
+      }
+    }
+    throw new IllegalArgumentException(column);
   }
 
   /**
