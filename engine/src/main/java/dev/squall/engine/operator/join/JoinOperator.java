@@ -479,23 +479,35 @@ public abstract class JoinOperator extends BatchOperator {
   protected final class Pairs {
     private final ColumnBatch batch;
     private final boolean[] probeMatched;
-    private final int[] pi = new int[PAIR_CHUNK];
-    private final int[] bi = new int[PAIR_CHUNK];
+    // Sized to the probe batch at first (a runtime filter leaves many batches nearly empty), grown
+    // up to a chunk when rows match several build rows.
+    private int[] pi;
+    private int[] bi;
     private int k;
 
     private Pairs(ColumnBatch batch, boolean[] probeMatched) {
       this.batch = batch;
       this.probeMatched = probeMatched;
+      int capacity = Math.min(PAIR_CHUNK, Math.max(16, batch.rows()));
+      this.pi = new int[capacity];
+      this.bi = new int[capacity];
     }
 
     /** Adds probe row p with build row b. */
     public void add(int p, int b) {
+      if (k == pi.length) {
+        if (pi.length < PAIR_CHUNK) {
+          int capacity = Math.min(PAIR_CHUNK, pi.length * 2);
+          pi = Arrays.copyOf(pi, capacity);
+          bi = Arrays.copyOf(bi, capacity);
+        } else {
+          flush(batch, pi, bi, k, probeMatched);
+          k = 0;
+        }
+      }
       pi[k] = p;
       bi[k] = b;
-      if (++k == PAIR_CHUNK) {
-        flush(batch, pi, bi, k, probeMatched);
-        k = 0;
-      }
+      k++;
     }
 
     private void finish() {
