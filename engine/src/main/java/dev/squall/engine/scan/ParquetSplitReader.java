@@ -8,6 +8,7 @@ import dev.squall.proto.v1.DataType.Kind;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -44,8 +45,8 @@ import org.apache.parquet.schema.MessageType;
  * are left out. The filter and the task's residual only skip row groups; rows are not filtered.
  *
  * <p>Only the projected column chunks (plus equality delete columns) of the chosen row groups are
- * fetched, each run of adjacent chunks with one read through the {@link FileIO} (a ranged GET on
- * S3), and the next row group is fetched on another thread while the current one is decoded.
+ * fetched, and the small chunks between them ({@link GapColumns}), each run of adjacent chunks with
+ * one read through the {@link FileIO} (a ranged GET on S3), and the next row group is fetched on another thread while the current one is decoded.
  * Decompression is parquet-mr's codec factory (snappy, gzip, zstd, lz4, brotli when present).
  * Flat columns only: a projected nested column is refused.
  *
@@ -193,7 +194,17 @@ public final class ParquetSplitReader implements AutoCloseable {
         }
         chunkReaders[i] = ColumnChunkReaders.create(fileSchema.getColumnDescription(new String[] {t.getName()}), fields.get(i).type());
       }
-      reader.setRequestedSchema(new MessageType(fileSchema.getName(), requested));
+      // Small unprojected chunks between projected ones are fetched too (not decoded), so that a
+      // row group's chunks come in fewer requests.
+      Set<org.apache.parquet.schema.Type> fetched = new HashSet<>(requested);
+      fetched.addAll(GapColumns.of(reader.getRowGroups(), fileSchema, requested));
+      List<org.apache.parquet.schema.Type> inFileOrder = new ArrayList<>();
+      for (org.apache.parquet.schema.Type t : fileSchema.getFields()) {
+        if (fetched.contains(t)) {
+          inFileOrder.add(t);
+        }
+      }
+      reader.setRequestedSchema(new MessageType(fileSchema.getName(), inFileOrder));
       Expression pruning = Expressions.and(filter == null ? Expressions.alwaysTrue() : filter, task.residual());
       List<RowGroupSelector.RowGroup> rowGroups =
           RowGroupSelector.select(reader, withIds, tableSchema, pruning, runtime, counters, task.start(), task.length());

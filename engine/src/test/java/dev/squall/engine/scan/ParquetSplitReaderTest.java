@@ -466,6 +466,55 @@ class ParquetSplitReaderTest {
     }
   }
 
+  @Test
+  void aSmallGapBetweenProjectedChunksIsReadWithThemAndALargeOneIsNot() throws Exception {
+    // Columns a, small, c, big, d in that order; a, c and d are projected. small's chunk (an int of
+    // 8 values) lies between a and c, big's (300-byte strings, ~1.8 MB a row group) between c and d.
+    Path file = dir.resolve("gaps.parquet");
+    MessageType type = org.apache.parquet.schema.Types.buildMessage()
+        .required(PrimitiveTypeName.INT64).id(1).named("a")
+        .required(PrimitiveTypeName.INT32).id(2).named("small")
+        .required(PrimitiveTypeName.INT64).id(3).named("c")
+        .required(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).id(4).named("big")
+        .required(PrimitiveTypeName.INT64).id(5).named("d")
+        .named("gaps");
+    Schema table = new Schema(Types.NestedField.required(1, "a", Types.LongType.get()),
+        Types.NestedField.required(2, "small", Types.IntegerType.get()), Types.NestedField.required(3, "c", Types.LongType.get()),
+        Types.NestedField.required(4, "big", Types.StringType.get()), Types.NestedField.required(5, "d", Types.LongType.get()));
+    Schema projected = new Schema(table.findField("a"), table.findField("c"), table.findField("d"));
+    int rows = 18_000;
+    java.util.Random rnd = new java.util.Random(43);
+    try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new LocalOutputFile(file)).withType(type)
+        .withConf(new Configuration(false)).withCompressionCodec(CompressionCodecName.UNCOMPRESSED)
+        .withRowGroupRowCountLimit(6_000).withDictionaryEncoding("big", false).build()) {
+      SimpleGroupFactory groups = new SimpleGroupFactory(type);
+      byte[] text = new byte[300];
+      for (int r = 0; r < rows; r++) {
+        for (int i = 0; i < text.length; i++) {
+          text[i] = (byte) ('a' + rnd.nextInt(26));
+        }
+        w.write(groups.newGroup().append("a", (long) r).append("small", r % 8).append("c", rnd.nextLong())
+            .append("big", new String(text, java.nio.charset.StandardCharsets.US_ASCII)).append("d", (long) r * 3));
+      }
+    }
+    FileScanTask task = ParquetFiles.task(file, table, rows);
+    SlowOnceFileIO io = new SlowOnceFileIO(-1, Duration.ZERO);
+    List<List<Object>> actual = new ArrayList<>();
+    try (ParquetSplitReader r = ParquetSplitReader.open(task, projected, null, io, 8192)) {
+      assertThat(r.rowGroupCount()).isEqualTo(3);
+      Column[] out = new Column[3];
+      int n;
+      while ((n = r.next(out)) > 0) {
+        actual.addAll(rowsOf(out, n));
+      }
+    }
+    // The tail, then per row group [a, small, c] and [d] (not [a], [c] and [d], nor big's bytes),
+    // except the last d chunk: it lies within the tail the footer's read fetched.
+    assertThat(io.rangedReads.get()).as("requests").isEqualTo(1 + 3 * 2 - 1);
+    assertNull(Rows.difference(Rows.duckdb(DuckDbOracle.connection(), "SELECT a, c, d FROM read_parquet('" + file + "')"),
+        actual, false));
+  }
+
   /** Compressed bytes of the first row group's dictionary page of {@code column}, header included. */
   private static long dictionaryBytes(Path file, String column) throws IOException {
     try (ParquetFileReader r = ParquetFileReader.open(new LocalInputFile(file))) {
