@@ -156,6 +156,7 @@ final class StringFunctions {
         }
         return (s, from, to) -> Arrays.equals(s, from, to, lit, 0, len);
       }
+      return segments(pattern.split("%", -1));
     }
     StringBuilder regex = new StringBuilder();
     // By code point: a character outside the BMP (an emoji) is one character, not two UTF-16 halves.
@@ -192,6 +193,40 @@ final class StringFunctions {
     StringBuilder b = new StringBuilder(s.length());
     s.codePoints().forEach(c -> b.appendCodePoint(upper ? Character.toUpperCase(c) : Character.toLowerCase(c)));
     return b.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * A pattern of literal segments joined by {@code %} (no {@code _}, no escape), e.g.
+   * {@code %special%requests%}: the first segment is a prefix, the last a suffix that does not
+   * overlap it, and the ones between occur in order in what lies between, each found at its
+   * leftmost place after the one before (which never misses a match, since a segment found further
+   * left leaves the later ones more room). Bytes are compared as they are: a UTF-8 encoded segment
+   * can only match at a character boundary.
+   */
+  private static Matcher segments(String[] parts) {
+    byte[][] lits = new byte[parts.length][];
+    for (int i = 0; i < parts.length; i++) {
+      lits[i] = parts[i].getBytes(StandardCharsets.UTF_8);
+    }
+    byte[] first = lits[0];
+    byte[] last = lits[lits.length - 1];
+    return (s, from, to) -> {
+      if (to - from < first.length + last.length
+          || !Arrays.equals(s, from, from + first.length, first, 0, first.length)
+          || !Arrays.equals(s, to - last.length, to, last, 0, last.length)) {
+        return false;
+      }
+      int at = from + first.length;
+      int end = to - last.length;
+      for (int i = 1; i < lits.length - 1; i++) {
+        int found = indexOf(s, at, end, lits[i]);
+        if (found < 0) {
+          return false;
+        }
+        at = found + lits[i].length;
+      }
+      return true;
+    };
   }
 
   /** Where {@code lit} first occurs in {@code s[from..to)}, or -1. */

@@ -168,6 +168,11 @@ public final class EngineBenchmark {
     Rel likeText = countAndSum(Rel.scan(fixture, "lineitem", 0, "l_comment", "l_extendedprice")
         .filter(r -> r.col("l_comment").like("%furious%")));
     checkedReport("LIKE on l_comment (scan incl.)", lineitemRows, reps, likeText, scanInputs(likeText.op()));
+    // TPC-H Q13's form: NOT LIKE with two infixes.
+    Rel likeSegments = countAndSum(Rel.scan(fixture, "lineitem", 0, "l_comment", "l_extendedprice")
+        .filter(r -> r.col("l_comment").like("%carefully%deposits%").not()));
+    checkedReport("NOT LIKE two infixes on l_comment (scan incl.)", lineitemRows, reps, likeSegments,
+        scanInputs(likeSegments.op()));
 
     // 7. Joins on string keys: free-text columns (orders built, few matches) and the order key
     // as text (every lineitem row matches).

@@ -48,6 +48,9 @@ final class StringQueries {
       {"mode", "dot.star*", null}, {"mode", "[br]", null}, {"mode", "_psilon", null}, {"mode", "日_", null}, {"mode", "% ", null},
       {"mode", " %", null}, {"mode", "a!!b", "!"}, {"mode", "AIR", null}, {"mode", "%i%", null},
       {"code", "AB-%", null}, {"code", "%-xy", null}, {"code", "%-0%-%", null}, {"code", "__-____-__", null}, {"code", "_B-1%", null},
+      // Segments only: a prefix and a suffix that must not overlap, and infixes in order between them.
+      {"txt", "a%a", null}, {"txt", "%a%a", null}, {"txt", "a%b%", null}, {"mode", "A%R%R", null}, {"mode", "R%A%L", null},
+      {"code", "AB%B%", null}, {"txt", "%%a%%", null}, {"txt", "é%é%é", null},
   };
 
   static Rel strs(TpchFixture f, int input) {
