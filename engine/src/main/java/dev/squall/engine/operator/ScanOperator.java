@@ -78,6 +78,9 @@ public final class ScanOperator extends BatchOperator {
    */
   public static final int MAX_SPLITS_AHEAD = 4;
 
+  /** A batch with at least this many rows when its split ends is handed on short rather than joined to the next split's rows. */
+  static final int MIN_JOINED_BATCH_ROWS = BATCH_ROWS / 8;
+
   /** The most split bytes opened ahead at once, beyond one split (an upper bound of the chunks held). */
   public static final long MAX_BYTES_AHEAD = 32L << 20;
 
@@ -166,7 +169,9 @@ public final class ScanOperator extends BatchOperator {
   protected ColumnBatch produce() {
     int n = types.size();
     int width = projected.columns().size();
-    // A split that ends mid-batch is followed by the next one's first rows, so batches stay full.
+    // A split that ends early in a batch is followed by the next one's first rows, so that batches
+    // of small files stay large; one that ends later leaves its batch short, since joining the
+    // pieces copies them (and turns dictionary columns of two files into plain ones).
     List<Column[]> parts = new ArrayList<>();
     int rows = 0;
     while (rows < BATCH_ROWS) {
@@ -177,6 +182,9 @@ public final class ScanOperator extends BatchOperator {
       int got = current.next(read, BATCH_ROWS - rows);
       if (got == 0) {
         closeCurrent();
+        if (rows >= MIN_JOINED_BATCH_ROWS) {
+          break;
+        }
         continue;
       }
       openAhead();
