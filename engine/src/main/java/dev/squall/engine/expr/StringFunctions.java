@@ -134,28 +134,7 @@ final class StringFunctions {
       esc = escape.codePointAt(0);
     }
     if (esc == null && pattern.indexOf('_') < 0) {
-      // Fast paths: 'abc', 'abc%', '%abc', '%abc%'.
-      String inner = pattern;
-      boolean lead = inner.startsWith("%");
-      if (lead) {
-        inner = inner.substring(1);
-      }
-      boolean trail = inner.endsWith("%");
-      if (trail) {
-        inner = inner.substring(0, inner.length() - 1);
-      }
-      if (inner.indexOf('%') < 0) {
-        byte[] lit = inner.getBytes(StandardCharsets.UTF_8);
-        int len = lit.length;
-        if (lead && trail) {
-          return (s, from, to) -> indexOf(s, from, to, lit) >= 0;
-        } else if (lead) {
-          return (s, from, to) -> to - from >= len && Arrays.equals(s, to - len, to, lit, 0, len);
-        } else if (trail) {
-          return (s, from, to) -> to - from >= len && Arrays.equals(s, from, from + len, lit, 0, len);
-        }
-        return (s, from, to) -> Arrays.equals(s, from, to, lit, 0, len);
-      }
+      // Literal segments joined by %: 'abc', 'abc%', '%abc', '%abc%', '%special%requests%'.
       return segments(pattern.split("%", -1));
     }
     StringBuilder regex = new StringBuilder();
@@ -197,16 +176,20 @@ final class StringFunctions {
 
   /**
    * A pattern of literal segments joined by {@code %} (no {@code _}, no escape), e.g.
-   * {@code %special%requests%}: the first segment is a prefix, the last a suffix that does not
-   * overlap it, and the ones between occur in order in what lies between, each found at its
-   * leftmost place after the one before (which never misses a match, since a segment found further
-   * left leaves the later ones more room). Bytes are compared as they are: a UTF-8 encoded segment
-   * can only match at a character boundary.
+   * {@code %special%requests%}: one segment is the whole value; of several, the first is a prefix,
+   * the last a suffix that does not overlap it, and the ones between occur in order in what lies
+   * between, each found at its leftmost place after the one before (which never misses a match,
+   * since a segment found further left leaves the later ones more room). Bytes are compared as
+   * they are: a UTF-8 encoded segment can only match at a character boundary.
    */
   private static Matcher segments(String[] parts) {
     byte[][] lits = new byte[parts.length][];
     for (int i = 0; i < parts.length; i++) {
       lits[i] = parts[i].getBytes(StandardCharsets.UTF_8);
+    }
+    if (lits.length == 1) {
+      byte[] whole = lits[0];
+      return (s, from, to) -> Arrays.equals(s, from, to, whole, 0, whole.length);
     }
     byte[] first = lits[0];
     byte[] last = lits[lits.length - 1];
