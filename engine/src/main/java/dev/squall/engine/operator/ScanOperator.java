@@ -65,10 +65,12 @@ public final class ScanOperator extends BatchOperator {
   private final List<ScanSplit> splits;
   private int nextSplit;
   private ParquetSplitReader current;
+  /** A split being opened ahead, and its byte range. */
+  private record Ahead(Future<ParquetSplitReader> reader, long bytes) {}
+
   /** The next splits, in order, each being opened ahead. */
-  private final ArrayDeque<Future<ParquetSplitReader>> opening = new ArrayDeque<>();
-  /** Byte ranges of the splits in {@link #opening}. */
-  private final ArrayDeque<Long> openingBytes = new ArrayDeque<>();
+  private final ArrayDeque<Ahead> opening = new ArrayDeque<>();
+  /** The byte ranges of the splits in {@link #opening}, added up. */
   private long bytesAhead;
 
   /**
@@ -240,15 +242,14 @@ public final class ScanOperator extends BatchOperator {
       if (!fits && !alone) {
         return;
       }
-      opening.add(ParquetSplitReader.openAhead(parse(splits.get(nextSplit++)), projected, filter, runtime, counters, io,
-          BATCH_ROWS));
-      openingBytes.add(length);
+      opening.add(new Ahead(ParquetSplitReader.openAhead(parse(splits.get(nextSplit++)), projected, filter, runtime,
+          counters, io, BATCH_ROWS), length));
       bytesAhead += length;
     }
   }
 
   private boolean openNextSplit() {
-    if (opening.isEmpty() && nextSplit < splits.size() && splits.size() - nextSplit == 1) {
+    if (opening.isEmpty() && splits.size() - nextSplit == 1) {
       current = ParquetSplitReader.open(parse(splits.get(nextSplit++)), projected, filter, runtime, counters, io, BATCH_ROWS);
     } else {
       if (opening.isEmpty()) {
@@ -257,11 +258,11 @@ public final class ScanOperator extends BatchOperator {
       if (opening.isEmpty()) {
         return false;
       }
-      Future<ParquetSplitReader> next = opening.poll();
-      bytesAhead -= openingBytes.poll();
+      Ahead next = opening.poll();
+      bytesAhead -= next.bytes();
       // The splits after this one start opening while this one's open is awaited.
       openAhead();
-      current = opened(next);
+      current = opened(next.reader());
     }
     if (consumerKeepsNoBatch()) {
       // A batch is handed on over the reader's arrays (or copied where splits meet or rows are
@@ -309,11 +310,10 @@ public final class ScanOperator extends BatchOperator {
   @Override
   protected void releaseState() {
     closeCurrent();
-    for (Future<ParquetSplitReader> f : opening) {
-      ParquetSplitReader.closeWhenOpened(f);
+    for (Ahead ahead : opening) {
+      ParquetSplitReader.closeWhenOpened(ahead.reader());
     }
     opening.clear();
-    openingBytes.clear();
     bytesAhead = 0;
   }
 

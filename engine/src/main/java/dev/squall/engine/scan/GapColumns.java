@@ -27,11 +27,11 @@ final class GapColumns {
   private GapColumns() {}
 
   /**
-   * The top-level primitive columns of {@code fileSchema}, not in {@code requested}, whose chunks
-   * lie in gaps of at most {@link #MAX_GAP_BYTES} between requested chunks in every row group of
-   * {@code blocks}; empty when there are none.
+   * The columns of {@code fileSchema} to fetch, in file order: {@code requested} (top-level
+   * columns of the file) and the top-level primitive columns whose chunks lie in gaps of at most
+   * {@link #MAX_GAP_BYTES} between requested chunks in every row group of {@code blocks}.
    */
-  static List<Type> of(List<BlockMetaData> blocks, MessageType fileSchema, List<Type> requested) {
+  static List<Type> fetched(List<BlockMetaData> blocks, MessageType fileSchema, List<Type> requested) {
     Set<String> wanted = new HashSet<>();
     for (Type t : requested) {
       wanted.add(t.getName());
@@ -44,16 +44,10 @@ final class GapColumns {
       } else {
         fill.retainAll(here);
       }
-      if (fill.isEmpty()) {
-        return List.of();
-      }
-    }
-    if (fill == null) {
-      return List.of();
     }
     List<Type> out = new ArrayList<>();
     for (Type t : fileSchema.getFields()) {
-      if (fill.contains(t.getName()) && t.isPrimitive()) {
+      if (wanted.contains(t.getName()) || (fill != null && fill.contains(t.getName()) && t.isPrimitive())) {
         out.add(t);
       }
     }

@@ -8,7 +8,6 @@ import dev.squall.proto.v1.DataType.Kind;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +45,8 @@ import org.apache.parquet.schema.MessageType;
  *
  * <p>Only the projected column chunks (plus equality delete columns) of the chosen row groups are
  * fetched, and the small chunks between them ({@link GapColumns}), each run of adjacent chunks with
- * one read through the {@link FileIO} (a ranged GET on S3), and the next row group is fetched on another thread while the current one is decoded.
+ * one read through the {@link FileIO} (a ranged GET on S3), and the next row group is fetched on
+ * another thread while the current one is decoded.
  * Decompression is parquet-mr's codec factory (snappy, gzip, zstd, lz4, brotli when present).
  * Flat columns only: a projected nested column is refused.
  *
@@ -196,15 +196,8 @@ public final class ParquetSplitReader implements AutoCloseable {
       }
       // Small unprojected chunks between projected ones are fetched too (not decoded), so that a
       // row group's chunks come in fewer requests.
-      Set<org.apache.parquet.schema.Type> fetched = new HashSet<>(requested);
-      fetched.addAll(GapColumns.of(reader.getRowGroups(), fileSchema, requested));
-      List<org.apache.parquet.schema.Type> inFileOrder = new ArrayList<>();
-      for (org.apache.parquet.schema.Type t : fileSchema.getFields()) {
-        if (fetched.contains(t)) {
-          inFileOrder.add(t);
-        }
-      }
-      reader.setRequestedSchema(new MessageType(fileSchema.getName(), inFileOrder));
+      reader.setRequestedSchema(
+          new MessageType(fileSchema.getName(), GapColumns.fetched(reader.getRowGroups(), fileSchema, requested)));
       Expression pruning = Expressions.and(filter == null ? Expressions.alwaysTrue() : filter, task.residual());
       List<RowGroupSelector.RowGroup> rowGroups =
           RowGroupSelector.select(reader, withIds, tableSchema, pruning, runtime, counters, task.start(), task.length());
