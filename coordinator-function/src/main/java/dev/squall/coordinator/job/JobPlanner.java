@@ -6,6 +6,7 @@ import dev.squall.coordinator.SchemaAllowList;
 import dev.squall.coordinator.api.SquallException;
 import dev.squall.coordinator.commit.WriteTargets;
 import dev.squall.coordinator.scheduler.JobPlan;
+import dev.squall.coordinator.scheduler.OneTaskStageFusion;
 import dev.squall.planner.DistributedPlanner;
 import dev.squall.planner.PlannedQuery;
 import dev.squall.planner.PlannerSettings;
@@ -35,6 +36,9 @@ import org.apache.iceberg.catalog.SupportsNamespaces;
  * list again only after the table changed. Changes (DDL, commits) go to the catalog itself.
  */
 public final class JobPlanner {
+  /** The deepest stage graph a job may run: room is left for the TaskSpec around a stage's fragment. */
+  private static final int MAX_GRAPH_DEPTH = ProtoNesting.MAX_DEPTH - 20;
+
   private final Catalog catalog;
   /** The catalog plans read: table metadata kept between jobs, re-read when a table changes. */
   private final Catalog planningCatalog;
@@ -124,11 +128,11 @@ public final class JobPlanner {
     } catch (PlanningException e) {
       throw new SquallException(e.code().errorCode(), e.reason(), e.line(), e.column(), e);
     }
-    StageGraph graph = CombiningExchanges.apply(splits.applyTo(filtered), combining(properties));
+    StageGraph graph = CombiningExchanges.apply(fused(splits.applyTo(filtered)), combining(properties));
     int depth = ProtoNesting.depth(graph);
-    if (depth > ProtoNesting.MAX_DEPTH - 20) { // room for the TaskSpec around a stage's fragment
+    if (depth > MAX_GRAPH_DEPTH) {
       throw SquallException.userError("the query nests too deeply: its plan is %d levels deep, at most %d are"
-          + " supported; nest fewer expressions (chains of - or /, nested function calls, sub-queries)", depth, ProtoNesting.MAX_DEPTH - 20);
+          + " supported; nest fewer expressions (chains of - or /, nested function calls, sub-queries)", depth, MAX_GRAPH_DEPTH);
     }
     checkTaskCounts(graph, splits, plannerSettings.maxTasksPerStage(), query.maxTotalTasks());
     JobPlan plan = new JobPlan(jobId, graph, splits.tasksByStage(), settings.shuffleBucket(),
@@ -152,17 +156,26 @@ public final class JobPlanner {
   }
 
   /**
-   * EXPLAIN of the graph with leaf task counts from split planning ({@code split}) and its
-   * combining exchanges, chosen from those counts as a run chooses them.
+   * EXPLAIN of the graph with leaf task counts from split planning ({@code split}), its one-task
+   * stages fused and its combining exchanges, chosen from those counts as a run chooses them.
    */
   private static String explain(PlannedQuery planned, StageGraph split, CombiningExchanges.Settings combining) {
-    StageGraph graph = CombiningExchanges.apply(split, combining);
+    StageGraph graph = CombiningExchanges.apply(fused(split), combining);
     if (graph.equals(planned.stageGraph())) {
       return planned.explain();
     }
     String header = planned.write().map(w -> w.describe()).orElse(null);
     return planned.explainFormat() == ExplainStatement.Format.JSON
         ? ExplainRenderer.json(graph, header) : ExplainRenderer.text(graph, header);
+  }
+
+  /**
+   * The graph with its one-task stages fused ({@link OneTaskStageFusion}), unless a fused fragment
+   * would nest past what a task spec may hold, where the stages stay apart.
+   */
+  private static StageGraph fused(StageGraph graph) {
+    StageGraph fused = OneTaskStageFusion.apply(graph);
+    return ProtoNesting.depth(fused) > MAX_GRAPH_DEPTH ? graph : fused;
   }
 
   /** The catalog as {@code caller} may see it (and change it: DDL is applied through this view). */
