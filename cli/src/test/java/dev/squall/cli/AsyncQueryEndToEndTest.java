@@ -33,8 +33,10 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AsyncQueryEndToEndTest {
+  /** Two stages, one task each: the urgent orders, broadcast into the lineitem scan that aggregates. */
   private static final String Q = "select l_returnflag, l_linestatus, count(*) as n, sum(l_extendedprice) as s "
-      + "from tpch.lineitem group by l_returnflag, l_linestatus order by l_returnflag, l_linestatus";
+      + "from tpch.lineitem where l_orderkey in (select o_orderkey from tpch.orders where o_orderpriority = '1-URGENT') "
+      + "group by l_returnflag, l_linestatus order by l_returnflag, l_linestatus";
   private static final Pattern CANCELLED_LINE = Pattern.compile("query (\\S+) cancelled");
 
   /** Milliseconds each task sleeps before it runs; 0 = full speed. */

@@ -185,6 +185,24 @@ class TpchStageGraphTest {
             .stream().anyMatch(o -> o.getAggregate().getMode() == Aggregate.Mode.PARTIAL));
   }
 
+  /**
+   * Q15 reads its view revenue0 twice: joined to supplier, and under max(total_revenue). The
+   * view's scan of lineitem and partial aggregation run once, in one stage whose output feeds both
+   * final aggregations through two hash edges of the same partitioning.
+   */
+  @Test
+  void q15ScansLineitemOnceForBothReadsOfItsView() {
+    StageGraph graph = Planning.sf1(TpchQueries.query(15)).stageGraph();
+    List<Stage> lineitem = stagesScanning(graph, "tpch.lineitem");
+    assertThat(lineitem).hasSize(1);
+    int view = lineitem.get(0).getStageId();
+    List<Edge> out = graph.getEdgesList().stream().filter(e -> e.getProducerStageId() == view).toList();
+    assertThat(out).hasSize(2).allMatch(e -> e.getPartitioning().equals(out.get(0).getPartitioning()));
+    assertThat(out.get(0).getConsumerStageId()).isNotEqualTo(out.get(1).getConsumerStageId());
+    // No runtime filter narrows the shared stage: each consumer needs all of its rows.
+    assertThat(graph.getRuntimeFiltersList()).noneMatch(f -> f.getProbeStageId() == view);
+  }
+
   /** A lower broadcast threshold turns Q3's customer broadcast into a hash join. */
   @Test
   void zeroBroadcastThresholdHashPartitionsEveryEquiJoin() {

@@ -48,8 +48,10 @@ class AsyncQueriesTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String ARROW = "application/vnd.apache.arrow.stream";
   /** Two stages or more: scan with partial aggregation, then final aggregation and ORDER BY. */
+  /** Two stages, one task each: the urgent orders, broadcast into the lineitem scan that aggregates. */
   private static final String Q = "select l_returnflag, l_linestatus, count(*) as n, sum(l_quantity) as q "
-      + "from tpch.lineitem group by l_returnflag, l_linestatus order by l_returnflag, l_linestatus";
+      + "from tpch.lineitem where l_orderkey in (select o_orderkey from tpch.orders where o_orderpriority = '1-URGENT') "
+      + "group by l_returnflag, l_linestatus order by l_returnflag, l_linestatus";
 
   /** One task invocation as the deployed task function saw it. */
   private record Invocation(String jobId, int stageId, int partition, int attempt, long startNanos) {}
@@ -265,7 +267,9 @@ class AsyncQueriesTest {
 
   @Test
   void synchronousQueryOutlivingItsWaitAnswers202AndFinishesAsynchronously() throws Exception {
-    taskDelayMillis = 1500;
+    // Two stages: 3.4 s, past the 3 s wait, and the second stage's attempt ends within the 2 s a
+    // synchronous invocation then waits for running attempts before it hands the job over.
+    taskDelayMillis = 1700;
     HttpResponse<byte[]> r;
     try {
       long start = System.nanoTime();

@@ -169,9 +169,9 @@ class BadInputTest {
 
   @Test
   void aPlanNeedingMoreTasksThanTheJobMayStartIsRefusedBeforeAnyTaskStarts() throws Exception {
-    // A leaf stage and the final aggregation: two tasks at least.
-    JsonNode total = error(stack.post("select sum(l_quantity) from tpch.lineitem", Map.of("max_total_tasks", "1"), JSON_TYPE),
-        400);
+    // Orders broadcast into the lineitem scan (not scanned in its task): two stages, a task each.
+    JsonNode total = error(stack.post("select sum(l_quantity) from tpch.lineitem join tpch.orders on l_orderkey = o_orderkey",
+        Map.of("max_total_tasks", "1", "replicated_scan_max_bytes", "0"), JSON_TYPE), 400);
     assertThat(total.get("message").asText()).contains("max_total_tasks = 1").contains("range 1 to 100000");
   }
 

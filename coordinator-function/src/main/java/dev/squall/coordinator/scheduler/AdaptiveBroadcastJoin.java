@@ -103,7 +103,10 @@ final class AdaptiveBroadcastJoin {
     Stage join = topology.stage(joinStageId);
     List<Edge> inputs = topology.inputsOf(joinStageId);
     Edge out = topology.outputOf(joinStageId);
-    if (inputs.size() != 2 || join.getPartitionGroupStartsCount() > 0
+    // A producer that feeds another consumer too must keep its output as it is.
+    boolean sharedInput = inputs.stream().anyMatch(e -> topology.outputsOf(e.getProducerStageId()).size() > 1);
+    if (inputs.size() != 2 || sharedInput || topology.outputsOf(joinStageId).size() > 1
+        || join.getPartitionGroupStartsCount() > 0
         || (out != null && (out.getCombineGroup() > 0 || out.getPartitioning().hasForward()))) {
       return Optional.empty();
     }

@@ -18,7 +18,8 @@ import java.util.List;
  *
  * <p>The fused stage keeps P's id (so P's scan splits and the runtime filters that probe P stay
  * valid), and has C's fragment with C's ShuffleRead of P replaced by P's fragment, C's output
- * schema and estimates, and C's place in the graph: C's output edge (or the root) starts from it.
+ * schema and estimates (P's output stays as what its scans hand on, {@code scan_estimates}), and
+ * C's place in the graph: C's output edge (or the root) starts from it.
  * Runtime filters built from C's output are built from the fused stage.
  *
  * <p>Left apart: a producer whose output a runtime filter summarises (its columns are no longer a
@@ -85,14 +86,18 @@ public final class OneTaskStageFusion {
     Operator fragment = Fragments.replace(consumer.getFragment(),
         o -> o.hasShuffleRead() && o.getShuffleRead().getInputIndex() == edge.getConsumerInputIndex()
             ? producer.getFragment() : o);
-    Stage merged = producer.toBuilder().setFragment(fragment).setOutputSchema(consumer.getOutputSchema())
-        .setEstimates(consumer.getEstimates()).build();
+    Stage.Builder merged = producer.toBuilder().setFragment(fragment).setOutputSchema(consumer.getOutputSchema())
+        .setEstimates(consumer.getEstimates());
+    if (!producer.hasScanEstimates()) {
+      // What the scans hand on stays the producer's output (for StageMemoryEstimate).
+      merged.setScanEstimates(producer.getEstimates());
+    }
     StageGraph.Builder b = graph.toBuilder().clearStages().clearEdges().clearRuntimeFilters();
     for (Stage s : graph.getStagesList()) {
       // In the consumer's place: it reads what the producer read and feeds what the consumer fed,
       // so the producers-first order still holds.
       if (s.getStageId() == c) {
-        b.addStages(merged);
+        b.addStages(merged.build());
       } else if (s.getStageId() != p) {
         b.addStages(s);
       }

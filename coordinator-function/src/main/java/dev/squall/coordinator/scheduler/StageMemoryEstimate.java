@@ -22,7 +22,7 @@ import java.util.Map;
  * otherwise). The bytes flowing out of an operator per task: a shuffle read — its producer stage's
  * estimated bytes divided among the consuming tasks (hash and range edges: by this stage's tasks,
  * as run, so a coalesced stage holds more a task; forward: by the producer's tasks; broadcast and
- * single: whole, a build side switched to a broadcast at run time by its measured bytes); a scan — the stage's estimated output divided by its tasks; a join — its
+ * single: whole, a build side switched to a broadcast at run time by its measured bytes); a scan — the stage's estimated output divided by its tasks (a fused stage: its first stage's output); a join — its
  * probe side; a union — the sum of its inputs; other operators pass their input on. The factor
  * covers hash tables and vectors allocated at powers of two; the baseline the batches in flight and
  * the readers' buffers. An estimate that is too low costs one failed attempt: the attempt fails for
@@ -80,6 +80,12 @@ public final class StageMemoryEstimate {
       return (double) stage.getEstimates().getBytes() / tasks(stage.getStageId());
     }
 
+    /** What a scan hands on per task: the stage's output, or for a fused stage its first stage's. */
+    double scanOutputPerTask() {
+      return stage.hasScanEstimates() ? (double) stage.getScanEstimates().getBytes() / tasks(stage.getStageId())
+          : stageOutputPerTask();
+    }
+
     /**
      * The bytes {@code op} hands on per task, adding what it holds to {@link #held}.
      *
@@ -87,7 +93,7 @@ public final class StageMemoryEstimate {
      */
     double bytes(Operator op, boolean atRoot) {
       return switch (op.getOpCase()) {
-        case SCAN -> op.getScan().getReplicated() ? op.getScan().getReplicatedEstimatedBytes() : stageOutputPerTask();
+        case SCAN -> op.getScan().getReplicated() ? op.getScan().getReplicatedEstimatedBytes() : scanOutputPerTask();
         case SHUFFLE_READ -> shuffleRead(op.getShuffleRead().getInputIndex());
         case SHUFFLE_COMBINE, VALUES -> 0;
         case FILTER -> bytes(op.getFilter().getInput(), atRoot);

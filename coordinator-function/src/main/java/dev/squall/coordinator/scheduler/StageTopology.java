@@ -11,9 +11,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Index over a {@link StageGraph}: stages by id, the edges into each stage and the one edge out of
+ * Index over a {@link StageGraph}: stages by id, the edges into each stage and the edges out of
  * it. Checks the graph's shape once, so that the scheduler can trust it:
- * every edge names existing stages, each stage feeds at most one consumer, the root feeds none,
+ * every edge names existing stages, a stage that feeds several consumers (a subquery the plan
+ * holds twice, run once) does so through edges of one partitioning and no combiner, so that its
+ * one shuffle output serves them all, the root feeds none,
  * hash/range edges have as many partitions as the consumer has tasks (hash: or as it has coalesced
  * groups of partitions), single edges feed one task,
  * forward edges join stages with equal task counts, an edge into a combiner stage groups its
@@ -22,7 +24,8 @@ import java.util.Map;
 final class StageTopology {
   private final Map<Integer, Stage> stages = new LinkedHashMap<>();
   private final Map<Integer, List<Edge>> inputs = new HashMap<>();
-  private final Map<Integer, Edge> output = new HashMap<>();
+  /** The edges out of each stage, in graph order. */
+  private final Map<Integer, List<Edge>> outputs = new HashMap<>();
   private final int rootStageId;
   /** Stages by descending critical-path work: see {@link #criticalPathFirst()}. */
   private final List<Stage> criticalPathFirst;
@@ -45,7 +48,11 @@ final class StageTopology {
       int c = e.getConsumerStageId();
       require(stages.containsKey(p) && stages.containsKey(c), "edge %d -> %d names a missing stage", p, c);
       require(order.indexOf(p) < order.indexOf(c), "edge %d -> %d: producer is listed after its consumer", p, c);
-      require(output.put(p, e) == null, "stage %d feeds more than one consumer", p);
+      List<Edge> out = outputs.computeIfAbsent(p, k -> new ArrayList<>());
+      require(out.isEmpty() || (out.get(0).getPartitioning().equals(e.getPartitioning())
+          && out.get(0).getCombineGroup() == 0 && e.getCombineGroup() == 0),
+          "stage %d feeds more than one consumer through different partitionings or a combiner", p);
+      out.add(e);
       require(p != rootStageId, "root stage %d must not feed another stage", p);
       inputs.computeIfAbsent(c, k -> new ArrayList<>()).add(e);
       int consumerTasks = taskCounts.get(c);
@@ -72,13 +79,16 @@ final class StageTopology {
       }
     }
     for (int id : stages.keySet()) {
-      require(id == rootStageId || output.containsKey(id), "stage %d feeds no consumer and is not the root", id);
+      require(id == rootStageId || outputs.containsKey(id), "stage %d feeds no consumer and is not the root", id);
     }
     Map<Integer, Long> pathTasks = new HashMap<>();
     for (int i = order.size() - 1; i >= 0; i--) { // consumers are listed after their producers
       int id = order.get(i);
-      Edge out = output.get(id);
-      pathTasks.put(id, taskCounts.get(id) + (out == null ? 0 : pathTasks.get(out.getConsumerStageId())));
+      long below = 0;
+      for (Edge out : outputsOf(id)) {
+        below = Math.max(below, pathTasks.get(out.getConsumerStageId()));
+      }
+      pathTasks.put(id, taskCounts.get(id) + below);
     }
     List<Stage> ranked = new ArrayList<>(stages.values());
     ranked.sort(java.util.Comparator.comparingLong((Stage s) -> -pathTasks.get(s.getStageId())));
@@ -135,9 +145,18 @@ final class StageTopology {
     return inputs.getOrDefault(stageId, List.of());
   }
 
-  /** The edge out of a stage, or null for the root. */
+  /**
+   * The edge out of a stage (the first, where it feeds several consumers: they all have its
+   * partitioning), or null for the root.
+   */
   Edge outputOf(int stageId) {
-    return output.get(stageId);
+    List<Edge> out = outputs.get(stageId);
+    return out == null ? null : out.get(0);
+  }
+
+  /** The edges out of a stage: one per consumer input it feeds, none for the root. */
+  List<Edge> outputsOf(int stageId) {
+    return outputs.getOrDefault(stageId, List.of());
   }
 
   int rootStageId() {

@@ -70,6 +70,7 @@ class OneTaskStageFusionTest {
     Stage only = fused.getStages(0);
     assertThat(only.getFragment()).isEqualTo(limit(filter(filter(scan(0))), 5));
     assertThat(only.getEstimates().getRows()).as("the root's estimates").isEqualTo(300);
+    assertThat(only.getScanEstimates().getRows()).as("what the scan hands on: stage 0's output").isEqualTo(100);
     new StageTopology(fused, Map.of(0, 1)); // a graph the scheduler accepts
   }
 

@@ -49,6 +49,29 @@ class StageTopologyTest {
   }
 
   @Test
+  void aStageMayFeedSeveralConsumersThroughOnePartitioning() {
+    // A view read twice: stage 0 feeds stages 1 (3 tasks on its path) and 2, both hash(2).
+    StageGraph g = StageGraph.newBuilder().addStages(stage(0, 4)).addStages(stage(1, 2)).addStages(stage(2, 2))
+        .addStages(stage(3, 1)).addStages(stage(4, 1))
+        .addEdges(edge(0, 1, 0, hash(2))).addEdges(edge(0, 2, 0, hash(2))).addEdges(edge(1, 3, 0, SINGLE))
+        .addEdges(edge(2, 4, 1, SINGLE)).addEdges(edge(3, 4, 0, SINGLE)).setRootStageId(4).build();
+    StageTopology t = new StageTopology(g, Map.of(0, 4, 1, 2, 2, 2, 3, 1, 4, 1));
+    assertThat(t.outputsOf(0)).extracting(Edge::getConsumerStageId).containsExactly(1, 2);
+    assertThat(t.outputOf(0).getPartitioning()).isEqualTo(hash(2));
+    // Its path to the root is its longest one: 4 + 2 + 1 + 1 through stage 1.
+    assertThat(t.criticalPathFirst()).extracting(Stage::getStageId).containsExactly(0, 1, 2, 3, 4);
+  }
+
+  @Test
+  void refusesAStageFeedingConsumersThroughDifferentPartitionings() {
+    StageGraph g = StageGraph.newBuilder().addStages(stage(0, 4)).addStages(stage(1, 2)).addStages(stage(2, 1))
+        .addEdges(edge(0, 1, 0, hash(2))).addEdges(edge(0, 2, 0, SINGLE)).addEdges(edge(1, 2, 1, SINGLE))
+        .setRootStageId(2).build();
+    assertThatThrownBy(() -> new StageTopology(g, Map.of(0, 4, 1, 2, 2, 1)))
+        .hasMessageContaining("stage 0 feeds more than one consumer through different partitionings");
+  }
+
+  @Test
   void refusesHashEdgeWhosePartitionsDifferFromConsumerTasks() {
     StageGraph g = StageGraph.newBuilder().addStages(stage(0, 3)).addStages(stage(1, 4))
         .addEdges(edge(0, 1, 0, hash(8))).setRootStageId(1).build();

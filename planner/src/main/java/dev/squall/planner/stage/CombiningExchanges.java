@@ -124,7 +124,8 @@ public final class CombiningExchanges {
    * The graph with a combiner stage inserted into each edge that {@link #groupFor} combines. Task
    * counts are the stages' {@code task_count} (for leaf stages, the split count once splits are
    * applied). New stages take ids above every existing one and are listed right after their
-   * producer; a graph that already has combiners is returned unchanged.
+   * producer; a graph that already has combiners is returned unchanged, and so are the edges of a
+   * stage that feeds more than one consumer.
    */
   public static StageGraph apply(StageGraph graph, Settings settings) {
     Map<Integer, Stage> stages = new HashMap<>();
@@ -136,12 +137,17 @@ public final class CombiningExchanges {
         return graph;
       }
     }
+    Map<Integer, Integer> consumers = new HashMap<>();
+    for (Edge e : graph.getEdgesList()) {
+      consumers.merge(e.getProducerStageId(), 1, Integer::sum);
+    }
     Map<Integer, Stage> combinerAfter = new HashMap<>();
     List<Edge> edges = new ArrayList<>();
     for (Edge e : graph.getEdgesList()) {
       int partitions = partitions(e.getPartitioning());
       Stage producer = stages.get(e.getProducerStageId());
-      int group = partitions < 1 || producer == null ? 0
+      // A stage that feeds several consumers keeps its direct edges: one combiner is one output.
+      int group = partitions < 1 || producer == null || consumers.get(e.getProducerStageId()) > 1 ? 0
           : groupFor(producer.getTaskCount(), partitions, producer.getEstimates().getBytes(), settings);
       if (group == 0) {
         edges.add(e);

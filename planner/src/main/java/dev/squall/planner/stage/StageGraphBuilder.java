@@ -15,9 +15,24 @@ import java.util.Map;
 /**
  * Collects closed stages and their edges. Stage ids are given in closing order, and a producer is
  * always closed before its consumer, so stages come out producers first.
+ *
+ * <p>A subquery the plan holds twice (TPC-H Q15's view, a WITH query referenced twice) is run once:
+ * an exchange whose producer equals a stage closed before (same fragment, inputs and task count,
+ * and an edge of the same partitioning out of it) reads that stage instead, so one stage feeds
+ * several consumers from one shuffle output. Not when a runtime filter narrows that stage or one
+ * it reads (its rows then fit one consumer only); and once shared, no runtime filter is planned
+ * into it or below it ({@link #isShared}).
  */
 public final class StageGraphBuilder {
   private final List<Stage> stages = new ArrayList<>();
+  /** The inputs of each closed stage, by stage id: with the fragment, what makes two stages equal. */
+  private final List<List<StageDraft.Input>> stageInputs = new ArrayList<>();
+  /** How each stage closed by an exchange leaves it (its consumer's edge is recorded later). */
+  private final java.util.Map<Integer, Partitioning> leaving = new java.util.HashMap<>();
+  /** Stages read by more than one consumer, and every stage they read. */
+  private final java.util.Set<Integer> shared = new java.util.HashSet<>();
+  /** The producer of the last exchange placed. */
+  private int lastProducer = -1;
   private final List<Edge> edges = new ArrayList<>();
   private final Map<String, Long> snapshots = new LinkedHashMap<>();
   private final List<dev.squall.proto.v1.RuntimeFilter> runtimeFilters = new ArrayList<>();
@@ -34,6 +49,7 @@ public final class StageGraphBuilder {
             .setRows(Math.round(draft.rows()))
             .setBytes(Math.round(draft.bytes())))
         .build());
+    stageInputs.add(draft.inputs());
     for (dev.squall.proto.v1.RuntimeFilter.Builder f : draft.probeFilters()) {
       addRuntimeFilter(f.setProbeStageId(id));
     }
@@ -56,12 +72,80 @@ public final class StageGraphBuilder {
    * input of the consumer. Returns the consumer's ShuffleRead of that input.
    */
   public Operator exchange(StageDraft producer, Partitioning partitioning, StageDraft consumer) {
-    int producerId = close(producer);
+    int producerId = equalStage(producer, partitioning);
+    if (producerId < 0) {
+      producerId = close(producer);
+      leaving.put(producerId, partitioning);
+    } else {
+      markShared(producerId);
+    }
+    lastProducer = producerId;
     int index = consumer.addEdge(producerId, partitioning);
     return Operator.newBuilder()
         .setOutputSchema(producer.root().getOutputSchema())
         .setShuffleRead(ShuffleRead.newBuilder().setInputIndex(index))
         .build();
+  }
+
+  /** The stage an exchange placed last reads: the producer just closed, or the equal one it reuses. */
+  public int lastProducerId() {
+    return lastProducer;
+  }
+
+  /**
+   * Whether a closed stage feeds more than one consumer or is read, directly or not, by one that
+   * does. A runtime filter planned into it would drop rows another consumer needs.
+   */
+  public boolean isShared(int stageId) {
+    return shared.contains(stageId);
+  }
+
+  /**
+   * A closed stage that computes what {@code draft} would, and whose output already leaves through
+   * an edge partitioned as {@code partitioning}; -1 when there is none, or when a runtime filter
+   * narrows the draft, that stage or a stage it reads.
+   */
+  private int equalStage(StageDraft draft, Partitioning partitioning) {
+    if (!draft.probeFilters().isEmpty()) {
+      return -1;
+    }
+    List<StageDraft.Input> inputs = draft.inputs();
+    for (int id = 0; id < stages.size(); id++) {
+      Stage s = stages.get(id);
+      if (s.getTaskCount() != draft.taskCount() || !stageInputs.get(id).equals(inputs)
+          || !s.getFragment().equals(draft.root()) || !partitioning.equals(leaving.get(id)) || narrowed(id)) {
+        continue;
+      }
+      return id;
+    }
+    return -1;
+  }
+
+  /** Whether a runtime filter probes the stage or a stage it reads. */
+  private boolean narrowed(int stageId) {
+    java.util.Set<Integer> below = upstream(stageId);
+    return runtimeFilters.stream().anyMatch(f -> below.contains(f.getProbeStageId()));
+  }
+
+  /** The stage and every stage it reads, directly or not. */
+  private java.util.Set<Integer> upstream(int stageId) {
+    java.util.Set<Integer> found = new java.util.HashSet<>();
+    java.util.ArrayDeque<Integer> todo = new java.util.ArrayDeque<>(List.of(stageId));
+    while (!todo.isEmpty()) {
+      int id = todo.pop();
+      if (found.add(id)) {
+        for (StageDraft.Input in : stageInputs.get(id)) {
+          if (in instanceof StageDraft.EdgeInput e) {
+            todo.push(e.producerStageId());
+          }
+        }
+      }
+    }
+    return found;
+  }
+
+  private void markShared(int stageId) {
+    shared.addAll(upstream(stageId));
   }
 
   /** The fragment of a stage closed before. */

@@ -334,7 +334,7 @@ public final class StageGraphTranslator {
           rightOp = ReplicatedReduce.inline(right, left);
         } else {
           rightOp = graph.exchange(right, Partitionings.broadcast(), left);
-          rightStage = graph.lastStageId();
+          rightStage = graph.lastProducerId();
         }
         placed = left.distribution();
       }
@@ -347,7 +347,7 @@ public final class StageGraphTranslator {
           leftOp = ReplicatedReduce.inline(left, right);
         } else {
           leftOp = graph.exchange(left, Partitionings.broadcast(), right);
-          leftStage = graph.lastStageId();
+          leftStage = graph.lastProducerId();
         }
         placed = right.distribution().shifted(leftWidth);
       }
@@ -356,7 +356,7 @@ public final class StageGraphTranslator {
         draft = left;
         leftOp = left.root();
         rightOp = graph.exchange(right, Partitionings.hash(pick(rightKeys, positions), left.taskCount()), left);
-        rightStage = graph.lastStageId();
+        rightStage = graph.lastProducerId();
         placed = keyPlacement(type, pick(leftKeys, positions), pick(rightKeys, positions), leftWidth);
       }
       case SHUFFLE_LEFT -> {
@@ -364,16 +364,16 @@ public final class StageGraphTranslator {
         draft = right;
         rightOp = right.root();
         leftOp = graph.exchange(left, Partitionings.hash(pick(leftKeys, positions), right.taskCount()), right);
-        leftStage = graph.lastStageId();
+        leftStage = graph.lastProducerId();
         placed = keyPlacement(type, pick(leftKeys, positions), pick(rightKeys, positions), leftWidth);
       }
       case HASH_BOTH -> {
         int tasks = taskCounts.forBytes(left.bytes() + right.bytes());
         draft = StageDraft.intermediate(tasks, Distribution.ANY);
         leftOp = graph.exchange(left, Partitionings.hash(leftKeys, tasks), draft);
-        leftStage = graph.lastStageId();
+        leftStage = graph.lastProducerId();
         rightOp = graph.exchange(right, Partitionings.hash(rightKeys, tasks), draft);
-        rightStage = graph.lastStageId();
+        rightStage = graph.lastProducerId();
         placed = keyPlacement(type, leftKeys, rightKeys, leftWidth);
       }
       default -> {
@@ -773,8 +773,8 @@ public final class StageGraphTranslator {
       case SHUFFLE_READ, SHUFFLE_COMBINE -> {
         int input = op.hasShuffleRead() ? op.getShuffleRead().getInputIndex() : op.getShuffleCombine().getInputIndex();
         int producer = producerOf.applyAsInt(input);
-        if (producer < 0) {
-          return java.util.Optional.empty();
+        if (producer < 0 || graph.isShared(producer)) {
+          return java.util.Optional.empty(); // a shared stage's rows are other consumers' too
         }
         // The producer's output columns are this read's columns.
         return traceToProbeScan(graph.fragmentOf(producer), columns, producer, i -> graph.producerOf(producer, i));
