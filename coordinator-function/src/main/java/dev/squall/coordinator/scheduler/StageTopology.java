@@ -1,5 +1,6 @@
 package dev.squall.coordinator.scheduler;
 
+import dev.squall.proto.PartitionLayouts;
 import dev.squall.proto.v1.Edge;
 import dev.squall.proto.v1.Partitioning;
 import dev.squall.proto.v1.Stage;
@@ -14,8 +15,9 @@ import java.util.Map;
  * Index over a {@link StageGraph}: stages by id, the edges into each stage and the edges out of
  * it. Checks the graph's shape once, so that the scheduler can trust it:
  * every edge names existing stages, a stage that feeds several consumers (a subquery the plan
- * holds twice, run once) does so through edges of one partitioning and no combiner, so that its
- * one shuffle output serves them all, the root feeds none,
+ * holds twice, run once) does so through edges that lay out its output alike ({@link
+ * PartitionLayouts#sameOutput}) and no combiner, so that its one shuffle output serves them all,
+ * the root feeds none,
  * hash/range edges have as many partitions as the consumer has tasks (hash: or as it has coalesced
  * groups of partitions), single edges feed one task,
  * forward edges join stages with equal task counts, an edge into a combiner stage groups its
@@ -49,7 +51,7 @@ final class StageTopology {
       require(stages.containsKey(p) && stages.containsKey(c), "edge %d -> %d names a missing stage", p, c);
       require(order.indexOf(p) < order.indexOf(c), "edge %d -> %d: producer is listed after its consumer", p, c);
       List<Edge> out = outputs.computeIfAbsent(p, k -> new ArrayList<>());
-      require(out.isEmpty() || (out.get(0).getPartitioning().equals(e.getPartitioning())
+      require(out.isEmpty() || (PartitionLayouts.sameOutput(out.get(0).getPartitioning(), e.getPartitioning())
           && out.get(0).getCombineGroup() == 0 && e.getCombineGroup() == 0),
           "stage %d feeds more than one consumer through different partitionings or a combiner", p);
       out.add(e);

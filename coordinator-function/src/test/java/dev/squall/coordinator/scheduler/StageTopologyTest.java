@@ -63,6 +63,15 @@ class StageTopologyTest {
   }
 
   @Test
+  void aStageMayFeedASingleAndABroadcastEdgeBothOfOnePartition() {
+    Partitioning broadcast = Partitioning.newBuilder().setBroadcast(Partitioning.Broadcast.getDefaultInstance()).build();
+    StageGraph g = StageGraph.newBuilder().addStages(stage(0, 4)).addStages(stage(1, 1)).addStages(stage(2, 3))
+        .addEdges(edge(0, 1, 0, hash(1))).addEdges(edge(0, 2, 0, broadcast)).addEdges(edge(1, 2, 1, broadcast))
+        .setRootStageId(2).build();
+    assertThat(new StageTopology(g, Map.of(0, 4, 1, 1, 2, 3)).outputsOf(0)).hasSize(2);
+  }
+
+  @Test
   void refusesAStageFeedingConsumersThroughDifferentPartitionings() {
     StageGraph g = StageGraph.newBuilder().addStages(stage(0, 4)).addStages(stage(1, 2)).addStages(stage(2, 1))
         .addEdges(edge(0, 1, 0, hash(2))).addEdges(edge(0, 2, 0, SINGLE)).addEdges(edge(1, 2, 1, SINGLE))

@@ -1,5 +1,6 @@
 package dev.squall.planner.stage;
 
+import dev.squall.proto.PartitionLayouts;
 import dev.squall.proto.v1.Edge;
 import dev.squall.proto.v1.Estimates;
 import dev.squall.proto.v1.Operator;
@@ -113,7 +114,8 @@ public final class StageGraphBuilder {
     for (int id = 0; id < stages.size(); id++) {
       Stage s = stages.get(id);
       if (s.getTaskCount() != draft.taskCount() || !stageInputs.get(id).equals(inputs)
-          || !s.getFragment().equals(draft.root()) || !partitioning.equals(leaving.get(id)) || narrowed(id)) {
+          || !s.getFragment().equals(draft.root()) || leaving.get(id) == null
+          || !PartitionLayouts.sameOutput(partitioning, leaving.get(id)) || narrowed(id)) {
         continue;
       }
       return id;

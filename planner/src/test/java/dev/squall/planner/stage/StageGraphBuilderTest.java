@@ -46,4 +46,31 @@ class StageGraphBuilderTest {
         .containsExactly("0->2#0", "1->2#1");
     assertThat(built.getTableSnapshotIdsMap()).containsEntry("t.a", 42L).doesNotContainKey("t.b");
   }
+
+  private static StageDraft scanOf(String table, int tasks) {
+    StageDraft d = StageDraft.leaf(tasks);
+    d.addScan(table);
+    d.setRoot(scan(table));
+    return d;
+  }
+
+  @Test
+  void aProducerEqualToAClosedStageIsReadFromItWhenItsOutputIsLaidOutAlike() {
+    StageGraphBuilder graph = new StageGraphBuilder();
+    StageDraft first = StageDraft.intermediate(1, Distribution.SINGLE);
+    StageDraft second = StageDraft.intermediate(1, Distribution.SINGLE);
+    StageDraft third = StageDraft.intermediate(4, Distribution.ANY);
+    graph.exchange(scanOf("t.a", 2), Partitionings.hash(List.of(0), 1), first);
+    // One partition either way: the stage's one output serves the broadcast read too.
+    graph.exchange(scanOf("t.a", 2), Partitionings.broadcast(), second);
+    assertThat(graph.lastProducerId()).isZero();
+    assertThat(graph.isShared(0)).isTrue();
+    // Four hash partitions are another output: a stage of its own.
+    graph.exchange(scanOf("t.a", 2), Partitionings.hash(List.of(0), 4), third);
+    assertThat(graph.lastProducerId()).isEqualTo(1);
+    // Another table: another stage.
+    graph.exchange(scanOf("t.b", 2), Partitionings.broadcast(), second);
+    assertThat(graph.lastProducerId()).isEqualTo(2);
+    assertThat(graph.isShared(1)).isFalse();
+  }
 }
