@@ -175,7 +175,8 @@ public final class JobPlanner {
    */
   private static StageGraph fused(StageGraph graph) {
     StageGraph fused = OneTaskStageFusion.apply(graph);
-    return ProtoNesting.depth(fused) > MAX_GRAPH_DEPTH ? graph : fused;
+    // Unchanged (the same instance) when nothing fused: no second walk of the graph's nesting.
+    return fused != graph && ProtoNesting.depth(fused) > MAX_GRAPH_DEPTH ? graph : fused;
   }
 
   /** The catalog as {@code caller} may see it (and change it: DDL is applied through this view). */

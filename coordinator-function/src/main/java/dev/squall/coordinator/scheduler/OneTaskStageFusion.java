@@ -32,7 +32,8 @@ public final class OneTaskStageFusion {
 
   /**
    * The graph with every fusable producer-consumer pair fused, repeatedly (a chain of one-task
-   * stages becomes one stage). Task counts must be final: leaf stages' from split planning.
+   * stages becomes one stage); {@code graph} itself when nothing fuses. Task counts must be final:
+   * leaf stages' from split planning.
    */
   public static StageGraph apply(StageGraph graph) {
     StageGraph fused = graph;

@@ -8,10 +8,14 @@ import dev.squall.proto.v1.Partitioning;
 import dev.squall.proto.v1.ShuffleRead;
 import dev.squall.proto.v1.Stage;
 import dev.squall.proto.v1.StageGraph;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Collects closed stages and their edges. Stage ids are given in closing order, and a producer is
@@ -29,9 +33,9 @@ public final class StageGraphBuilder {
   /** The inputs of each closed stage, by stage id: with the fragment, what makes two stages equal. */
   private final List<List<StageDraft.Input>> stageInputs = new ArrayList<>();
   /** How each stage closed by an exchange leaves it (its consumer's edge is recorded later). */
-  private final java.util.Map<Integer, Partitioning> leaving = new java.util.HashMap<>();
+  private final Map<Integer, Partitioning> leaving = new HashMap<>();
   /** Stages read by more than one consumer, and every stage they read. */
-  private final java.util.Set<Integer> shared = new java.util.HashSet<>();
+  private final Set<Integer> shared = new HashSet<>();
   /** The producer of the last exchange placed. */
   private int lastProducer = -1;
   private final List<Edge> edges = new ArrayList<>();
@@ -125,14 +129,14 @@ public final class StageGraphBuilder {
 
   /** Whether a runtime filter probes the stage or a stage it reads. */
   private boolean narrowed(int stageId) {
-    java.util.Set<Integer> below = upstream(stageId);
+    Set<Integer> below = upstream(stageId);
     return runtimeFilters.stream().anyMatch(f -> below.contains(f.getProbeStageId()));
   }
 
   /** The stage and every stage it reads, directly or not. */
-  private java.util.Set<Integer> upstream(int stageId) {
-    java.util.Set<Integer> found = new java.util.HashSet<>();
-    java.util.ArrayDeque<Integer> todo = new java.util.ArrayDeque<>(List.of(stageId));
+  private Set<Integer> upstream(int stageId) {
+    Set<Integer> found = new HashSet<>();
+    ArrayDeque<Integer> todo = new ArrayDeque<>(List.of(stageId));
     while (!todo.isEmpty()) {
       int id = todo.pop();
       if (found.add(id)) {
