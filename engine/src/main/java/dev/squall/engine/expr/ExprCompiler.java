@@ -10,7 +10,12 @@ import dev.squall.proto.v1.Call;
 import dev.squall.proto.v1.Expr;
 import dev.squall.proto.v1.Function;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Compiles a plan-proto {@link Expr} tree once into a tree of {@link Evaluator}s, each of which
@@ -20,13 +25,63 @@ import java.util.List;
  */
 public final class ExprCompiler {
   private final List<SqlType> inputTypes;
+  /** During {@link #compileAll}: the calls that occur more than once, and those compiled so far. */
+  private Set<Expr> repeated = Set.of();
+  private final Map<Expr, Evaluator> common = new HashMap<>();
 
   /** @param inputTypes the types of the input batch's columns, by index */
   public ExprCompiler(List<SqlType> inputTypes) {
     this.inputTypes = inputTypes;
   }
 
+  /**
+   * Compiles expressions evaluated over the same batches (a projection's, a filter's condition),
+   * computing a call that occurs more than once among them once per batch: {@code a * (1 - b)} and
+   * {@code a * (1 - b) * (1 + c)} of one projection share the product. Shared results are reused
+   * only for the very batch they were computed on, so a call under CASE or after an AND's first
+   * term still sees only the rows it saw before.
+   *
+   * @return one evaluator per expression, in order
+   */
+  public List<Evaluator> compileAll(List<Expr> exprs) {
+    Map<Expr, Integer> counts = new HashMap<>();
+    exprs.forEach(e -> countCalls(e, counts));
+    Set<Expr> many = new HashSet<>();
+    counts.forEach((e, n) -> {
+      if (n > 1) {
+        many.add(e);
+      }
+    });
+    repeated = many;
+    try {
+      List<Evaluator> out = new ArrayList<>(exprs.size());
+      exprs.forEach(e -> out.add(compile(e)));
+      return out;
+    } finally {
+      repeated = Set.of();
+      common.clear();
+    }
+  }
+
+  /** Counts each call; a call seen before is not descended into again (its parts go with it). */
+  private static void countCalls(Expr e, Map<Expr, Integer> counts) {
+    if (e.getKindCase() != Expr.KindCase.CALL) {
+      return;
+    }
+    if (counts.merge(e, 1, Integer::sum) == 1) {
+      e.getCall().getArgsList().forEach(a -> countCalls(a, counts));
+    }
+  }
+
   public Evaluator compile(Expr expr) {
+    if (!repeated.isEmpty() && repeated.contains(expr)) {
+      Evaluator done = common.get(expr);
+      if (done == null) {
+        done = new Shared(call(expr.getCall(), SqlType.of(expr.getType())));
+        common.put(expr, done);
+      }
+      return done;
+    }
     SqlType type = SqlType.of(expr.getType());
     switch (expr.getKindCase()) {
       case COLUMN: {
@@ -72,9 +127,13 @@ public final class ExprCompiler {
           IS_DISTINCT_FROM, IS_NOT_DISTINCT_FROM:
         arity(f, args, 2, 2);
         return new ComparisonEvaluator(f, args.get(0), args.get(1));
-      case AND, OR:
+      case AND:
         arity(f, args, 1, Integer.MAX_VALUE);
-        return new LogicEvaluators.Junction(f == Function.AND, args);
+        return new LogicEvaluators.Junction(true, args);
+      case OR:
+        arity(f, args, 1, Integer.MAX_VALUE);
+        List<Evaluator> terms = equalitiesAsInLists(call, args);
+        return terms.size() == 1 ? terms.get(0) : new LogicEvaluators.Junction(false, terms);
       case NOT, IS_NULL, IS_NOT_NULL, IS_TRUE, IS_FALSE, IS_NOT_TRUE, IS_NOT_FALSE:
         arity(f, args, 1, 1);
         return new LogicEvaluators.Unary(f, args.get(0));
@@ -87,6 +146,9 @@ public final class ExprCompiler {
       }
       case IN: {
         arity(f, args, 2, Integer.MAX_VALUE);
+        if (call.getArgsList().subList(1, args.size()).stream().allMatch(Expr::hasLiteral)) {
+          return new InListEvaluator(args.get(0), args.subList(1, args.size()));
+        }
         Evaluator v = new Shared(args.get(0));
         List<Evaluator> tests = new ArrayList<>();
         for (int i = 1; i < args.size(); i++) {
@@ -187,6 +249,60 @@ public final class ExprCompiler {
       default:
         throw EngineException.badPlan("unsupported function " + f);
     }
+  }
+
+  /**
+   * The terms of an OR with its equalities of one expression with literals ({@code x = 'a' OR y > 1
+   * OR x = 'b'}) joined into one {@link InListEvaluator} where the first of them stood ({@code x IN
+   * ('a', 'b') OR y > 1}): x is then computed once, over every row, which the first equality did
+   * already; an equality with a literal raises no error on the rows the OR would have skipped.
+   */
+  private List<Evaluator> equalitiesAsInLists(Call or, List<Evaluator> args) {
+    Map<Expr, List<Integer>> byOperand = new LinkedHashMap<>();
+    for (int i = 0; i < args.size(); i++) {
+      Expr operand = equalityOperand(or.getArgs(i));
+      if (operand != null) {
+        byOperand.computeIfAbsent(operand, k -> new ArrayList<>()).add(i);
+      }
+    }
+    Map<Integer, Evaluator> joined = new HashMap<>();
+    Set<Integer> absorbed = new HashSet<>();
+    for (var e : byOperand.entrySet()) {
+      List<Integer> at = e.getValue();
+      if (at.size() < 2) {
+        continue;
+      }
+      List<Evaluator> literals = new ArrayList<>();
+      for (int i : at) {
+        Call eq = or.getArgs(i).getCall();
+        literals.add(compile(eq.getArgs(eq.getArgs(0).hasLiteral() ? 0 : 1)));
+      }
+      joined.put(at.get(0), new InListEvaluator(compile(e.getKey()), literals));
+      absorbed.addAll(at.subList(1, at.size()));
+    }
+    if (joined.isEmpty()) {
+      return args;
+    }
+    List<Evaluator> terms = new ArrayList<>();
+    for (int i = 0; i < args.size(); i++) {
+      if (!absorbed.contains(i)) {
+        terms.add(joined.getOrDefault(i, args.get(i)));
+      }
+    }
+    return terms;
+  }
+
+  /** Of {@code x = literal} or {@code literal = x} (x not a literal): x; null for any other expression. */
+  private static Expr equalityOperand(Expr e) {
+    if (!e.hasCall() || e.getCall().getFunction() != Function.EQUAL || e.getCall().getArgsCount() != 2) {
+      return null;
+    }
+    Expr a = e.getCall().getArgs(0);
+    Expr b = e.getCall().getArgs(1);
+    if (a.hasLiteral() == b.hasLiteral()) {
+      return null;
+    }
+    return a.hasLiteral() ? b : a;
   }
 
   /** The unit of DATE_TRUNC, DATE_ADD and DATE_DIFF: their first argument, a VARCHAR literal. */

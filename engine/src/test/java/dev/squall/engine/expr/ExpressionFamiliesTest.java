@@ -62,6 +62,24 @@ class ExpressionFamiliesTest {
         r.col("i").in(lit(1), lit(2), X.nullOf(SqlType.INTEGER)),
         // The division runs only on the rows where the guard holds: no division by zero.
         caseWhen(SqlType.INTEGER, lit(-1), r.col("i").ne(lit(0)), lit(100).div(r.col("i").abs()))));
+    // Equalities of one expression with literals, OR-ed or as IN, are tested against the expression
+    // computed once; a guard before them still keeps their rows from being computed.
+    FAMILIES.put("in lists", r -> List.of(
+        or(r.col("s").substring(1, 2).eq(str("al")), r.col("i").gt(lit(3)), r.col("s").substring(1, 2).eq(str("be")),
+            str("ga").eq(r.col("s").substring(1, 2))),
+        or(r.col("s").substring(1, 2).eq(str("al")), r.col("s").substring(1, 2).eq(X.nullOf(SqlType.VARCHAR))),
+        r.col("s").substring(1, 3).in(str("alp"), str("bet"), str("zzz")),
+        r.col("d").in(dec("1.50"), dec("2"), X.nullOf(SqlType.decimal(3, 1))),
+        or(r.col("i").eq(lit(0)), lit(100).div(r.col("i")).eq(lit(20)), lit(100).div(r.col("i")).eq(lit(50))),
+        r.col("dt").in(date("1995-06-01"), date("1996-01-01")), r.col("x").in(dbl(500.0), dbl(250.5))));
+    // A call that occurs in several expressions of a projection is computed once per batch, and
+    // under a guard only on the guarded rows.
+    FAMILIES.put("shared calls", r -> List.of(
+        r.col("d").times(dec("1").minus(r.col("d"))),
+        r.col("d").times(dec("1").minus(r.col("d"))).times(dec("1").plus(r.col("d"))),
+        caseWhen(SqlType.INTEGER, lit(-1), r.col("i").ne(lit(0)), lit(100).div(r.col("i"))),
+        caseWhen(SqlType.INTEGER, lit(-2), r.col("i").gt(lit(0)), lit(100).div(r.col("i")).plus(lit(1))),
+        r.col("s").upper(), r.col("s").upper().concat(r.col("s").upper())));
     // Long chains travel as one n-ary call (ADD, MULTIPLY, AND, OR), evaluated left to right.
     FAMILIES.put("chains", r -> List.of(
         X.sum(SqlType.INTEGER, terms(50, k -> k % 2 == 0 ? r.col("i") : lit(k))),
