@@ -200,6 +200,30 @@ class ShuffleRoundTripTest extends ShuffleStoreTest {
   }
 
   @Test
+  void coalescedPartitionsAreReadWithOneGetPerMapOutputUpToTheChunkSize() {
+    List<List<Object>> rows = ShuffleTestData.rows(8, 3000);
+    List<TaskResult> winners = writeMaps(output("coalesced", hash(8, ShuffleTestData.I64), Compression.LZ4_FRAME), rows, 3,
+        500, ShuffleWriterOptions.DEFAULT);
+    ShuffleInput input = ShuffleSegments.input(Schema.getDefaultInstance(), BUCKET, winners, 0, 8);
+    assertThat(input.getSegmentsCount()).as("one segment per map output and partition").isGreaterThan(3);
+    int smallest = input.getSegmentsList().stream().mapToInt(sg -> (int) sg.getLength()).min().orElseThrow();
+    for (ShuffleReaderOptions options : List.of(ShuffleReaderOptions.DEFAULT, ShuffleReaderOptions.DEFAULT.withChunkBytes(smallest))) {
+      List<List<Object>> readBack = new ArrayList<>();
+      try (ShuffleReader reader = ShuffleReader.open(s3, allocator, input, options)) {
+        while (reader.hasNext()) {
+          readBack.addAll(ShuffleTestData.read(reader.next()));
+        }
+        if (options == ShuffleReaderOptions.DEFAULT) {
+          assertThat(reader.metrics().getRequests()).as("adjacent ranges of a map output in one GET").isEqualTo(3);
+        } else {
+          assertThat(reader.metrics().getRequests()).as("no GET longer than the chunk size").isGreaterThan(3);
+        }
+      }
+      assertThat(ShuffleTestData.multiset(readBack)).isEqualTo(ShuffleTestData.multiset(rows));
+    }
+  }
+
+  @Test
   void emptyPartitionsHaveZeroLengthRangesAndAreReadWithoutRequests() {
     List<List<Object>> rows = ShuffleTestData.rows(5, 3);
     List<TaskResult> winners = writeMaps(output("sparse", hash(200, ShuffleTestData.I64), Compression.LZ4_FRAME), rows, 1,

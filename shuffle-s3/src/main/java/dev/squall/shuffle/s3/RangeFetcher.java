@@ -6,6 +6,7 @@ import dev.squall.shuffle.MissingShuffleOutputException;
 import dev.squall.shuffle.ShuffleMetrics;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
@@ -23,7 +24,9 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * Fetches the bytes of a list of shuffle segments with ranged GETs, in order, ahead of the
  * consumer: at most {@code maxInFlight} GETs at once and at most {@code maxBufferedBytes}
  * fetched but not yet taken. Segments longer than {@code chunkBytes} are split into several
- * GETs. Each GET is hedged ({@link HedgedRequests}: sent again when it is slow, the first answer
+ * GETs; adjacent segments of one object (a task of coalesced partitions reads partitions {@code
+ * [from, to)} of each map output, back to back) are fetched together, up to {@code chunkBytes} per
+ * GET, and handed out one by one. Each GET is hedged ({@link HedgedRequests}: sent again when it is slow, the first answer
  * wins). Failures surface when the consumer takes the failed chunk: a 404 as
  * {@link MissingShuffleOutputException}, anything else after {@link RetryPolicy} gave up.
  */
@@ -31,6 +34,9 @@ public final class RangeFetcher implements AutoCloseable {
   private static final AtomicInteger THREADS = new AtomicInteger();
 
   private record Chunk(int segment, long offset, int length) {}
+
+  /** One GET: chunks {@code [first, first + count)}, contiguous in one object. */
+  private record Fetch(int first, int count, long offset, int length) {}
 
   private final S3Client s3;
   private final List<ShuffleSegment> segments;
@@ -40,11 +46,16 @@ public final class RangeFetcher implements AutoCloseable {
   private final HedgedRequests hedging;
   private final ShuffleMetrics metrics;
   private final List<Chunk> chunks = new ArrayList<>();
+  private final List<Fetch> fetches = new ArrayList<>();
   private final ArrayDeque<Future<byte[]>> window = new ArrayDeque<>();
-  private final ArrayDeque<Chunk> windowChunks = new ArrayDeque<>();
+  private final ArrayDeque<Fetch> windowFetches = new ArrayDeque<>();
   private final ExecutorService pool;
   private long windowBytes;
   private int nextToFetch;
+  /** The fetch whose chunks are being taken, its bytes, and how many of its chunks were taken. */
+  private Fetch current;
+  private byte[] currentBytes;
+  private int takenOfCurrent;
 
   public RangeFetcher(S3Client s3, List<ShuffleSegment> segments, int maxInFlight, int chunkBytes,
       long maxBufferedBytes, RetryPolicy retry, HedgedRequests hedging, ShuffleMetrics metrics) {
@@ -61,7 +72,18 @@ public final class RangeFetcher implements AutoCloseable {
         chunks.add(new Chunk(s, segment.getOffset() + at, (int) Math.min(chunkBytes, segment.getLength() - at)));
       }
     }
-    this.pool = Executors.newFixedThreadPool(Math.max(1, Math.min(maxInFlight, chunks.size())), r -> {
+    for (int c = 0; c < chunks.size(); c++) {
+      Chunk chunk = chunks.get(c);
+      Fetch last = fetches.isEmpty() ? null : fetches.get(fetches.size() - 1);
+      if (last != null && last.offset() + last.length() == chunk.offset()
+          && (long) last.length() + chunk.length() <= chunkBytes && sameObject(chunks.get(last.first()), chunk)) {
+        fetches.set(fetches.size() - 1, new Fetch(last.first(), last.count() + 1, last.offset(),
+            last.length() + chunk.length()));
+      } else {
+        fetches.add(new Fetch(c, 1, chunk.offset(), chunk.length()));
+      }
+    }
+    this.pool = Executors.newFixedThreadPool(Math.max(1, Math.min(maxInFlight, fetches.size())), r -> {
       Thread t = new Thread(r, "shuffle-fetch-" + THREADS.incrementAndGet());
       t.setDaemon(true);
       return t;
@@ -73,9 +95,15 @@ public final class RangeFetcher implements AutoCloseable {
     return hedging;
   }
 
-  /** Number of chunks (GETs without retries) this fetcher will make. */
+  /** Number of GETs (without retries) this fetcher will make. */
   public int chunkCount() {
-    return chunks.size();
+    return fetches.size();
+  }
+
+  private boolean sameObject(Chunk a, Chunk b) {
+    ShuffleSegment x = segments.get(a.segment());
+    ShuffleSegment y = segments.get(b.segment());
+    return x.getObjectKey().equals(y.getObjectKey()) && x.getBucket().equals(y.getBucket());
   }
 
   /**
@@ -85,17 +113,32 @@ public final class RangeFetcher implements AutoCloseable {
    * @throws MissingShuffleOutputException if the chunk's object does not exist
    */
   public byte[] take() {
-    fill();
-    if (window.isEmpty()) {
-      return null;
-    }
-    Future<byte[]> head = window.removeFirst();
-    Chunk chunk = windowChunks.removeFirst();
-    windowBytes -= chunk.length();
-    try {
-      byte[] bytes = head.get();
+    if (current == null) {
       fill();
-      return bytes;
+      if (window.isEmpty()) {
+        return null;
+      }
+      Future<byte[]> head = window.removeFirst();
+      current = windowFetches.removeFirst();
+      windowBytes -= current.length();
+      currentBytes = await(head);
+      takenOfCurrent = 0;
+      fill();
+    }
+    Chunk chunk = chunks.get(current.first() + takenOfCurrent);
+    byte[] bytes = current.count() == 1 ? currentBytes
+        : Arrays.copyOfRange(currentBytes, (int) (chunk.offset() - current.offset()),
+            (int) (chunk.offset() - current.offset()) + chunk.length());
+    if (++takenOfCurrent == current.count()) {
+      current = null;
+      currentBytes = null;
+    }
+    return bytes;
+  }
+
+  private static byte[] await(Future<byte[]> fetch) {
+    try {
+      return fetch.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("Interrupted while fetching shuffle data", e);
@@ -111,17 +154,17 @@ public final class RangeFetcher implements AutoCloseable {
   }
 
   private void fill() {
-    while (nextToFetch < chunks.size() && window.size() < maxInFlight
-        && (window.isEmpty() || windowBytes + chunks.get(nextToFetch).length() <= maxBufferedBytes)) {
-      Chunk chunk = chunks.get(nextToFetch++);
-      window.addLast(pool.submit(() -> fetch(chunk)));
-      windowChunks.addLast(chunk);
-      windowBytes += chunk.length();
+    while (nextToFetch < fetches.size() && window.size() < maxInFlight
+        && (window.isEmpty() || windowBytes + fetches.get(nextToFetch).length() <= maxBufferedBytes)) {
+      Fetch fetch = fetches.get(nextToFetch++);
+      window.addLast(pool.submit(() -> fetch(fetch)));
+      windowFetches.addLast(fetch);
+      windowBytes += fetch.length();
     }
   }
 
-  private byte[] fetch(Chunk chunk) {
-    ShuffleSegment segment = segments.get(chunk.segment());
+  private byte[] fetch(Fetch chunk) {
+    ShuffleSegment segment = segments.get(chunks.get(chunk.first()).segment());
     String range = "bytes=" + chunk.offset() + "-" + (chunk.offset() + chunk.length() - 1);
     ResponseBytes<GetObjectResponse> response;
     try {
@@ -157,7 +200,7 @@ public final class RangeFetcher implements AutoCloseable {
       f.cancel(true);
     }
     window.clear();
-    windowChunks.clear();
+    windowFetches.clear();
     pool.shutdownNow();
   }
 }
