@@ -17,12 +17,20 @@ import java.util.List;
  *     partition got rows, one zero-length entry for a partition with no rows
  * @param objectBytes object size in bytes, footer included
  * @param metrics the writer's counters
+ * @param inlineBytes the object's bytes when it was kept in memory, not written (a small result,
+ *     {@link ShuffleWriterOptions#inlineMaxBytes}); else null
  */
 public record MapOutput(String bucket, String key, MapTaskAttempt producer, int partitionCount,
-    List<PartitionRange> ranges, long objectBytes, ShuffleMetrics metrics) {
+    List<PartitionRange> ranges, long objectBytes, ShuffleMetrics metrics, byte[] inlineBytes) {
 
   public MapOutput {
     ranges = List.copyOf(ranges);
+  }
+
+  /** An output written to S3. */
+  public MapOutput(String bucket, String key, MapTaskAttempt producer, int partitionCount,
+      List<PartitionRange> ranges, long objectBytes, ShuffleMetrics metrics) {
+    this(bucket, key, producer, partitionCount, ranges, objectBytes, metrics, null);
   }
 
   /** Rows over all partitions. */
@@ -42,11 +50,14 @@ public record MapOutput(String bucket, String key, MapTaskAttempt producer, int 
   }
 
   /**
-   * Fills a successful task result: output_object_key, partitions (the index) and the shuffle
-   * counters added into its metrics.
+   * Fills a successful task result: output_object_key, partitions (the index), the object's bytes
+   * when it was kept in memory (inline_output) and the shuffle counters added into its metrics.
    */
   public TaskResult.Builder addTo(TaskResult.Builder result) {
     result.setOutputObjectKey(key).addAllPartitions(ranges);
+    if (inlineBytes != null) {
+      result.setInlineOutput(com.google.protobuf.ByteString.copyFrom(inlineBytes));
+    }
     metrics.addTo(result.getMetricsBuilder());
     return result;
   }

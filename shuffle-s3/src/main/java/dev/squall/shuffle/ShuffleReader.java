@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -58,6 +59,11 @@ public final class ShuffleReader implements Iterator<VectorSchemaRoot>, AutoClos
 
   private ShuffleReader(S3Client s3, BufferAllocator allocator, List<ShuffleSegment> segments, ShuffleReaderOptions options,
       ShuffleMetrics metrics) {
+    this(s3, allocator, segments, options, metrics, Map.of());
+  }
+
+  private ShuffleReader(S3Client s3, BufferAllocator allocator, List<ShuffleSegment> segments, ShuffleReaderOptions options,
+      ShuffleMetrics metrics, Map<String, byte[]> inMemory) {
     this.metrics = metrics;
     this.allocator = allocator.newChildAllocator("shuffle-reader", 0, Long.MAX_VALUE);
     List<ShuffleSegment> nonEmpty = new ArrayList<>();
@@ -72,7 +78,7 @@ public final class ShuffleReader implements Iterator<VectorSchemaRoot>, AutoClos
     }
     this.segments = nonEmpty;
     this.fetcher = new RangeFetcher(s3, nonEmpty, options.maxInFlight(), options.chunkBytes(),
-        options.maxBufferedBytes(), options.retry(), new HedgedRequests(options.hedging()), metrics);
+        options.maxBufferedBytes(), options.retry(), new HedgedRequests(options.hedging()), metrics, inMemory);
   }
 
   /**
@@ -93,6 +99,15 @@ public final class ShuffleReader implements Iterator<VectorSchemaRoot>, AutoClos
   public static ShuffleReader open(S3Client s3, BufferAllocator allocator, List<ShuffleSegment> segments,
       ShuffleReaderOptions options) {
     return new ShuffleReader(s3, allocator, segments, options, new ShuffleMetrics());
+  }
+
+  /**
+   * As {@link #open(S3Client, BufferAllocator, List, ShuffleReaderOptions)}, with some objects' bytes
+   * at hand ({@code inMemory}, by key: results a task returned inline), read without a request.
+   */
+  public static ShuffleReader open(S3Client s3, BufferAllocator allocator, List<ShuffleSegment> segments,
+      ShuffleReaderOptions options, Map<String, byte[]> inMemory) {
+    return new ShuffleReader(s3, allocator, segments, options, new ShuffleMetrics(), inMemory);
   }
 
   /** As {@link #open(S3Client, BufferAllocator, List, ShuffleReaderOptions)}, counting into {@code metrics}. */

@@ -200,7 +200,9 @@ public final class ShuffleWriter {
   }
 
   /**
-   * Finishes the object: ends the last run, appends the footer and completes the upload.
+   * Finishes the object: ends the last run, appends the footer and completes the upload; an object
+   * of at most {@link ShuffleWriterOptions#inlineMaxBytes} is kept in memory instead ({@link
+   * MapOutput#inlineBytes}), without a request.
    *
    * @return the object and its index
    * @throws IllegalStateException after close or abort
@@ -218,10 +220,13 @@ public final class ShuffleWriter {
       ranges.sort(Comparator.comparingInt(PartitionRange::getPartition).thenComparingLong(PartitionRange::getOffset));
       ShuffleIndex index = new ShuffleIndex(partitionCount, ranges);
       upload.append(index.encodeFooter());
-      long size = upload.complete();
+      byte[] inline = options.inlineMaxBytes() > 0 ? upload.keepIfAtMost(options.inlineMaxBytes()) : null;
+      long size = inline != null ? inline.length : upload.complete();
       metrics.addBytesWritten(size);
-      metrics.addObjectWritten();
-      return new MapOutput(bucket, key, producer, partitionCount, ranges, size, metrics);
+      if (inline == null) {
+        metrics.addObjectWritten();
+      }
+      return new MapOutput(bucket, key, producer, partitionCount, ranges, size, metrics, inline);
     } catch (IOException e) {
       abort();
       throw new UncheckedIOException("Writing shuffle output " + key + " failed", e);

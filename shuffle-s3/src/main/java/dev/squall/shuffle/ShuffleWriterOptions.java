@@ -14,11 +14,18 @@ import dev.squall.shuffle.s3.RetryPolicy;
  *     than this go up in one PutObject
  * @param batchRows rows gathered per partition before they are encoded as one IPC record batch
  * @param retry backoff for PUT and UploadPart requests
+ * @param inlineMaxBytes an object of at most this many bytes is kept in memory, not written
+ *     ({@link MapOutput#inlineBytes}); 0: every object is written
  */
-public record ShuffleWriterOptions(long spillThresholdBytes, long partSizeBytes, int batchRows, RetryPolicy retry) {
-  /** 64 MiB spill threshold, 8 MiB parts, 8192-row batches, default retries. */
+public record ShuffleWriterOptions(long spillThresholdBytes, long partSizeBytes, int batchRows, RetryPolicy retry,
+    long inlineMaxBytes) {
+  /** 64 MiB spill threshold, 8 MiB parts, 8192-row batches, default retries, nothing kept in memory. */
   public static final ShuffleWriterOptions DEFAULT =
-      new ShuffleWriterOptions(64L << 20, 8L << 20, 8192, RetryPolicy.DEFAULT);
+      new ShuffleWriterOptions(64L << 20, 8L << 20, 8192, RetryPolicy.DEFAULT, 0);
+
+  public ShuffleWriterOptions(long spillThresholdBytes, long partSizeBytes, int batchRows, RetryPolicy retry) {
+    this(spillThresholdBytes, partSizeBytes, batchRows, retry, 0);
+  }
 
   public ShuffleWriterOptions {
     if (spillThresholdBytes < 1) {
@@ -30,6 +37,9 @@ public record ShuffleWriterOptions(long spillThresholdBytes, long partSizeBytes,
     }
     if (batchRows < 1) {
       throw new IllegalArgumentException("Invalid shuffle batch rows: " + batchRows);
+    }
+    if (inlineMaxBytes < 0) {
+      throw new IllegalArgumentException("Invalid inline output limit: " + inlineMaxBytes);
     }
   }
 
@@ -46,14 +56,19 @@ public record ShuffleWriterOptions(long spillThresholdBytes, long partSizeBytes,
   }
 
   public ShuffleWriterOptions withSpillThreshold(long bytes) {
-    return new ShuffleWriterOptions(bytes, partSizeBytes, batchRows, retry);
+    return new ShuffleWriterOptions(bytes, partSizeBytes, batchRows, retry, inlineMaxBytes);
   }
 
   public ShuffleWriterOptions withPartSize(long bytes) {
-    return new ShuffleWriterOptions(spillThresholdBytes, bytes, batchRows, retry);
+    return new ShuffleWriterOptions(spillThresholdBytes, bytes, batchRows, retry, inlineMaxBytes);
   }
 
   public ShuffleWriterOptions withBatchRows(int rows) {
-    return new ShuffleWriterOptions(spillThresholdBytes, partSizeBytes, rows, retry);
+    return new ShuffleWriterOptions(spillThresholdBytes, partSizeBytes, rows, retry, inlineMaxBytes);
+  }
+
+  /** These options, keeping an object of at most {@code bytes} in memory instead of writing it. */
+  public ShuffleWriterOptions withInlineMaxBytes(long bytes) {
+    return new ShuffleWriterOptions(spillThresholdBytes, partSizeBytes, batchRows, retry, bytes);
   }
 }

@@ -28,6 +28,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 class ShuffleRoundTripTest extends ShuffleStoreTest {
 
@@ -221,6 +222,35 @@ class ShuffleRoundTripTest extends ShuffleStoreTest {
       }
       assertThat(ShuffleTestData.multiset(readBack)).isEqualTo(ShuffleTestData.multiset(rows));
     }
+  }
+
+  @Test
+  void aSmallOutputIsKeptInMemoryAndReadFromItsBytesWithoutAnObject() {
+    List<List<Object>> rows = ShuffleTestData.rows(1, 40);
+    ShuffleOutput output = output("inline", Partitioning.newBuilder().setSingle(Partitioning.Single.getDefaultInstance())
+        .build(), Compression.LZ4_FRAME);
+    MapOutput small = writeMap(output, new MapTaskAttempt(1, 0, 0), rows, 16,
+        ShuffleWriterOptions.DEFAULT.withInlineMaxBytes(64 * 1024));
+    assertThat(small.inlineBytes()).hasSize((int) small.objectBytes());
+    assertThat(small.metrics().putRequests()).isZero();
+    assertThatThrownBy(() -> s3.headObject(b -> b.bucket(BUCKET).key(small.key()))).isInstanceOf(NoSuchKeyException.class);
+    TaskResult result = small.addTo(TaskResult.newBuilder().setStageId(1).setPartition(0).setAttempt(0)).build();
+    List<List<Object>> readBack = new ArrayList<>();
+    try (ShuffleReader reader = ShuffleReader.open(s3, allocator, small.segmentsFor(0), ShuffleReaderOptions.DEFAULT,
+        Map.of(small.key(), result.getInlineOutput().toByteArray()))) {
+      while (reader.hasNext()) {
+        readBack.addAll(ShuffleTestData.read(reader.next()));
+      }
+      assertThat(reader.metrics().getRequests()).isZero();
+    }
+    assertThat(ShuffleTestData.multiset(readBack)).isEqualTo(ShuffleTestData.multiset(rows));
+
+    // Past the limit the object is written as any other.
+    MapOutput large = writeMap(output, new MapTaskAttempt(1, 0, 1), rows, 16,
+        ShuffleWriterOptions.DEFAULT.withInlineMaxBytes(small.objectBytes() - 1));
+    assertThat(large.inlineBytes()).isNull();
+    assertThat(large.metrics().putRequests()).isEqualTo(1);
+    assertThat(s3.headObject(b -> b.bucket(BUCKET).key(large.key())).contentLength()).isEqualTo(large.objectBytes());
   }
 
   @Test

@@ -268,9 +268,11 @@ public final class TaskRunner {
     if (spec.getOutput().hasDeleteFiles()) {
       return DeleteFileOutputSink.open(spec, fileIO, cancelled);
     }
+    // A small result goes back in the task's answer, not through S3 (ResultOutput.inline_max_bytes).
+    long inline = spec.getOutput().hasResult() ? spec.getOutput().getResult().getInlineMaxBytes() : 0;
     return new ShuffleOutputSink(ShuffleWriter.open(s3, allocator, shuffleOutputOf(spec),
         new MapTaskAttempt(spec.getStageId(), spec.getPartition(), spec.getAttempt()),
-        ShuffleWriterOptions.forMemoryBudget(spec.getMemoryBudgetBytes())));
+        ShuffleWriterOptions.forMemoryBudget(spec.getMemoryBudgetBytes()).withInlineMaxBytes(inline)));
   }
 
   /** Bytes of data-file ranges the task's splits cover. */

@@ -10,7 +10,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorLoader;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -23,7 +25,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The coordinator's final step for a query: reads the root stage's one-partition output (the
- * winning attempts' result objects) and re-encodes it as a single uncompressed Arrow IPC stream
+ * winning attempts' result objects, or the bytes a task returned inline for a small one) and re-encodes it as a single uncompressed Arrow IPC stream
  * whose columns carry the query's output names.
  */
 public final class ResultCollector {
@@ -53,7 +55,14 @@ public final class ResultCollector {
     VectorSchemaRoot target = null;
     ArrowStreamWriter writer = null;
     List<String> names = schema.getFields().stream().map(Field::getName).toList();
-    try (ShuffleReader reader = ShuffleReader.open(s3, allocator, segments, ShuffleReaderOptions.DEFAULT)) {
+    // A small result came back in the task's own answer: its object was never written.
+    Map<String, byte[]> inline = new HashMap<>();
+    for (TaskResult winner : rootWinners) {
+      if (!winner.getInlineOutput().isEmpty()) {
+        inline.put(winner.getOutputObjectKey(), winner.getInlineOutput().toByteArray());
+      }
+    }
+    try (ShuffleReader reader = ShuffleReader.open(s3, allocator, segments, ShuffleReaderOptions.DEFAULT, inline)) {
       while (reader.hasNext()) {
         {
           VectorSchemaRoot batch = reader.next(); // owned and reused by the reader

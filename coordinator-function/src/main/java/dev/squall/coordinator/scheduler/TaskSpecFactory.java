@@ -35,6 +35,13 @@ import java.util.Map;
  * with a combine group g) — every range of producer tasks {@code [p·g, (p+1)·g)} ({@link ShuffleSegments}).
  */
 public final class TaskSpecFactory {
+  /**
+   * Largest result (Arrow IPC bytes of a root task's output, footer included) a root task returns in
+   * its answer instead of writing it to S3: a PUT by the task and a GET by the coordinator saved.
+   * Well under what a task winner may hold in the job store (128 KiB, {@code WinnerRecords}) and a
+   * Lambda response (6 MB).
+   */
+  public static final long RESULT_INLINE_MAX_BYTES = 64 * 1024;
   private final JobPlan plan;
   private final StageTopology topology;
   private final RuntimeFilters runtimeFilters;
@@ -117,7 +124,8 @@ public final class TaskSpecFactory {
       spec.setOutput(TaskOutput.newBuilder().setDataFiles(plan.write().getDataFiles()));
     } else if (out == null) {
       spec.setOutput(TaskOutput.newBuilder().setResult(ResultOutput.newBuilder()
-          .setBucket(plan.shuffleBucket()).setJobPrefix(plan.jobPrefix()).setCompression(plan.compression())));
+          .setBucket(plan.shuffleBucket()).setJobPrefix(plan.jobPrefix()).setCompression(plan.compression())
+          .setInlineMaxBytes(RESULT_INLINE_MAX_BYTES)));
     } else {
       spec.setOutput(TaskOutput.newBuilder().setShuffle(ShuffleOutput.newBuilder()
           .setBucket(plan.shuffleBucket()).setJobPrefix(plan.jobPrefix())

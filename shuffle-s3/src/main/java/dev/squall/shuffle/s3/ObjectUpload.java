@@ -82,6 +82,23 @@ public final class ObjectUpload {
   }
 
   /**
+   * Ends the upload without sending anything when the whole object is at most {@code maxBytes}
+   * and still in memory (no part sent): the caller hands the bytes on itself.
+   *
+   * @return the object's bytes, or null (nothing changed) when it is larger or a part was sent
+   */
+  public byte[] keepIfAtMost(long maxBytes) {
+    if (finished || uploadId != null || pending.size() > maxBytes) {
+      return null;
+    }
+    byte[] bytes = pending.toByteArray();
+    uploaded = bytes.length;
+    pending.reset();
+    finished = true;
+    return bytes;
+  }
+
+  /**
    * Sends what is pending and makes the object visible.
    *
    * @return the object's size in bytes

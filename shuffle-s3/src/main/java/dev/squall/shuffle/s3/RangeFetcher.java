@@ -8,6 +8,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -45,6 +46,8 @@ public final class RangeFetcher implements AutoCloseable {
   private final RetryPolicy retry;
   private final HedgedRequests hedging;
   private final ShuffleMetrics metrics;
+  /** Objects held in memory (small results returned inline), by key: read without a request. */
+  private final Map<String, byte[]> inMemory;
   private final List<Chunk> chunks = new ArrayList<>();
   private final List<Fetch> fetches = new ArrayList<>();
   private final ArrayDeque<Future<byte[]>> window = new ArrayDeque<>();
@@ -59,6 +62,17 @@ public final class RangeFetcher implements AutoCloseable {
 
   public RangeFetcher(S3Client s3, List<ShuffleSegment> segments, int maxInFlight, int chunkBytes,
       long maxBufferedBytes, RetryPolicy retry, HedgedRequests hedging, ShuffleMetrics metrics) {
+    this(s3, segments, maxInFlight, chunkBytes, maxBufferedBytes, retry, hedging, metrics, Map.of());
+  }
+
+  /**
+   * As the other constructor, with the bytes of some objects at hand ({@code inMemory}, by key):
+   * their ranges are cut from those bytes instead of fetched.
+   */
+  public RangeFetcher(S3Client s3, List<ShuffleSegment> segments, int maxInFlight, int chunkBytes,
+      long maxBufferedBytes, RetryPolicy retry, HedgedRequests hedging, ShuffleMetrics metrics,
+      Map<String, byte[]> inMemory) {
+    this.inMemory = inMemory;
     this.s3 = s3;
     this.hedging = hedging;
     this.segments = segments;
@@ -165,6 +179,15 @@ public final class RangeFetcher implements AutoCloseable {
 
   private byte[] fetch(Fetch chunk) {
     ShuffleSegment segment = segments.get(chunks.get(chunk.first()).segment());
+    byte[] held = inMemory.get(segment.getObjectKey());
+    if (held != null) {
+      if (chunk.offset() + chunk.length() > held.length) {
+        throw new IllegalStateException("Shuffle output " + segment.getObjectKey() + " held in memory has "
+            + held.length + " bytes, fewer than its index says");
+      }
+      metrics.addBytesRead(chunk.length());
+      return Arrays.copyOfRange(held, (int) chunk.offset(), (int) chunk.offset() + chunk.length());
+    }
     String range = "bytes=" + chunk.offset() + "-" + (chunk.offset() + chunk.length() - 1);
     ResponseBytes<GetObjectResponse> response;
     try {
