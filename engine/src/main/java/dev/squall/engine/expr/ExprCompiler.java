@@ -25,63 +25,13 @@ import java.util.Set;
  */
 public final class ExprCompiler {
   private final List<SqlType> inputTypes;
-  /** During {@link #compileAll}: the calls that occur more than once, and those compiled so far. */
-  private Set<Expr> repeated = Set.of();
-  private final Map<Expr, Evaluator> common = new HashMap<>();
 
   /** @param inputTypes the types of the input batch's columns, by index */
   public ExprCompiler(List<SqlType> inputTypes) {
     this.inputTypes = inputTypes;
   }
 
-  /**
-   * Compiles expressions evaluated over the same batches (a projection's, a filter's condition),
-   * computing a call that occurs more than once among them once per batch: {@code a * (1 - b)} and
-   * {@code a * (1 - b) * (1 + c)} of one projection share the product. Shared results are reused
-   * only for the very batch they were computed on, so a call under CASE or after an AND's first
-   * term still sees only the rows it saw before.
-   *
-   * @return one evaluator per expression, in order
-   */
-  public List<Evaluator> compileAll(List<Expr> exprs) {
-    Map<Expr, Integer> counts = new HashMap<>();
-    exprs.forEach(e -> countCalls(e, counts));
-    Set<Expr> many = new HashSet<>();
-    counts.forEach((e, n) -> {
-      if (n > 1) {
-        many.add(e);
-      }
-    });
-    repeated = many;
-    try {
-      List<Evaluator> out = new ArrayList<>(exprs.size());
-      exprs.forEach(e -> out.add(compile(e)));
-      return out;
-    } finally {
-      repeated = Set.of();
-      common.clear();
-    }
-  }
-
-  /** Counts each call; a call seen before is not descended into again (its parts go with it). */
-  private static void countCalls(Expr e, Map<Expr, Integer> counts) {
-    if (e.getKindCase() != Expr.KindCase.CALL) {
-      return;
-    }
-    if (counts.merge(e, 1, Integer::sum) == 1) {
-      e.getCall().getArgsList().forEach(a -> countCalls(a, counts));
-    }
-  }
-
   public Evaluator compile(Expr expr) {
-    if (!repeated.isEmpty() && repeated.contains(expr)) {
-      Evaluator done = common.get(expr);
-      if (done == null) {
-        done = new Shared(call(expr.getCall(), SqlType.of(expr.getType())));
-        common.put(expr, done);
-      }
-      return done;
-    }
     SqlType type = SqlType.of(expr.getType());
     switch (expr.getKindCase()) {
       case COLUMN: {

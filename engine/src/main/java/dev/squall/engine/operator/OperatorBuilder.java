@@ -76,13 +76,14 @@ public final class OperatorBuilder {
         case FILTER -> {
           BatchOperator in = child(op.getFilter().getInput(), children);
           mem = memory.forOperator(name);
-          yield new FilterOperator(mem, in, compiler(in).compileAll(List.of(op.getFilter().getCondition())).get(0));
+          yield new FilterOperator(mem, in, compiler(in).compile(op.getFilter().getCondition()));
         }
         case PROJECT -> {
           BatchOperator in = child(op.getProject().getInput(), children);
           mem = memory.forOperator(name);
           ExprCompiler c = compiler(in);
-          List<Evaluator> exprs = c.compileAll(op.getProject().getExpressionsList());
+          List<Evaluator> exprs = new ArrayList<>();
+          op.getProject().getExpressionsList().forEach(e -> exprs.add(c.compile(e)));
           Schema s = schema(op, name);
           if (s.getFields().size() != exprs.size()) {
             throw EngineException.badPlan(name + " has " + exprs.size() + " expressions but " + s.getFields().size() + " output columns");

@@ -72,9 +72,8 @@ class ExpressionFamiliesTest {
         r.col("d").in(dec("1.50"), dec("2"), X.nullOf(SqlType.decimal(3, 1))),
         or(r.col("i").eq(lit(0)), lit(100).div(r.col("i")).eq(lit(20)), lit(100).div(r.col("i")).eq(lit(50))),
         r.col("dt").in(date("1995-06-01"), date("1996-01-01")), r.col("x").in(dbl(500.0), dbl(250.5))));
-    // A call that occurs in several expressions of a projection is computed once per batch, and
-    // under a guard only on the guarded rows.
-    FAMILIES.put("shared calls", r -> List.of(
+    // One call in several expressions of a projection, also under guards.
+    FAMILIES.put("repeated calls", r -> List.of(
         r.col("d").times(dec("1").minus(r.col("d"))),
         r.col("d").times(dec("1").minus(r.col("d"))).times(dec("1").plus(r.col("d"))),
         caseWhen(SqlType.INTEGER, lit(-1), r.col("i").ne(lit(0)), lit(100).div(r.col("i"))),

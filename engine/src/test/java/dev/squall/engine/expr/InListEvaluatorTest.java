@@ -1,6 +1,5 @@
 package dev.squall.engine.expr;
 
-import static dev.squall.engine.testing.X.dec;
 import static dev.squall.engine.testing.X.lit;
 import static dev.squall.engine.testing.X.or;
 import static dev.squall.engine.testing.X.str;
@@ -17,12 +16,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * How the compiler avoids computing one value twice: equalities of one expression with literals
- * become one {@link InListEvaluator}, and a call occurring in several expressions compiled together
- * is one {@link ExprCompiler.Shared} evaluator. (Their answers are checked against DuckDB in {@link
- * ExpressionFamiliesTest}, families "in lists" and "shared calls".)
+ * Equalities of one expression with literals, OR-ed or as an IN list, compile to one {@link
+ * InListEvaluator} that computes the expression once per batch, with SQL's NULL rules. (Answers
+ * over NULL-bearing random data are checked against DuckDB in {@link ExpressionFamiliesTest},
+ * family "in lists".)
  */
-class CommonCallsTest {
+class InListEvaluatorTest {
   private static final X S = X.column(0, "s", SqlType.VARCHAR);
   private static final X D = X.column(1, "d", SqlType.decimal(12, 2));
   private static final X I = X.column(2, "i", SqlType.INTEGER);
@@ -53,18 +52,5 @@ class CommonCallsTest {
     assertThat(out.get(1)).isEqualTo(true);
     assertThat(out.isNull(2)).isTrue();
     assertThat(out.isNull(3)).isTrue();
-  }
-
-  @Test
-  void aCallInSeveralExpressionsCompiledTogetherIsComputedOnce() {
-    X net = D.times(dec("1").minus(D));
-    List<Evaluator> es = COMPILER.compileAll(List.of(net.expr(), net.times(dec("1").plus(D)).expr()));
-    assertThat(es.get(0)).isInstanceOf(ExprCompiler.Shared.class);
-    ColumnBatch b = batch();
-    Column first = es.get(0).evaluate(b);
-    es.get(1).evaluate(b);
-    assertThat(es.get(0).evaluate(b)).isSameAs(first);
-    // Compiled alone, nothing is shared.
-    assertThat(COMPILER.compile(net.expr())).isNotInstanceOf(ExprCompiler.Shared.class);
   }
 }
