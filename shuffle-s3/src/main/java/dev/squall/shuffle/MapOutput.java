@@ -1,5 +1,6 @@
 package dev.squall.shuffle;
 
+import com.google.protobuf.ByteString;
 import dev.squall.proto.v1.PartitionRange;
 import dev.squall.proto.v1.ShuffleSegment;
 import dev.squall.proto.v1.TaskResult;
@@ -56,7 +57,7 @@ public record MapOutput(String bucket, String key, MapTaskAttempt producer, int 
   public TaskResult.Builder addTo(TaskResult.Builder result) {
     result.setOutputObjectKey(key).addAllPartitions(ranges);
     if (inlineBytes != null) {
-      result.setInlineOutput(com.google.protobuf.ByteString.copyFrom(inlineBytes));
+      result.setInlineOutput(ByteString.copyFrom(inlineBytes));
     }
     metrics.addTo(result.getMetricsBuilder());
     return result;

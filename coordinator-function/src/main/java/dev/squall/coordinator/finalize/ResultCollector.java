@@ -25,8 +25,9 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The coordinator's final step for a query: reads the root stage's one-partition output (the
- * winning attempts' result objects, or the bytes a task returned inline for a small one) and re-encodes it as a single uncompressed Arrow IPC stream
- * whose columns carry the query's output names.
+ * winning attempts' result objects, or the bytes a task returned inline for a small one) and
+ * re-encodes it as a single uncompressed Arrow IPC stream whose columns carry the query's output
+ * names.
  */
 public final class ResultCollector {
   private final S3Client s3;

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,9 +28,9 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * fetched but not yet taken. Segments longer than {@code chunkBytes} are split into several
  * GETs; adjacent segments of one object (a task of coalesced partitions reads partitions {@code
  * [from, to)} of each map output, back to back) are fetched together, up to {@code chunkBytes} per
- * GET, and handed out one by one. Each GET is hedged ({@link HedgedRequests}: sent again when it is slow, the first answer
- * wins). Failures surface when the consumer takes the failed chunk: a 404 as
- * {@link MissingShuffleOutputException}, anything else after {@link RetryPolicy} gave up.
+ * GET, and handed out one by one. Each GET is hedged ({@link HedgedRequests}: sent again when it
+ * is slow, the first answer wins). Failures surface when the consumer takes the failed chunk: a
+ * 404 as {@link MissingShuffleOutputException}, anything else after {@link RetryPolicy} gave up.
  */
 public final class RangeFetcher implements AutoCloseable {
   private static final AtomicInteger THREADS = new AtomicInteger();
@@ -171,23 +172,32 @@ public final class RangeFetcher implements AutoCloseable {
     while (nextToFetch < fetches.size() && window.size() < maxInFlight
         && (window.isEmpty() || windowBytes + fetches.get(nextToFetch).length() <= maxBufferedBytes)) {
       Fetch fetch = fetches.get(nextToFetch++);
-      window.addLast(pool.submit(() -> fetch(fetch)));
+      byte[] held = inMemory.get(segments.get(chunks.get(fetch.first()).segment()).getObjectKey());
+      window.addLast(held != null ? cut(fetch, held) : pool.submit(() -> fetch(fetch)));
       windowFetches.addLast(fetch);
       windowBytes += fetch.length();
     }
   }
 
+  /**
+   * A fetch's range of an object held in memory, cut on the caller's thread (no request, no fetch
+   * thread); a range past its end fails when taken, as a GET's failure does.
+   */
+  private CompletableFuture<byte[]> cut(Fetch fetch, byte[] held) {
+    CompletableFuture<byte[]> bytes = new CompletableFuture<>();
+    if (fetch.offset() + fetch.length() > held.length) {
+      bytes.completeExceptionally(new IllegalStateException("Shuffle output "
+          + segments.get(chunks.get(fetch.first()).segment()).getObjectKey() + " held in memory has "
+          + held.length + " bytes, fewer than its index says"));
+    } else {
+      metrics.addBytesRead(fetch.length());
+      bytes.complete(Arrays.copyOfRange(held, (int) fetch.offset(), (int) fetch.offset() + fetch.length()));
+    }
+    return bytes;
+  }
+
   private byte[] fetch(Fetch chunk) {
     ShuffleSegment segment = segments.get(chunks.get(chunk.first()).segment());
-    byte[] held = inMemory.get(segment.getObjectKey());
-    if (held != null) {
-      if (chunk.offset() + chunk.length() > held.length) {
-        throw new IllegalStateException("Shuffle output " + segment.getObjectKey() + " held in memory has "
-            + held.length + " bytes, fewer than its index says");
-      }
-      metrics.addBytesRead(chunk.length());
-      return Arrays.copyOfRange(held, (int) chunk.offset(), (int) chunk.offset() + chunk.length());
-    }
     String range = "bytes=" + chunk.offset() + "-" + (chunk.offset() + chunk.length() - 1);
     ResponseBytes<GetObjectResponse> response;
     try {
