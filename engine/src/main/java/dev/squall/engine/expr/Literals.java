@@ -103,16 +103,19 @@ public final class Literals {
    * rows rather than a new column.
    */
   static final class Constant implements Evaluator {
-    private final Literal literal;
     private final SqlType type;
     private Column cached;
 
     private final Column one;
 
     Constant(Literal literal, SqlType type) {
-      this.literal = literal;
+      this(column(literal, type, 1), type); // validates now, not at the first batch
+    }
+
+    /** The constant whose value is row 0 of the one-row column {@code one}. */
+    Constant(Column one, SqlType type) {
       this.type = type;
-      this.one = column(literal, type, 1); // validates now, not at the first batch
+      this.one = one;
     }
 
     /** The literal as a one-row column, for evaluators that compare or combine with a scalar. */
@@ -135,13 +138,9 @@ public final class Literals {
           return view;
         }
       }
-      c = column(literal, type, n);
+      c = one.isNull(0) ? Column.nulls(type, n) : one.gather(new int[n], n);
       cached = c;
       return c;
-    }
-
-    Literal literal() {
-      return literal;
     }
   }
 }
