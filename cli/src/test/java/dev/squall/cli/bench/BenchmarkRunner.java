@@ -20,7 +20,6 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -29,9 +28,12 @@ import java.util.Map;
 /**
  * Runs a workload's queries ({@link BenchmarkWorkload}) through the whole local serverless path
  * (HTTP → gateway → coordinator → Lambda Invoke API → tasks → S3 shuffle) beside DuckDB over the same
- * Parquet data files, on this machine. DuckDB runs first, in a child JVM of its own
- * ({@link DuckDbRun}, same classpath), so that neither engine takes CPU or heap from the other;
- * Squall runs in this process afterwards.
+ * Parquet data files, on this machine. DuckDB runs in a child JVM of its own ({@link DuckDbRun},
+ * same classpath), so that neither engine takes CPU or heap from the other, and the two take turns
+ * query by query: DuckDB's runs of a query, then Squall's, so that a slower or faster spell of the
+ * machine falls on both figures of a ratio. Before DuckDB's turn this JVM waits (up to {@link
+ * #JIT_QUIET_MAX}) until its JIT compiler has been idle for {@link #JIT_QUIET}, so that Squall's
+ * compilation does not run in DuckDB's time.
  *
  * <p>Before the timed runs, every query runs {@code squall.bench.warmupRounds} times (1 unless
  * given; none when {@code runs} = 0), untimed, to warm the JVM for all of them. Prints per query:
@@ -60,6 +62,10 @@ final class BenchmarkRunner {
       + Long.getLong("squall.bench.splitBytes", 32L << 20) + "\",\"target_bytes_per_task\":\""
       + Long.getLong("squall.bench.taskBytes", 128L << 20) + "\"" + adaptiveProperty() + extraProperties() + "}";
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** How long the JIT must have compiled nothing before DuckDB's turn. */
+  static final Duration JIT_QUIET = Duration.ofMillis(500);
+  /** The longest wait for the JIT to go quiet before DuckDB's turn. */
+  static final Duration JIT_QUIET_MAX = Duration.ofSeconds(5);
   private static final double MIB = 1024.0 * 1024.0;
 
   private BenchmarkRunner() {}
@@ -126,12 +132,6 @@ final class BenchmarkRunner {
       System.out.printf(Locale.ROOT, "%s SF %s loaded (or found) in %.1f s%n", workload.name(), sf, (System.nanoTime() - load) / 1e9);
       Path views = Files.createTempFile("squall-bench-views", ".sql");
       Files.write(views, workload.duckDbViews(stack));
-      long duckStart = System.nanoTime();
-      Map<String, DuckResult> duck = runDuckDb(workload, views, runs, queries);
-      Files.deleteIfExists(views);
-      System.out.printf(Locale.ROOT, "DuckDB (own process) ran the %d queries in %.1f s%n", queries.size(),
-          (System.nanoTime() - duckStart) / 1e9);
-
       HttpClient http = HttpClient.newBuilder().build();
       System.out.printf(Locale.ROOT, "%-5s %12s %12s %8s %7s %6s %14s %11s %12s%n", "query", "squall ms", "duckdb ms", "ratio",
           "stages", "tasks", "peak task MiB", "budget MiB", "spilled MiB");
@@ -143,62 +143,77 @@ final class BenchmarkRunner {
       List<String> overBudget = new ArrayList<>();
       Map<String, byte[]> answers = new LinkedHashMap<>();
       warmUp(http, stack, workload, queries, properties, runs == 0 ? 0 : Integer.getInteger("squall.bench.warmupRounds", 1));
-      for (String q : queries) {
-        String sql = workload.sql(q);
-        double squall = Double.MAX_VALUE;
-        JsonNode summary = null;
-        String failure = null;
-        for (int r = 0; r <= runs && failure == null; r++) {
-          long t = System.nanoTime();
-          try {
-            HttpResponse<byte[]> resp = post(http, stack, sql, properties);
-            double ms = (System.nanoTime() - t) / 1e6;
-            if (resp.statusCode() != 200) {
-              String body = new String(resp.body(), StandardCharsets.UTF_8);
-              failure = "error " + resp.statusCode() + ": " + body.substring(0, Math.min(160, body.length()));
-            } else {
-              summary = JSON.readTree(resp.headers().firstValue("x-squall-summary").orElse("{}"));
-              answers.put(q, resp.body());
-              if (r > 0 || runs == 0) {
-                squall = Math.min(squall, ms);
+      List<String> jitBusy = new ArrayList<>();
+      long duckWallNanos = 0;
+      long cpuDuringDuckNanos = 0;
+      try (DuckDbProcess duck = DuckDbProcess.start(workload, views, runs)) {
+        for (String q : queries) {
+          awaitQuietJit();
+          long cpuBefore = processCpuNanos();
+        long wallBefore = System.nanoTime();
+        DuckResult d = duck.run(q);
+        duckWallNanos += System.nanoTime() - wallBefore;
+        cpuDuringDuckNanos += processCpuNanos() - cpuBefore;
+          String sql = workload.sql(q);
+          double squall = Double.MAX_VALUE;
+          JsonNode summary = null;
+          String failure = null;
+          for (int r = 0; r <= runs && failure == null; r++) {
+            long t = System.nanoTime();
+            try {
+              HttpResponse<byte[]> resp = post(http, stack, sql, properties);
+              double ms = (System.nanoTime() - t) / 1e6;
+              if (resp.statusCode() != 200) {
+                String body = new String(resp.body(), StandardCharsets.UTF_8);
+                failure = "error " + resp.statusCode() + ": " + body.substring(0, Math.min(160, body.length()));
+              } else {
+                summary = JSON.readTree(resp.headers().firstValue("x-squall-summary").orElse("{}"));
+                answers.put(q, resp.body());
+                if (r > 0 || runs == 0) {
+                  squall = Math.min(squall, ms);
+                }
               }
+            } catch (Exception e) {
+              failure = e.getClass().getSimpleName() + ": " + e.getMessage();
             }
-          } catch (Exception e) {
-            failure = e.getClass().getSimpleName() + ": " + e.getMessage();
+          }
+          if (failure == null && d.failure() != null) {
+            failure = "DuckDB: " + d.failure();
+          }
+          if (failure != null) {
+            failures.add(q + " " + failure);
+            System.out.printf(Locale.ROOT, "%-5s failed%n", q);
+            continue;
+          }
+          long budget = summary.path("taskMemoryBudgetBytes").asLong();
+          long peak = 0;
+          for (JsonNode stage : summary.path("stageSummaries")) {
+            peak = Math.max(peak, stage.path("maxPeakMemoryBytes").asLong());
+          }
+          boolean over = budget > 0 && peak > budget;
+          if (over) {
+            overBudget.add(q);
+          }
+          double ratio = squall / d.ms();
+          totalSquall += squall;
+          totalDuck += d.ms();
+          logRatios += Math.log(ratio);
+          succeeded++;
+          String rowsNote = summary.path("rows").asLong() == d.rows() ? ""
+              : "  rows: squall " + summary.path("rows").asLong() + ", duckdb " + d.rows();
+          System.out.printf(Locale.ROOT, "%-5s %12.0f %12.1f %8.1f %7d %6d %14.1f %11.1f %12.1f%s%s%n", q, squall, d.ms(), ratio,
+              summary.path("stages").asInt(), summary.path("tasks").asInt(), peak / MIB, budget / MIB,
+              summary.path("bytesSpilled").asLong() / MIB, over ? "  OVER BUDGET" : "", rowsNote);
+          if (Boolean.getBoolean("squall.bench.summaries")) {
+            System.out.println("  summary " + summary);
           }
         }
-        DuckResult d = duck.getOrDefault(q, new DuckResult(Double.NaN, 0, "no figure from the DuckDB process"));
-        if (failure == null && d.failure() != null) {
-          failure = "DuckDB: " + d.failure();
-        }
-        if (failure != null) {
-          failures.add(q + " " + failure);
-          System.out.printf(Locale.ROOT, "%-5s failed%n", q);
-          continue;
-        }
-        long budget = summary.path("taskMemoryBudgetBytes").asLong();
-        long peak = 0;
-        for (JsonNode stage : summary.path("stageSummaries")) {
-          peak = Math.max(peak, stage.path("maxPeakMemoryBytes").asLong());
-        }
-        boolean over = budget > 0 && peak > budget;
-        if (over) {
-          overBudget.add(q);
-        }
-        double ratio = squall / d.ms();
-        totalSquall += squall;
-        totalDuck += d.ms();
-        logRatios += Math.log(ratio);
-        succeeded++;
-        String rowsNote = summary.path("rows").asLong() == d.rows() ? ""
-            : "  rows: squall " + summary.path("rows").asLong() + ", duckdb " + d.rows();
-        System.out.printf(Locale.ROOT, "%-5s %12.0f %12.1f %8.1f %7d %6d %14.1f %11.1f %12.1f%s%s%n", q, squall, d.ms(), ratio,
-            summary.path("stages").asInt(), summary.path("tasks").asInt(), peak / MIB, budget / MIB,
-            summary.path("bytesSpilled").asLong() / MIB, over ? "  OVER BUDGET" : "", rowsNote);
-        if (Boolean.getBoolean("squall.bench.summaries")) {
-          System.out.println("  summary " + summary);
-        }
       }
+      Files.deleteIfExists(views);
+      System.out.printf(Locale.ROOT, "DuckDB's turns with this JVM's JIT still compiling after %d s: %s%n",
+          JIT_QUIET_MAX.toSeconds(), jitBusy.isEmpty() ? "none" : String.join(", ", jitBusy));
+      System.out.printf(Locale.ROOT, "this JVM's CPU during DuckDB's turns: %.2f s in %.1f s (%.1f%% of one core)%n",
+          cpuDuringDuckNanos / 1e9, duckWallNanos / 1e9, 100.0 * cpuDuringDuckNanos / Math.max(1, duckWallNanos));
       System.out.printf(Locale.ROOT, "total %12.0f %12.1f %8.1f  (succeeded queries only)%n", totalSquall, totalDuck,
           totalSquall / totalDuck);
       compareAnswers(workload, stack, answers);
@@ -239,34 +254,91 @@ final class BenchmarkRunner {
     differing.forEach(d -> System.out.println("  differs " + d));
   }
 
+  /** CPU time of this process so far (all threads), or 0 when the JVM does not report it. */
+  private static long processCpuNanos() {
+    return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os ? Math.max(0, os.getProcessCpuTime()) : 0;
+  }
+
   /**
-   * Runs {@link DuckDbRun} in a child JVM with this JVM's classpath and returns its figures by
-   * query name; the child's other output is passed through.
+   * Waits until this JVM's JIT compiler has compiled nothing for {@link #JIT_QUIET}, or {@link
+   * #JIT_QUIET_MAX} has passed; returns at once when the JVM does not report compilation time.
+   *
+   * @return false when the wait ended at {@link #JIT_QUIET_MAX} with the compiler still busy
    */
-  private static Map<String, DuckResult> runDuckDb(BenchmarkWorkload workload, Path views, int runs, List<String> queries)
-      throws Exception {
-    String java = ProcessHandle.current().info().command().orElse("java");
-    Process child = new ProcessBuilder(java, "-Xmx2g", "-cp", System.getProperty("java.class.path"),
-        DuckDbRun.class.getName(), views.toString(), Integer.toString(runs), workload.id(), String.join(",", queries))
-        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    Map<String, DuckResult> out = new HashMap<>();
-    try (BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+  private static boolean awaitQuietJit() throws InterruptedException {
+    java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+    if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+      return true;
+    }
+    long deadline = System.nanoTime() + JIT_QUIET_MAX.toNanos();
+    long last = jit.getTotalCompilationTime();
+    while (System.nanoTime() < deadline) {
+      Thread.sleep(JIT_QUIET.toMillis());
+      long now = jit.getTotalCompilationTime();
+      if (now == last) {
+        return true;
+      }
+      last = now;
+    }
+    return false;
+  }
+
+  /**
+   * {@link DuckDbRun} in a child JVM with this JVM's classpath, asked for one query at a time; the
+   * child's other output is passed through.
+   */
+  private static final class DuckDbProcess implements AutoCloseable {
+    private final Process child;
+    private final java.io.Writer names;
+    private final BufferedReader lines;
+
+    private DuckDbProcess(Process child) {
+      this.child = child;
+      this.names = new java.io.OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8);
+      this.lines = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+    }
+
+    static DuckDbProcess start(BenchmarkWorkload workload, Path views, int runs) throws java.io.IOException {
+      String java = ProcessHandle.current().info().command().orElse("java");
+      return new DuckDbProcess(new ProcessBuilder(java, "-Xmx2g", "-cp", System.getProperty("java.class.path"),
+          DuckDbRun.class.getName(), views.toString(), Integer.toString(runs), workload.id())
+          .redirectError(ProcessBuilder.Redirect.INHERIT).start());
+    }
+
+    /** DuckDB's figure for query {@code q}: its best timed run and rows, or its failure. */
+    DuckResult run(String q) throws java.io.IOException {
+      names.write(q + "\n");
+      names.flush();
       String line;
       while ((line = lines.readLine()) != null) {
         String[] f = line.split("\t", 4);
-        if (f.length == 4 && f[0].equals("duckdb")) {
-          out.put(f[1], f[2].equals("failed") ? new DuckResult(Double.NaN, 0, f[3])
-              : new DuckResult(Double.parseDouble(f[2]), Long.parseLong(f[3]), null));
-        } else {
-          System.out.println(line);
+        if (f.length == 4 && f[0].equals("duckdb") && f[1].equals(q)) {
+          return f[2].equals("failed") ? new DuckResult(Double.NaN, 0, f[3])
+              : new DuckResult(Double.parseDouble(f[2]), Long.parseLong(f[3]), null);
         }
+        System.out.println(line);
+      }
+      return new DuckResult(Double.NaN, 0, "the DuckDB process ended (exit " + waitForExit() + ")");
+    }
+
+    private int waitForExit() {
+      try {
+        return child.waitFor();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return -1;
       }
     }
-    int exit = child.waitFor();
-    if (exit != 0) {
-      throw new IllegalStateException("the DuckDB process exited with " + exit);
+
+    @Override
+    public void close() throws java.io.IOException {
+      names.close();
+      int exit = waitForExit();
+      if (exit != 0) {
+        throw new IllegalStateException("the DuckDB process exited with " + exit);
+      }
     }
-    return out;
   }
 
   /**
