@@ -124,7 +124,14 @@ final class BenchmarkRunner {
     double sf = args.length > 0 ? Double.parseDouble(args[0]) : 0.1;
     int runs = args.length > 1 ? Integer.parseInt(args[1]) : 1;
     Path dir = args.length > 2 ? Path.of(args[2]) : Files.createTempDirectory("squall-bench");
-    List<String> queries = args.length > 3 ? List.of(args[3].split(",")) : workload.queryNames();
+    List<String> queries;
+    try {
+      queries = args.length > 3 ? queryNames(workload, args[3]) : workload.queryNames();
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
     String properties = properties(workload);
     try (LocalDeployment stack = startStack(dir)) {
       long load = System.nanoTime();
@@ -148,12 +155,14 @@ final class BenchmarkRunner {
       long cpuDuringDuckNanos = 0;
       try (DuckDbProcess duck = DuckDbProcess.start(workload, views, runs)) {
         for (String q : queries) {
-          awaitQuietJit();
+          if (!awaitQuietJit()) {
+            jitBusy.add(q);
+          }
           long cpuBefore = processCpuNanos();
-        long wallBefore = System.nanoTime();
-        DuckResult d = duck.run(q);
-        duckWallNanos += System.nanoTime() - wallBefore;
-        cpuDuringDuckNanos += processCpuNanos() - cpuBefore;
+          long wallBefore = System.nanoTime();
+          DuckResult d = duck.run(q);
+          duckWallNanos += System.nanoTime() - wallBefore;
+          cpuDuringDuckNanos += processCpuNanos() - cpuBefore;
           String sql = workload.sql(q);
           double squall = Double.MAX_VALUE;
           JsonNode summary = null;
@@ -252,6 +261,32 @@ final class BenchmarkRunner {
     }
     System.out.printf(Locale.ROOT, "answers equal to DuckDB: %d of %d%n", answers.size() - differing.size(), answers.size());
     differing.forEach(d -> System.out.println("  differs " + d));
+  }
+
+  /**
+   * The comma-separated query names of {@code list}, trimmed, blanks dropped, each checked against
+   * the workload before anything is loaded or run.
+   *
+   * @throws IllegalArgumentException naming the first unknown query, or when no name is left
+   */
+  static List<String> queryNames(BenchmarkWorkload workload, String list) {
+    List<String> names = new ArrayList<>();
+    for (String name : list.split(",")) {
+      String q = name.trim();
+      if (q.isEmpty()) {
+        continue;
+      }
+      try {
+        workload.sql(q);
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException("unknown query '" + q + "': " + e.getMessage(), e);
+      }
+      names.add(q);
+    }
+    if (names.isEmpty()) {
+      throw new IllegalArgumentException("no query named in '" + list + "'");
+    }
+    return names;
   }
 
   /** CPU time of this process so far (all threads), or 0 when the JVM does not report it. */

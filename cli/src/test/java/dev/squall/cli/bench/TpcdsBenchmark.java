@@ -5,7 +5,7 @@ package dev.squall.cli.bench;
  * over the same Parquet data files ({@link BenchmarkRunner}); a statement that fails on either side
  * is listed and left out of the geomean.
  *
- * <p>Not a test. Arguments: {@code scaleFactor [runs] [dataDir]}; see docs/benchmarks.md for the
+ * <p>Not a test. Arguments: {@code scaleFactor [runs] [dataDir] [queries]}; see docs/benchmarks.md for the
  * command.
  */
 public final class TpcdsBenchmark {
