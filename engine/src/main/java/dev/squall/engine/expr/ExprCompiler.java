@@ -61,8 +61,14 @@ public final class ExprCompiler {
       Function.DIVIDE, Function.MOD, Function.NEGATE, Function.ABS, Function.CAST);
 
   private Evaluator call(Call call, SqlType type) {
-    Evaluator e = compiledCall(call, type);
-    if (!FOLDED_ON_CONSTANTS.contains(call.getFunction()) || !call.getArgsList().stream().allMatch(ExprCompiler::constant)) {
+    List<Evaluator> args = new ArrayList<>();
+    for (Expr a : call.getArgsList()) {
+      args.add(compile(a));
+    }
+    Evaluator e = compiledCall(call, type, args);
+    // Arguments are compiled first, so a constant argument is a Constant by now: one folded
+    // below, or a literal.
+    if (!FOLDED_ON_CONSTANTS.contains(call.getFunction()) || !args.stream().allMatch(a -> a instanceof Literals.Constant)) {
       return e;
     }
     Column value;
@@ -76,18 +82,8 @@ public final class ExprCompiler {
     return value.size() == 1 ? new Literals.Constant(value, type) : e;
   }
 
-  /** Whether {@code e} is a literal or a call in {@link #FOLDED_ON_CONSTANTS} on such. */
-  private static boolean constant(Expr e) {
-    return e.hasLiteral() || (e.hasCall() && FOLDED_ON_CONSTANTS.contains(e.getCall().getFunction())
-        && e.getCall().getArgsList().stream().allMatch(ExprCompiler::constant));
-  }
-
-  private Evaluator compiledCall(Call call, SqlType type) {
+  private Evaluator compiledCall(Call call, SqlType type, List<Evaluator> args) {
     Function f = call.getFunction();
-    List<Evaluator> args = new ArrayList<>();
-    for (Expr a : call.getArgsList()) {
-      args.add(compile(a));
-    }
     switch (f) {
       case ADD, MULTIPLY: {
         // n-ary: applied left to right, every step in the call's type (the planner merges only

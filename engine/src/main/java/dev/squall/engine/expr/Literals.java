@@ -21,9 +21,12 @@ public final class Literals {
     if (lit.getIsNull() || lit.getValueCase() == Literal.ValueCase.VALUE_NOT_SET) {
       return Column.nulls(type, n);
     }
-    Column one = single(lit, type);
-    int[] rows = new int[n];
-    return one.gather(rows, n);
+    return repeated(single(lit, type), type, n);
+  }
+
+  /** A column of {@code n} copies of row 0 of the one-row column {@code one}. */
+  static Column repeated(Column one, SqlType type, int n) {
+    return one.isNull(0) ? Column.nulls(type, n) : one.gather(new int[n], n);
   }
 
   private static Column single(Literal lit, SqlType type) {
@@ -138,7 +141,7 @@ public final class Literals {
           return view;
         }
       }
-      c = one.isNull(0) ? Column.nulls(type, n) : one.gather(new int[n], n);
+      c = repeated(one, type, n);
       cached = c;
       return c;
     }
