@@ -5,6 +5,7 @@ import dev.squall.coordinator.cost.CostSettings;
 import dev.squall.coordinator.cost.JobMeters;
 import dev.squall.coordinator.cost.QueryCosts;
 import dev.squall.coordinator.job.DriverHooks;
+import dev.squall.coordinator.job.JobDataDeleter;
 import dev.squall.coordinator.job.JobDriver;
 import dev.squall.coordinator.job.JobPlanner;
 import dev.squall.coordinator.job.JobSettings;
@@ -149,7 +150,8 @@ public final class CoordinatorEnvironment {
         .withShuffleCombineMinRequests(shuffleCombineMinRequests(System.getenv()));
     JobDriver driver = new JobDriver(store, planner,
         new PlanStore(s3, settings.shuffleBucket()), results, scheduler, s3, allocator, settings.shuffleBucket(), self,
-        jobSettings, settings.jobTimeout(), clock, hooks, new WriteFinalizer(catalog), meters, new QueryCosts(costs));
+        jobSettings, settings.jobTimeout(), clock, hooks, new WriteFinalizer(catalog), meters, new QueryCosts(costs),
+        JobDataDeleter.background(s3, settings.shuffleBucket(), jobDataDeletionMaxPending(System.getenv())));
     return new CoordinatorFunction(new QueryCoordinator(store, driver, results, self, s3, settings, jobSettings, clock));
   }
 
@@ -195,6 +197,17 @@ public final class CoordinatorEnvironment {
   static long shuffleCombineMinRequests(Map<String, String> env) {
     return setting(env, "SQUALL_SHUFFLE_COMBINE_MIN_REQUESTS", CombiningExchanges.Settings.DEFAULT_MIN_REQUESTS, 0,
         1_000_000_000_000L);
+  }
+
+  /**
+   * How many finished queries' data may wait for deletion off the answer's path: {@code
+   * SQUALL_JOB_DATA_DELETION_MAX_PENDING}, default {@link JobDataDeleter#DEFAULT_MAX_PENDING}, 0 – 100,000
+   * (0: deleted before the answer is returned).
+   *
+   * @throws IllegalArgumentException naming the setting for a malformed value
+   */
+  static int jobDataDeletionMaxPending(Map<String, String> env) {
+    return (int) setting(env, "SQUALL_JOB_DATA_DELETION_MAX_PENDING", JobDataDeleter.DEFAULT_MAX_PENDING, 0, 100_000);
   }
 
   static long setting(Map<String, String> env, String name, long defaultValue, long min, long max) {

@@ -63,6 +63,16 @@ class CatalogSettingsTest {
   }
 
   @Test
+  void jobDataDeletionBoundHasADefaultAndARange() {
+    assertThat(CoordinatorEnvironment.jobDataDeletionMaxPending(Map.of())).isEqualTo(256);
+    assertThat(CoordinatorEnvironment.jobDataDeletionMaxPending(Map.of("SQUALL_JOB_DATA_DELETION_MAX_PENDING", "0")))
+        .isZero();
+    assertThatThrownBy(() -> CoordinatorEnvironment.jobDataDeletionMaxPending(
+        Map.of("SQUALL_JOB_DATA_DELETION_MAX_PENDING", "-1"))).hasMessageContaining("SQUALL_JOB_DATA_DELETION_MAX_PENDING")
+        .hasMessageContaining("0-100000");
+  }
+
+  @Test
   void numericSettingsNameTheVariableAndItsRangeWhenRefused() {
     assertThat(CoordinatorEnvironment.setting(Map.of(), "SQUALL_MAX_CONCURRENT_TASKS", 64, 1, 1000)).isEqualTo(64);
     assertThat(CoordinatorEnvironment.setting(Map.of("SQUALL_SYNC_WAIT_SECONDS", " 20 "), "SQUALL_SYNC_WAIT_SECONDS", 25, 1, 27))

@@ -177,7 +177,7 @@ class PipelinedSchedulingEndToEndTest {
     assertThat(error.get("code").asText()).isEqualTo("EXTERNAL");
     assertThat(error.get("message").asText()).contains("injected permanent failure of task 0.0");
     assertThat(running.get()).as("task invocations still running").isZero();
-    assertThat(stack.shuffleObjects()).isEmpty();
+    assertThat(stack.shuffleObjectsLeft(Duration.ofSeconds(5))).isEmpty();
   }
 
   @Test

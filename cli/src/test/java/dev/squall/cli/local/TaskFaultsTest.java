@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -86,7 +87,7 @@ class TaskFaultsTest {
     }
     JsonNode summary = JSON.readTree(r.headers().firstValue("x-squall-summary").orElseThrow());
     assertThat(summary.get("attempts").asInt()).isEqualTo(summary.get("tasks").asInt() + 1);
-    assertThat(stack.shuffleObjects()).isEmpty();
+    assertThat(stack.shuffleObjectsLeft(Duration.ofSeconds(5))).isEmpty();
   }
 
   @Test
@@ -100,7 +101,7 @@ class TaskFaultsTest {
     assertThat(error.get("message").asText())
         .contains("task 0.0 (attempt 3)")
         .contains("injected permanent failure of task 0.0");
-    assertThat(stack.shuffleObjects()).isEmpty();
+    assertThat(stack.shuffleObjectsLeft(Duration.ofSeconds(5))).isEmpty();
     // The stack keeps serving.
     HttpResponse<byte[]> ok = stack.post("select count(*) from tpch.nation", Map.of(), "application/json");
     assertThat(ok.statusCode()).isEqualTo(200);

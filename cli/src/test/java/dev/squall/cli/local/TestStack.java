@@ -201,9 +201,25 @@ public final class TestStack implements AutoCloseable {
   }
 
   /**
+   * Keys under {@code jobs/} once there are none, or what is left after {@code timeout}: a query's
+   * data is deleted on a coordinator thread after its answer is returned
+   * ({@code SQUALL_JOB_DATA_DELETION_MAX_PENDING}), so a client may look before that ends.
+   */
+  public List<String> shuffleObjectsLeft(Duration timeout) throws InterruptedException {
+    long until = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      List<String> left = shuffleObjects();
+      if (left.isEmpty() || System.nanoTime() > until) {
+        return left;
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  /**
    * Objects under {@code jobs/<jobId>/} once they are gone, or what is left after {@code timeout}:
-   * a job deletes its shuffle data right after recording SUCCEEDED, so a client that saw the state
-   * may look a moment before the deletion ends.
+   * a query's data is deleted after SUCCEEDED is recorded, on a coordinator thread after the answer
+   * is returned, so a client that saw the state may look before the deletion ends.
    */
   public List<String> objectsLeftBy(String jobId, Duration timeout) throws InterruptedException {
     long until = System.nanoTime() + timeout.toNanos();

@@ -34,7 +34,6 @@ import dev.squall.proto.v1.ErrorCode;
 import dev.squall.proto.v1.QuerySummary;
 import dev.squall.proto.v1.TaskError;
 import dev.squall.proto.v1.TaskResult;
-import dev.squall.shuffle.ShuffleCleaner;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -94,6 +93,7 @@ public final class JobDriver {
   private final PublicErrors publicErrors;
   private final JobMeters meters;
   private final JobSummaries summaries;
+  private final JobDataDeleter deleter;
 
   public JobDriver(JobStore store, JobPlanner planner, PlanStore plans, ResultStore results, StageScheduler scheduler,
       S3Client s3, BufferAllocator allocator, String bucket, SelfInvoker self, JobSettings settings,
@@ -110,6 +110,19 @@ public final class JobDriver {
   public JobDriver(JobStore store, JobPlanner planner, PlanStore plans, ResultStore results, StageScheduler scheduler,
       S3Client s3, BufferAllocator allocator, String bucket, SelfInvoker self, JobSettings settings,
       Duration jobTimeout, Clock clock, DriverHooks hooks, WriteFinalizer writes, JobMeters meters, QueryCosts costs) {
+    this(store, planner, plans, results, scheduler, s3, allocator, bucket, self, settings, jobTimeout, clock, hooks,
+        writes, meters, costs, JobDataDeleter.inline(s3, bucket));
+  }
+
+  /**
+   * As above, with what deletes a job's data once it has ended; a query's data is handed to {@link
+   * JobDataDeleter#deleteAfterAnswer} after SUCCEEDED is recorded, every other job's deleted inline.
+   */
+  public JobDriver(JobStore store, JobPlanner planner, PlanStore plans, ResultStore results, StageScheduler scheduler,
+      S3Client s3, BufferAllocator allocator, String bucket, SelfInvoker self, JobSettings settings,
+      Duration jobTimeout, Clock clock, DriverHooks hooks, WriteFinalizer writes, JobMeters meters, QueryCosts costs,
+      JobDataDeleter deleter) {
+    this.deleter = deleter;
     this.meters = meters;
     this.summaries = new JobSummaries(costs);
     this.writes = writes;
@@ -402,7 +415,8 @@ public final class JobDriver {
     JobRecord done = store.transition(keeper.lease(), JobState.FINALIZING, JobState.SUCCEEDED,
         JobUpdate.NONE.withResultLocation(location).withSummary(JobSummaries.fitting(summary).toByteArray()),
         clock.instant());
-    deleteJobData(job.jobId());
+    // The answer is stored and the end recorded under the lease: the deletion need not delay the answer.
+    deleter.deleteAfterAnswer(job.jobId());
     return new Drive(Outcome.FINISHED, done, answer);
   }
 
@@ -640,11 +654,7 @@ public final class JobDriver {
   }
 
   private void deleteJobData(String jobId) {
-    try {
-      new ShuffleCleaner(s3).deleteJob(bucket, PlanStore.jobPrefix(jobId));
-    } catch (RuntimeException e) {
-      LOG.warn("job {}: deleting its shuffle data failed: {}", jobId, e.toString());
-    }
+    deleter.deleteNow(jobId);
   }
 
   private long millisSince(JobRecord job) {
