@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * coordinator's own actions ({@link CoordinatorActions}): resume a job, or sweep for jobs whose
  * coordinator died.
  */
-public final class CoordinatorFunction {
+public final class CoordinatorFunction implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CoordinatorFunction.class);
 
   private final QueryCoordinator coordinator;
@@ -58,5 +58,14 @@ public final class CoordinatorFunction {
 
   public QueryCoordinator coordinator() {
     return coordinator;
+  }
+
+  /**
+   * Waits (up to 10 s) for the job data deletions this coordinator still has queued; what is left
+   * after that expires with the shuffle bucket's {@code jobs/} rule, or the local sweep.
+   */
+  @Override
+  public void close() {
+    coordinator.close();
   }
 }

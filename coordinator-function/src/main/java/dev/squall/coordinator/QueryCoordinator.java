@@ -177,6 +177,11 @@ public final class QueryCoordinator implements QueryService {
     }
   }
 
+  /** Finishes what this coordinator still does after its answers (queued job data deletions), then lets go of it. */
+  public void close() {
+    driver.close();
+  }
+
   /**
    * Asks for an invocation for every unfinished job whose coordinator is gone (lease lapsed); the
    * running-query slots of ended jobs are given back and the store's expired jobs purged on the way, and, where no bucket lifecycle rule does it

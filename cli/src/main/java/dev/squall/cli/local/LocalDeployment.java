@@ -395,11 +395,12 @@ public final class LocalDeployment implements AutoCloseable {
       jobs = options.jobStore() != null ? options.jobStore()
           : track(options.dataDir() == null ? SqliteJobStore.temporary(JOB_RETENTION)
               : SqliteJobStore.open(options.dataDir().resolve("jobs.db"), JOB_RETENTION));
-      CoordinatorFunction coordinator = CoordinatorEnvironment.assemble(jobs, catalog.catalog(),
+      // Tracked so that stopping the stack finishes the job data deletions queued after answers.
+      CoordinatorFunction coordinator = track(CoordinatorEnvironment.assemble(jobs, catalog.catalog(),
           new StageScheduler(invoker, RetryPolicy.defaults()), coordinatorS3, presigner, allocator,
           new LambdaSelfInvoker(lambdaClient, COORDINATOR_FUNCTION), settings, localJobSettings(options),
           PlannerSettings.defaults(), localFaults.coordinator(options.coordinatorHooks()), SchemaAllowList.NONE,
-          new CostSettings(PriceTable.DEFAULT, COORDINATOR_MEMORY_MB, Math.max(128, tiers.smallest().memoryMb())));
+          new CostSettings(PriceTable.DEFAULT, COORDINATOR_MEMORY_MB, Math.max(128, tiers.smallest().memoryMb()))));
       // Reserved, as on AWS: coordinators never take the concurrency their own tasks need.
       lambda.register(FunctionDefinition.of(COORDINATOR_FUNCTION,
               (payload, ctx) -> coordinator.handle(payload, Duration.ofMillis(ctx.remainingTimeMillis())))

@@ -79,6 +79,11 @@ public final class TestStack implements AutoCloseable {
     return new TestStack(d, dir);
   }
 
+  /** The stack's data directory (local S3 under {@code s3/<bucket>/}, catalog, job store); deleted by {@link #close}. */
+  public Path dataDir() {
+    return dataDir;
+  }
+
   /** Posts {@code {"sql", "properties"}} to {@code /v1/queries}. */
   HttpResponse<byte[]> post(String sql, Map<String, String> properties, String accept) throws Exception {
     ObjectNode body = JSON.createObjectNode().put("sql", sql);

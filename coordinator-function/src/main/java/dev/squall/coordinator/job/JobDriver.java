@@ -67,7 +67,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * this invocation's time is nearly up, the driver releases the lease and asks for an asynchronous
  * invocation of the coordinator to carry on ({@link SelfInvoker}).
  */
-public final class JobDriver {
+public final class JobDriver implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(JobDriver.class);
   /** How often the steps after a landed commit (answer, SUCCEEDED) are tried before leaving them to the next run. */
   private static final int POST_COMMIT_ATTEMPTS = 3;
@@ -651,6 +651,12 @@ public final class JobDriver {
     } catch (RuntimeException e) {
       LOG.warn("job {}: writing the cancel marker failed: {}", jobId, e.toString());
     }
+  }
+
+  /** Stops taking job data deletions and waits (up to 10 s) for those queued ({@link JobDataDeleter#close}). */
+  @Override
+  public void close() {
+    deleter.close();
   }
 
   private void deleteJobData(String jobId) {

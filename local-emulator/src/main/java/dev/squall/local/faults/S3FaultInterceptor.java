@@ -13,6 +13,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
@@ -74,6 +75,9 @@ public final class S3FaultInterceptor implements ExecutionInterceptor {
     }
     if (request instanceof DeleteObjectRequest r) {
       return r.key();
+    }
+    if (request instanceof ListObjectsV2Request r) {
+      return r.prefix(); // a LIST names no key: its prefix stands for it
     }
     return null;
   }
