@@ -184,13 +184,6 @@ public final class CoordinatorEnvironment {
   }
 
   /**
-   * A whole-number setting from the environment, its default when unset, within {@code [min, max]}
-   * (the ranges docs/configuration.md lists).
-   *
-   * @throws IllegalArgumentException naming the variable and its range for a value that is not a
-   *     whole number or lies outside the range
-   */
-  /**
    * {@code SQUALL_SHUFFLE_COMBINE_MIN_REQUESTS}: the direct S3 requests ({@code M + M·R}) from which
    * an exchange goes through a combiner stage, 0 to 10^12 (default 20,000).
    */
@@ -210,6 +203,13 @@ public final class CoordinatorEnvironment {
     return (int) setting(env, "SQUALL_JOB_DATA_DELETION_MAX_PENDING", JobDataDeleter.DEFAULT_MAX_PENDING, 0, 100_000);
   }
 
+  /**
+   * A whole-number setting from the environment, its default when unset, within {@code [min, max]}
+   * (the ranges docs/configuration.md lists).
+   *
+   * @throws IllegalArgumentException naming the variable and its range for a value that is not a
+   *     whole number or lies outside the range
+   */
   static long setting(Map<String, String> env, String name, long defaultValue, long min, long max) {
     String raw = env.get(name);
     if (raw == null || raw.isBlank()) {
